@@ -1,0 +1,27 @@
+//! Rules engine for `cubes`, the five-dice game of Gregory M. Paris (1988).
+//!
+//! This crate owns the rules and nothing else: no I/O, no terminal, no global
+//! random generator. A [`State`] holds the whole truth of a game, including
+//! its own seeded [`rand_chacha::ChaCha8Rng`], so `seed + action log`
+//! replays a game bit for bit ([`GameRecord`]). Whoever drives the game asks
+//! [`State::to_act`] and [`State::legal_actions`], applies an [`Action`] with
+//! [`State::apply`] (refusals come back as an [`IllegalAction`] whose
+//! `Display` is a sentence for the player) and shows each seat its [`View`].
+//!
+//! Scoring lives in [`scoring`]; game settings (Standard, Blitz, Jokers) are
+//! data in [`settings`].
+
+pub mod dice;
+pub mod record;
+pub mod scoring;
+pub mod settings;
+pub mod state;
+
+pub use dice::{DiceMask, Face};
+pub use record::{GameRecord, ReplayError};
+pub use scoring::{Combo, Combos, Keep, best_keep, score_keep, score_roll, valid_keeps};
+pub use settings::{JokerRule, Settings};
+pub use state::{
+    Action, ActionList, DieState, Event, Events, IllegalAction, Phase, PlayerScore, State, ToAct,
+    Turn, View,
+};
