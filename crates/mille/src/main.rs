@@ -1,0 +1,57 @@
+//! The `mille` command line: play (the default), `bot`, `match`, `bench`,
+//! and the generated man page and shell completions.
+
+mod cmd_bench;
+mod cmd_bot;
+mod cmd_match;
+mod cmd_play;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Mille Bornes, the French car-race card game, against the computer.
+///
+/// Started without a command it plays a game in the terminal; `mille FILE`
+/// resumes a saved game.
+#[derive(Parser, Debug)]
+#[command(name = "mille", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    play: cmd_play::PlayArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak the Mille Bornes Bot Protocol on stdin/stdout (JSON Lines).
+    Bot(cmd_bot::BotArgs),
+    /// Pit computer players against each other on duplicate deals.
+    Match(cmd_match::MatchArgs),
+    /// Measure the engine's random-play throughput.
+    Bench(cmd_bench::BenchArgs),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to standard output.
+    Man,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        None => cmd_play::run(cli.play),
+        Some(Command::Bot(args)) => cmd_bot::run(args),
+        Some(Command::Match(args)) => cmd_match::run(args),
+        Some(Command::Bench(args)) => cmd_bench::run(args),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "mille", &mut std::io::stdout());
+            Ok(())
+        }
+        Some(Command::Man) => {
+            clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?;
+            Ok(())
+        }
+    }
+}
