@@ -144,7 +144,11 @@ impl DiceMask {
 
     /// The set with position `i` toggled.
     pub fn toggled(self, i: usize) -> DiceMask {
-        if i < 5 { DiceMask(self.0 ^ (1 << i)) } else { self }
+        if i < 5 {
+            DiceMask(self.0 ^ (1 << i))
+        } else {
+            self
+        }
     }
 
     /// Number of dice in the set.

@@ -22,6 +22,6 @@ pub use record::{GameRecord, ReplayError};
 pub use scoring::{Combo, Combos, Keep, best_keep, score_keep, score_roll, valid_keeps};
 pub use settings::{JokerRule, Settings};
 pub use state::{
-    Action, ActionList, DieState, Event, Events, IllegalAction, Phase, PlayerScore, State, ToAct,
-    Turn, View,
+    Action, ActionList, DieState, Event, Events, IllegalAction, MAX_PLAYERS, Phase, PlayerScore,
+    SetupError, State, ToAct, Turn, View,
 };
