@@ -1,0 +1,51 @@
+//! Storage for the terminal game `mille`: versioned save files (the game
+//! record plus settings, as pretty JSON, written atomically), the persisted
+//! options, and the Mile Bones high-score table kept in SQLite in the user's
+//! data directory.
+//!
+//! Nothing here decides a rule: a save file is checked by replaying its
+//! record through the engine.
+
+pub mod fsutil;
+pub mod options;
+pub mod save;
+pub mod scores;
+
+pub use fsutil::{atomic_write, data_dir};
+pub use options::{MouseMethod, Options};
+pub use save::{SAVE_FORMAT, SAVE_VERSION, SaveError, SaveFile, SaveSettings};
+pub use scores::{HighScore, HighScores, ScoreDb, ScoreKind};
+
+/// What can go wrong with the data directory, the options or the scores.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No home or data directory could be found.
+    #[error("cannot find a data directory: set GAMES_DATA_DIR or XDG_DATA_HOME")]
+    NoDataDir,
+    /// A file or directory could not be read or written.
+    #[error("{what} {path}: {source}")]
+    Io {
+        /// What was being done.
+        what: &'static str,
+        /// The path.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The options file is not valid.
+    #[error("the options file {path} is damaged: {why}")]
+    BadOptions {
+        /// The path.
+        path: std::path::PathBuf,
+        /// Why.
+        why: String,
+    },
+    /// The score database failed.
+    #[error("the high-score table {path}: {source}")]
+    Db {
+        /// The database path.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: rusqlite::Error,
+    },
+}

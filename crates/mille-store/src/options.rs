@@ -1,0 +1,108 @@
+//! The options Mile Bones players set once: their name, auto-sort and the
+//! mouse play method, kept as JSON in the data directory.
+
+use crate::{StoreError, atomic_write};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// How cards are played with the mouse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MouseMethod {
+    /// Click a card, then click where it goes.
+    #[default]
+    ClickClick,
+    /// Press on a card, drag it and release it where it goes.
+    DragAndDrop,
+}
+
+impl MouseMethod {
+    /// How the method is named on screen.
+    pub const fn label(self) -> &'static str {
+        match self {
+            MouseMethod::ClickClick => "click card, click where",
+            MouseMethod::DragAndDrop => "drag and drop",
+        }
+    }
+    /// The other method.
+    pub const fn toggled(self) -> MouseMethod {
+        match self {
+            MouseMethod::ClickClick => MouseMethod::DragAndDrop,
+            MouseMethod::DragAndDrop => MouseMethod::ClickClick,
+        }
+    }
+}
+
+/// The persisted options.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Options {
+    /// The player's name for the high-score table (asked once).
+    pub name: Option<String>,
+    /// Keep the hand sorted.
+    pub auto_sort: bool,
+    /// How the mouse plays cards.
+    pub mouse: MouseMethod,
+}
+
+/// File name of the options in the data directory.
+pub const OPTIONS_FILE: &str = "options.json";
+
+impl Options {
+    /// The options file in `dir`.
+    pub fn path(dir: &Path) -> PathBuf {
+        dir.join(OPTIONS_FILE)
+    }
+
+    /// Reads the options from `dir`; defaults when there is no file yet.
+    pub fn load(dir: &Path) -> Result<Options, StoreError> {
+        let path = Self::path(dir);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| StoreError::BadOptions {
+                path,
+                why: e.to_string(),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Options::default()),
+            Err(source) => Err(StoreError::Io {
+                what: "cannot read",
+                path,
+                source,
+            }),
+        }
+    }
+
+    /// Writes the options to `dir` atomically.
+    pub fn save(&self, dir: &Path) -> Result<(), StoreError> {
+        let path = Self::path(dir);
+        let text = serde_json::to_string_pretty(self).map_err(|e| StoreError::BadOptions {
+            path: path.clone(),
+            why: e.to_string(),
+        })?;
+        atomic_write(&path, text.as_bytes()).map_err(|source| StoreError::Io {
+            what: "cannot write",
+            path,
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_round_trip_and_default() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        assert_eq!(Options::load(dir.path())?, Options::default());
+        let o = Options {
+            name: Some("Ana".into()),
+            auto_sort: true,
+            mouse: MouseMethod::DragAndDrop,
+        };
+        o.save(dir.path())?;
+        assert_eq!(Options::load(dir.path())?, o);
+        std::fs::write(Options::path(dir.path()), "{{")?;
+        assert!(Options::load(dir.path()).is_err());
+        Ok(())
+    }
+}

@@ -1,0 +1,274 @@
+//! Save files: a versioned, human-readable JSON document holding the game
+//! record (rules, seed, every action) and the settings of the game.
+//!
+//! Loading checks everything (that the file exists, is complete JSON, is a
+//! `mille` save, of a version this program reads, and that its record
+//! replays under the rules) and says in one sentence what is wrong. Loading
+//! never modifies the file.
+
+use crate::atomic_write;
+use mille_engine::{GameRecord, State};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The `format` field every save file carries.
+pub const SAVE_FORMAT: &str = "mille-save";
+/// The newest save-file version this program writes and reads.
+pub const SAVE_VERSION: u32 = 1;
+
+/// Settings of a saved game besides its record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SaveSettings {
+    /// The computer players' level (a `mille_ai::Level` id).
+    pub level: String,
+    /// The human player's name.
+    pub player: String,
+    /// Whether the hand was shown sorted.
+    #[serde(default)]
+    pub sorted: bool,
+}
+
+/// A saved game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SaveFile {
+    /// Always [`SAVE_FORMAT`].
+    pub format: String,
+    /// The version of the layout, [`SAVE_VERSION`] when written by this
+    /// program.
+    pub version: u32,
+    /// Which program wrote it (informative).
+    #[serde(default)]
+    pub written_by: String,
+    /// The settings.
+    pub settings: SaveSettings,
+    /// The whole game so far.
+    pub record: GameRecord,
+}
+
+/// Why a save file cannot be loaded or written. Each message is one
+/// sentence for the player.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// No such file.
+    #[error("there is no saved game at {0}")]
+    Missing(PathBuf),
+    /// The file could not be read.
+    #[error("cannot read the saved game {path}: {source}")]
+    Unreadable {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is empty or ends in the middle.
+    #[error("the saved game {0} is truncated (it ends before the game does)")]
+    Truncated(PathBuf),
+    /// The file is not JSON.
+    #[error("{path} is not a mille saved game: it is not a readable save document ({why})")]
+    Corrupt {
+        /// The path.
+        path: PathBuf,
+        /// The parser's complaint.
+        why: String,
+    },
+    /// JSON, but not ours.
+    #[error("{0} is not a mille saved game (it has no \"format\": \"mille-save\" field)")]
+    Foreign(PathBuf),
+    /// Written by a newer program.
+    #[error("{path} was saved by a newer version of mille (save format {version}; this mille reads up to {SAVE_VERSION}): please upgrade mille")]
+    Newer {
+        /// The path.
+        path: PathBuf,
+        /// Its version.
+        version: u64,
+    },
+    /// A version that never existed.
+    #[error("{path} has an unknown save format version {version}")]
+    BadVersion {
+        /// The path.
+        path: PathBuf,
+        /// Its version.
+        version: u64,
+    },
+    /// Our format, but fields are missing or wrong.
+    #[error("the saved game {path} is damaged: {why}")]
+    Damaged {
+        /// The path.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The record does not replay.
+    #[error("the saved game {path} is damaged: its moves do not replay ({why})")]
+    DoesNotReplay {
+        /// The path.
+        path: PathBuf,
+        /// The engine's reason.
+        why: String,
+    },
+    /// Writing failed.
+    #[error("cannot save the game to {path}: {source}")]
+    Write {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+impl SaveFile {
+    /// A save file of this version for a record and its settings.
+    pub fn new(record: GameRecord, settings: SaveSettings) -> SaveFile {
+        SaveFile {
+            format: SAVE_FORMAT.to_string(),
+            version: SAVE_VERSION,
+            written_by: format!("mille {}", env!("CARGO_PKG_VERSION")),
+            settings,
+            record,
+        }
+    }
+
+    /// The document as pretty JSON text.
+    pub fn to_text(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// Writes the save file atomically (temporary file, fsync, rename).
+    pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        atomic_write(path, self.to_text().as_bytes()).map_err(|source| SaveError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Reads and validates a save file, returning it with the replayed
+    /// state. The file is only read.
+    pub fn load(path: &Path) -> Result<(SaveFile, State), SaveError> {
+        let p = || path.to_path_buf();
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(SaveError::Missing(p()));
+            }
+            Err(source) => return Err(SaveError::Unreadable { path: p(), source }),
+        };
+        Self::from_bytes(path, &bytes)
+    }
+
+    /// Validates the bytes of a save file read from `path`.
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<(SaveFile, State), SaveError> {
+        let p = || path.to_path_buf();
+        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            return Err(SaveError::Truncated(p()));
+        }
+        let value: serde_json::Value = match serde_json::from_slice(bytes) {
+            Ok(v) => v,
+            Err(e) if e.is_eof() => {
+                // Complete JSON cut short: truncated if it began as ours.
+                let head = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
+                if head.trim_start().starts_with('{') {
+                    return Err(SaveError::Truncated(p()));
+                }
+                return Err(SaveError::Corrupt {
+                    path: p(),
+                    why: e.to_string(),
+                });
+            }
+            Err(e) => {
+                return Err(SaveError::Corrupt {
+                    path: p(),
+                    why: e.to_string(),
+                });
+            }
+        };
+        let obj = value.as_object().ok_or_else(|| SaveError::Foreign(p()))?;
+        if obj.get("format").and_then(|f| f.as_str()) != Some(SAVE_FORMAT) {
+            return Err(SaveError::Foreign(p()));
+        }
+        let version = obj
+            .get("version")
+            .and_then(|v| v.as_u64())
+            .ok_or_else(|| SaveError::Damaged {
+                path: p(),
+                why: "the \"version\" field is missing or not a number".into(),
+            })?;
+        if version > u64::from(SAVE_VERSION) {
+            return Err(SaveError::Newer { path: p(), version });
+        }
+        if version == 0 {
+            return Err(SaveError::BadVersion { path: p(), version });
+        }
+        let save: SaveFile = serde_json::from_value(value).map_err(|e| SaveError::Damaged {
+            path: p(),
+            why: e.to_string(),
+        })?;
+        let state = save.record.replay().map_err(|e| SaveError::DoesNotReplay {
+            path: p(),
+            why: e.to_string(),
+        })?;
+        Ok((save, state))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_engine::{Action, GameConfig};
+
+    fn sample() -> SaveFile {
+        let mut record = GameRecord::new(GameConfig::default(), 7);
+        record.actions.push(Action::Draw);
+        SaveFile::new(
+            record,
+            SaveSettings {
+                level: "classic".into(),
+                player: "Ana".into(),
+                sorted: false,
+            },
+        )
+    }
+
+    #[test]
+    fn round_trip() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("g.mille");
+        let s = sample();
+        s.write(&path)?;
+        let (back, state) = SaveFile::load(&path)?;
+        assert_eq!(back, s);
+        assert_eq!(state.hand(0).len(), 7);
+        Ok(())
+    }
+
+    #[test]
+    fn bad_files_say_what_is_wrong() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("g.mille");
+        let text = sample().to_text();
+        let check = |bytes: &[u8]| SaveFile::from_bytes(&path, bytes).map(|_| ());
+        assert!(matches!(
+            SaveFile::load(&dir.path().join("none")),
+            Err(SaveError::Missing(_))
+        ));
+        assert!(matches!(check(b""), Err(SaveError::Truncated(_))));
+        assert!(matches!(
+            check(&text.as_bytes()[..text.len() / 2]),
+            Err(SaveError::Truncated(_))
+        ));
+        assert!(matches!(check(b"\x00\x01garbage"), Err(SaveError::Corrupt { .. })));
+        assert!(matches!(check(b"{\"a\": 1}"), Err(SaveError::Foreign(_))));
+        assert!(matches!(check(b"[1,2]"), Err(SaveError::Foreign(_))));
+        let newer = text.replace("\"version\": 1", "\"version\": 2");
+        assert!(matches!(check(newer.as_bytes()), Err(SaveError::Newer { .. })));
+        let bad = text.replace("\"draw\"", "\"fly\"");
+        assert!(matches!(check(bad.as_bytes()), Err(SaveError::Damaged { .. })));
+        let illegal = text.replace("\"draw\"", "\"next_hand\"");
+        assert!(matches!(
+            check(illegal.as_bytes()),
+            Err(SaveError::DoesNotReplay { .. })
+        ));
+        Ok(())
+    }
+}
