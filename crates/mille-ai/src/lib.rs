@@ -1,13 +1,28 @@
 //! Computer players. A [`Bot`] decides from a seat's [`View`] only (never
 //! from the full state), so the same bots play in the terminal game, behind
 //! the bot protocol and on the server.
+//!
+//! - [`RandomBot`]: the random opponent of the classic bot's calibration.
+//! - [`ClassicBot`]: the BSD `mille` computer player (`classic-bot.md`).
+//! - [`SearchBot`]: information-set Monte Carlo tree search over
+//!   determinizations, with the [`policy`] heuristic as rollout policy; the
+//!   levels `easy`, `normal` and `hard` are its budgets.
+
+pub mod classic;
+pub mod knowledge;
+pub mod policy;
+pub mod random;
+pub mod search;
+
+pub use classic::ClassicBot;
+pub use random::RandomBot;
+pub use search::{Budget, SearchBot};
 
 use mille_engine::view::{Decision, legal_actions_in_view};
-use mille_engine::{Action, Phase, State, View, bounded};
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use mille_engine::{Action, Phase, State, View};
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 /// A computer player.
 pub trait Bot: Send {
@@ -22,20 +37,54 @@ pub trait Bot: Send {
 /// The available computer players, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// Plays a random legal card.
+    /// Plays a random legal card (the classic bot's calibration opponent).
     Random,
     /// The BSD computer opponent.
     Classic,
+    /// A small search: quick, beatable.
+    Easy,
+    /// Search within about 100 ms a decision.
+    Normal,
+    /// Search within about a second a decision.
+    Hard,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 2] = [Level::Random, Level::Classic];
+    pub const ALL: [Level; 5] = [
+        Level::Random,
+        Level::Classic,
+        Level::Easy,
+        Level::Normal,
+        Level::Hard,
+    ];
     /// The id used on command lines.
     pub const fn id(self) -> &'static str {
         match self {
             Level::Random => "random",
             Level::Classic => "classic",
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// The search budget of a search level (`None` for random and classic).
+    ///
+    /// Budgets are counted in iterations, not time, so that a seeded match
+    /// replays exactly whatever the machine's load; the time cap only
+    /// protects the player from a slow machine.
+    pub fn budget(self) -> Option<Budget> {
+        let b = |iterations, trees, ms| Budget {
+            iterations,
+            trees,
+            time_limit: Some(Duration::from_millis(ms)),
+        };
+        match self {
+            Level::Random | Level::Classic => None,
+            Level::Easy => Some(b(200, 1, 50)),
+            Level::Normal => Some(b(1600, 2, 100)),
+            Level::Hard => Some(b(12_000, 2, 900)),
         }
     }
 }
@@ -48,7 +97,7 @@ impl fmt::Display for Level {
 
 /// A level name that does not exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown level {0:?}: expected one of random, classic")]
+#[error("unknown level {0:?}: expected one of random, classic, easy, normal, hard")]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for Level {
@@ -64,47 +113,11 @@ impl FromStr for Level {
 /// Builds the bot of a level, seeded so that its games replay.
 pub fn make_bot(level: Level, seed: u64) -> Box<dyn Bot> {
     match level {
-        // Until the classic bot lands, it is played by the random bot.
-        Level::Random | Level::Classic => Box::new(RandomBot::new(seed)),
-    }
-}
-
-/// Plays a uniformly random legal action; always takes coups fourrés.
-#[derive(Clone, Debug)]
-pub struct RandomBot {
-    rng: ChaCha8Rng,
-}
-
-impl RandomBot {
-    /// A random bot with its own seeded stream.
-    pub fn new(seed: u64) -> RandomBot {
-        RandomBot {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-}
-
-impl Bot for RandomBot {
-    fn name(&self) -> &str {
-        "random"
-    }
-    fn decide(&mut self, view: &View, decision: Decision) -> Action {
-        match decision {
-            Decision::CoupFourre { hazard, .. } => hazard
-                .safety()
-                .map_or(Action::DeclineCoupFourre, |s| Action::CoupFourre(s.card())),
-            Decision::Extension => Action::Extend(bounded(&mut self.rng, 2) == 0),
-            Decision::Turn => {
-                let actions = legal_actions_in_view(view).unwrap_or_default();
-                if actions.is_empty() {
-                    // Only an inconsistent view gets here; any discard will do.
-                    return view
-                        .hand
-                        .first()
-                        .map_or(Action::Draw, |&c| Action::Discard(c));
-                }
-                actions[bounded(&mut self.rng, actions.len() as u32) as usize]
-            }
+        Level::Random => Box::new(RandomBot::new(seed)),
+        Level::Classic => Box::new(ClassicBot::new(seed)),
+        Level::Easy | Level::Normal | Level::Hard => {
+            let budget = level.budget().unwrap_or_default();
+            Box::new(SearchBot::new(level.id(), budget, seed))
         }
     }
 }
@@ -125,6 +138,29 @@ pub fn bot_action(bot: &mut dyn Bot, state: &State) -> Option<Action> {
         Phase::HandOver | Phase::GameOver => return None,
     };
     Some(bot.decide(&state.view(seat), decision))
+}
+
+/// A legal answer to `decision` when a bot has nothing better: the first
+/// legal action of a turn (a discard of the first card if the view is too
+/// inconsistent to list any), a coup fourré taken, no extension.
+pub fn fallback_action(view: &View, decision: Decision) -> Action {
+    match decision {
+        Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(view, hazard),
+        Decision::Extension => Action::Extend(false),
+        Decision::Turn => legal_actions_in_view(view)
+            .ok()
+            .and_then(|a| a.first().copied())
+            .or_else(|| view.hand.first().map(|&c| Action::Discard(c)))
+            .unwrap_or(Action::Draw),
+    }
+}
+
+/// Calls coup fourré on `hazard` when the hand holds its safety.
+pub fn coup_fourre_if_held(view: &View, hazard: mille_engine::Card) -> Action {
+    match hazard.safety().map(|s| s.card()) {
+        Some(s) if view.hand.contains(&s) => Action::CoupFourre(s),
+        _ => Action::DeclineCoupFourre,
+    }
 }
 
 #[cfg(test)]
@@ -149,5 +185,14 @@ mod tests {
             }
         }
         panic!("game did not end");
+    }
+
+    #[test]
+    fn levels_round_trip() {
+        for l in Level::ALL {
+            assert_eq!(l.id().parse::<Level>(), Ok(l));
+            assert_eq!(l.to_string(), l.id());
+        }
+        assert!("expert".parse::<Level>().is_err());
     }
 }

@@ -1,0 +1,442 @@
+//! The classic computer player: the decision procedure of BSD `mille`'s
+//! computer as `classic-bot.md` describes it, without its defects (it
+//! always answers legally, its `need` weights reset each hand, and its
+//! "could finish with one card" test looks at the right card).
+//!
+//! It decides from the view alone: `seen` is the seat's hand plus every
+//! public card. The only memory kept between requests is the `need` table,
+//! which the original grows during a hand; a bot started mid-hand simply
+//! starts from the initial weights.
+
+use crate::knowledge::Knowledge;
+use crate::{Bot, coup_fourre_if_held, fallback_action};
+use mille_engine::card::KINDS;
+use mille_engine::view::Decision;
+use mille_engine::{Action, Card, Kind, Safety, View, bounded};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+/// The BSD computer opponent.
+#[derive(Clone, Debug)]
+pub struct ClassicBot {
+    rng: ChaCha8Rng,
+    need: [i32; KINDS],
+    /// Deck size and public card count at the last decision, to notice a
+    /// new hand (the deck only shrinks and the table only grows in a hand).
+    last: Option<(u32, usize)>,
+}
+
+/// The starting `need` weights of `classic-bot.md`.
+fn initial_need() -> [i32; KINDS] {
+    let mut n = [0; KINDS];
+    for (c, w) in [
+        (Card::OutOfGas, 2),
+        (Card::FlatTire, 2),
+        (Card::Accident, 2),
+        (Card::Stop, 4),
+        (Card::SpeedLimit, 3),
+        (Card::Gasoline, 2),
+        (Card::SpareTire, 2),
+        (Card::Repairs, 2),
+        (Card::Go, 10),
+        (Card::EndOfLimit, 3),
+        (Card::ExtraTank, 1),
+        (Card::PunctureProof, 1),
+        (Card::DrivingAce, 1),
+        (Card::RightOfWay, 1),
+    ] {
+        n[c.index()] = w;
+    }
+    n
+}
+
+/// Whether the card should be played (`Play`) or thrown away (`Discard`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    Play,
+    Discard,
+}
+
+impl ClassicBot {
+    /// A classic bot; `seed` drives its one random choice (when to play a
+    /// safety late in the hand).
+    pub fn new(seed: u64) -> ClassicBot {
+        ClassicBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            need: initial_need(),
+            last: None,
+        }
+    }
+
+    /// Resets the per-hand memory when the view shows a new hand, then
+    /// grows the need of the remedy of a hazard on the seat's own pile.
+    fn remember(&mut self, view: &View, k: &Knowledge) {
+        let public: usize = view.discards.len()
+            + view
+                .teams
+                .iter()
+                .map(|t| t.battle.len() + t.speed.len() + t.distance.len() + t.safeties.len())
+                .sum::<usize>();
+        if let Some((deck, seen)) = self.last
+            && (view.deck > deck || public < seen)
+        {
+            self.need = initial_need();
+        }
+        self.last = Some((view.deck, public));
+        if let Some(h) = k.state.tableau(k.team).stopping_hazard()
+            && let Some(r) = h.remedy()
+        {
+            self.need[r.index()] += 2;
+        }
+    }
+
+    /// The hazard pressure: battle hazards it drew (held, or played on an
+    /// opponent in a two-side game where only it could have played them),
+    /// plus for each of its own safeties the matching hazards not yet seen.
+    fn hazard_pressure(view: &View, k: &Knowledge) -> i32 {
+        let mut p = view.hand.iter().filter(|c| c.is_battle_hazard()).count() as i32;
+        if k.teams() == 2 {
+            for o in k.opponents() {
+                p += view.teams[o as usize]
+                    .battle
+                    .iter()
+                    .filter(|c| c.is_battle_hazard())
+                    .count() as i32;
+            }
+        }
+        let mine = &view.teams[k.team as usize].safeties;
+        for s in [Card::ExtraTank, Card::PunctureProof, Card::DrivingAce] {
+            if view.hand.contains(&s) || mine.contains(&s) {
+                let hazard = match s {
+                    Card::ExtraTank => Card::OutOfGas,
+                    Card::PunctureProof => Card::FlatTire,
+                    _ => Card::Accident,
+                };
+                p += k.unseen(hazard).max(0);
+            }
+        }
+        p
+    }
+
+    /// Step 6: whether to extend the trip at 700 (`check_ext` of the
+    /// original).
+    fn would_extend(view: &View, k: &Knowledge) -> bool {
+        let own = &view.teams[k.team as usize].safeties;
+        let known: Vec<Card> = Card::SAFETIES
+            .into_iter()
+            .filter(|s| own.contains(s) || view.hand.contains(s))
+            .collect();
+        if known.len() < 2 {
+            return false;
+        }
+        for o in k.opponents() {
+            if k.miles(o) == 0 || k.one_card_from_end(o) || (k.can_go(o) && k.miles(o) >= 500) {
+                return false;
+            }
+        }
+        // Every safety is ours or still unplayed by the opponents.
+        let opp_played = k
+            .opponents()
+            .any(|o| !view.teams[o as usize].safeties.is_empty());
+        if !opp_played {
+            return true;
+        }
+        u32::from(Knowledge::hand_miles(&view.hand)) + 3 * view.deck > 1000
+    }
+
+    fn turn(&mut self, view: &View, k: &Knowledge) -> Option<Action> {
+        let me = k.team;
+        let tab = k.state.tableau(me);
+        // Step 2: a safety that cancels what stops us (or Right of Way
+        // while limited) goes down at once.
+        for &c in &view.hand {
+            if c.kind() != Kind::Safety {
+                continue;
+            }
+            let cancels = tab.stopping_hazard().and_then(|h| h.safety()) == c.safety()
+                && tab.stopping_hazard().is_some();
+            if (cancels || (c == Card::RightOfWay && tab.limited()))
+                && let Some(a) = k.playable(c)
+            {
+                return Some(a);
+            }
+        }
+        // Step 1: classify the hand.
+        let mut cango = 0;
+        let mut canstop = false;
+        let mut finish = false;
+        let all_low_seen = k.unseen(Card::D25) <= 0 && k.unseen(Card::D50) <= 0;
+        for &c in &view.hand {
+            if c.kind() == Kind::Safety || k.playable(c).is_none() {
+                continue;
+            }
+            cango += 1;
+            match c {
+                Card::OutOfGas | Card::FlatTire | Card::Accident | Card::Stop => canstop = true,
+                Card::SpeedLimit if all_low_seen => canstop = true,
+                _ if c.kind() == Kind::Distance && tab.miles + c.miles() == k.target() => {
+                    finish = true;
+                }
+                _ => {}
+            }
+        }
+        // Step 3: a finish we would extend is no finish.
+        if finish && k.rules().extended_target.is_some() && !view.extended {
+            finish = !Self::would_extend(view, k);
+        }
+        // Step 4: when to play a safety.
+        let opp_one_card = k.opponents().any(|o| k.one_card_from_end(o));
+        let zero_xor = k.opponents().any(|o| (k.miles(o) == 0) != (tab.miles == 0));
+        let opp_can_go = k.opponents().any(|o| k.can_go(o));
+        let me_can_go = k.can_go(me);
+        for &c in &view.hand {
+            if c.kind() != Kind::Safety {
+                continue;
+            }
+            let Some(action) = k.playable(c) else {
+                continue;
+            };
+            if opp_one_card || (finish && cango > 0 && !canstop) {
+                return Some(action);
+            }
+            let all_seen = match c {
+                Card::RightOfWay => k.unseen(Card::Stop) <= 0 && k.unseen(Card::SpeedLimit) <= 0,
+                _ => [Card::OutOfGas, Card::FlatTire, Card::Accident]
+                    .into_iter()
+                    .find(|h| h.safety() == c.safety())
+                    .is_some_and(|h| k.unseen(h) <= 0),
+            };
+            if all_seen {
+                return Some(action);
+            }
+            if cango == 0 && (opp_can_go || !me_can_go) {
+                let mut left = view.deck as i32 - (bounded(&mut self.rng, 10) as i32 + 1);
+                if zero_xor {
+                    left -= 7;
+                }
+                if left < 17 {
+                    return Some(action);
+                }
+            }
+        }
+        // Step 5: score every card.
+        let mode = if cango > 0 { Mode::Play } else { Mode::Discard };
+        let pressure = Self::hazard_pressure(view, k);
+        let mut best: Option<(i32, Action)> = None;
+        for &c in &view.hand {
+            let action = match mode {
+                Mode::Play if c.kind() == Kind::Safety => k.playable(c),
+                Mode::Play => k.playable(c),
+                Mode::Discard if c.kind() == Kind::Safety => None,
+                Mode::Discard => k.discardable(c).then_some(Action::Discard(c)),
+            };
+            let Some(action) = action else { continue };
+            let v = self.value(view, k, c, mode, canstop, finish, pressure);
+            // Ties go to the later card in hand.
+            let better = match (mode, best) {
+                (_, None) => true,
+                (Mode::Play, Some((b, _))) => v >= b,
+                (Mode::Discard, Some((b, _))) => v <= b,
+            };
+            if better {
+                best = Some((v, action));
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    /// Step 5: the value of a card, to play (high is good) or to keep when
+    /// discarding (the lowest goes).
+    #[allow(clippy::too_many_arguments)]
+    fn value(
+        &self,
+        view: &View,
+        k: &Knowledge,
+        c: Card,
+        mode: Mode,
+        canstop: bool,
+        finish: bool,
+        pressure: i32,
+    ) -> i32 {
+        let me = k.team;
+        let tab = k.state.tableau(me);
+        let held = |x: Card| view.hand.iter().filter(|&&h| h == x).count() as i32;
+        let need = |x: Card| self.need[x.index()];
+        let target = k.target();
+        // The opponent a hazard would go on: the leading one that can take it.
+        let victim = k
+            .playable(c)
+            .and_then(|a| match a {
+                Action::Play { target, .. } if c.kind() == Kind::Hazard => Some(target),
+                _ => None,
+            })
+            .or_else(|| k.opponents().max_by_key(|&o| k.miles(o)))
+            .unwrap_or((me + 1) % k.teams());
+        match c.kind() {
+            Kind::Distance => {
+                let m = c.miles();
+                if c == Card::D200 && tab.two_hundreds() >= 2 {
+                    return 0;
+                }
+                if tab.miles + m > target {
+                    return 0;
+                }
+                if tab.miles + m == target {
+                    return 40;
+                }
+                let mut v = match c {
+                    Card::D25 => 2,
+                    Card::D50 if tab.limited() => 7,
+                    Card::D50 => 5,
+                    Card::D75 => 10,
+                    Card::D100 => 13,
+                    _ if tab.limited() => 24,
+                    _ => 26,
+                };
+                let low = matches!(c, Card::D25 | Card::D50);
+                let lows = held(Card::D25) + held(Card::D50);
+                let limits_to_come = k.unseen(Card::SpeedLimit) > 0
+                    && !k.has_safety(me, Safety::RightOfWay)
+                    && !tab.limited();
+                if low && limits_to_come && lows == 1 {
+                    // The last low card is kept against a Speed Limit.
+                    v = match mode {
+                        Mode::Play => 1,
+                        Mode::Discard => v + 10,
+                    };
+                }
+                let room = i32::from(target - tab.miles);
+                if low && mode == Mode::Play && room <= 100 && lows >= 2 && !finish {
+                    // Don't creep with small cards near the end.
+                    v -= 1;
+                }
+                v
+            }
+            Kind::Remedy if c == Card::Go => {
+                if k.has_safety(me, Safety::RightOfWay) {
+                    return -1;
+                }
+                if view.hand.contains(&Card::RightOfWay) {
+                    return 1;
+                }
+                let copies = held(Card::Go).max(1);
+                if mode == Mode::Discard {
+                    let coming: i32 = [Card::Stop, Card::OutOfGas, Card::FlatTire, Card::Accident]
+                        .into_iter()
+                        .filter(|&h| !k.protected(me, h))
+                        .map(|h| k.unseen(h).max(0))
+                        .sum();
+                    if copies > coming {
+                        return 0;
+                    }
+                }
+                (3 * need(Card::Go) + k.seen(Card::Go) - pressure) / (copies * copies)
+            }
+            Kind::Remedy => {
+                let Some(h) = c.remedied_hazard() else {
+                    return 0;
+                };
+                if k.protected(me, h) {
+                    return -1;
+                }
+                if h.safety().is_some_and(|s| view.hand.contains(&s.card())) {
+                    return 1;
+                }
+                if mode == Mode::Discard && k.unseen(h) <= 0 {
+                    return 0;
+                }
+                let mut v = 6 * i32::from(k.rules().copies(h)) + k.seen(c) - k.seen(h);
+                if mode == Mode::Discard {
+                    v -= 3 * (held(c) - 1);
+                }
+                v
+            }
+            Kind::Hazard => {
+                if k.protected(victim, c) {
+                    return -1;
+                }
+                let bonus = |v: &mut i32| {
+                    if tab.miles == 0 || finish || k.one_card_from_end(victim) {
+                        *v += 5;
+                    }
+                    if k.miles(victim) == 0 {
+                        *v += 5;
+                    }
+                };
+                let mut v = match c {
+                    Card::Stop => {
+                        let mut v = 4 * (need(Card::Stop) + k.seen(Card::Go));
+                        bonus(&mut v);
+                        if !k.can_go(victim) {
+                            v -= 5;
+                        }
+                        v
+                    }
+                    Card::SpeedLimit => {
+                        if target.saturating_sub(k.miles(victim)) <= 50 {
+                            return 0;
+                        }
+                        if canstop {
+                            return 2;
+                        }
+                        let mut v = 3 * (need(c) + k.seen(Card::EndOfLimit) + 2);
+                        bonus(&mut v);
+                        v
+                    }
+                    _ => {
+                        let holds_safety =
+                            c.safety().is_some_and(|s| view.hand.contains(&s.card()));
+                        let base = if holds_safety { 3 } else { 4 };
+                        let remedy = c.remedy().unwrap_or(Card::Go);
+                        let mut v = base * (need(c) + k.seen(remedy) + 2);
+                        bonus(&mut v);
+                        if k.limited(victim) {
+                            v -= 3;
+                        }
+                        v
+                    }
+                };
+                if mode == Mode::Discard {
+                    v /= held(c).max(1);
+                }
+                v
+            }
+            Kind::Safety => match mode {
+                Mode::Play => 0,
+                Mode::Discard => 1000,
+            },
+        }
+    }
+}
+
+impl Bot for ClassicBot {
+    fn name(&self) -> &str {
+        "classic"
+    }
+    fn decide(&mut self, view: &View, decision: Decision) -> Action {
+        match decision {
+            // Step 2: it always makes its coups fourrés.
+            Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(view, hazard),
+            Decision::Extension => match Knowledge::new(view, decision) {
+                Some(k) => Action::Extend(Self::would_extend(view, &k)),
+                None => Action::Extend(false),
+            },
+            Decision::Turn => {
+                let Some(k) = Knowledge::new(view, decision) else {
+                    return fallback_action(view, decision);
+                };
+                self.remember(view, &k);
+                match self.turn(view, &k) {
+                    Some(a) if k.legal.contains(&a) => a,
+                    _ => k
+                        .legal
+                        .iter()
+                        .copied()
+                        .find(|a| matches!(a, Action::Discard(c) if c.kind() != Kind::Safety))
+                        .or_else(|| k.legal.first().copied())
+                        .unwrap_or_else(|| fallback_action(view, decision)),
+                }
+            }
+        }
+    }
+}

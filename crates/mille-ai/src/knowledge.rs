@@ -1,0 +1,132 @@
+//! What a seat can work out from its view alone: which cards it has seen
+//! (card counting), each side's situation, and the legal actions.
+
+use mille_engine::view::{Decision, determinize_for};
+use mille_engine::{Action, ActionList, Card, CardCounts, Kind, Rules, Safety, State, View};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+/// Facts derived from one view.
+pub struct Knowledge {
+    /// Every card the seat can see: its hand, every tableau, the known
+    /// discards.
+    pub seen: CardCounts,
+    /// A state consistent with the view (hidden cards at random), used only
+    /// for what the view fixes: the rules and the public tableaux.
+    pub state: State,
+    /// The seat's team.
+    pub team: u8,
+    /// The legal actions of a turn decision (empty for other decisions).
+    pub legal: ActionList,
+}
+
+impl Knowledge {
+    /// Reads a view; `None` when it cannot describe a game.
+    pub fn new(view: &View, decision: Decision) -> Option<Knowledge> {
+        // The hidden cards are never looked at, so any seed will do.
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let state = determinize_for(view, decision, &mut rng).ok()?;
+        let mut seen = CardCounts::default();
+        seen.add_all(view.hand.iter().copied());
+        seen.add_all(view.discards.iter().copied());
+        for t in &view.teams {
+            seen.add_all(t.battle.iter().copied());
+            seen.add_all(t.speed.iter().copied());
+            seen.add_all(t.distance.iter().copied());
+            seen.add_all(t.safeties.iter().copied());
+        }
+        let mut legal = ActionList::default();
+        if decision == Decision::Turn {
+            state.legal_actions(&mut legal);
+        }
+        Some(Knowledge {
+            seen,
+            team: state.team_of(view.seat),
+            state,
+            legal,
+        })
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        self.state.rules()
+    }
+    /// Number of sides.
+    pub fn teams(&self) -> u8 {
+        self.rules().teams
+    }
+    /// The opposing sides.
+    pub fn opponents(&self) -> impl Iterator<Item = u8> + '_ {
+        let me = self.team;
+        (0..self.teams()).filter(move |&t| t != me)
+    }
+    /// Copies of a card not yet seen (at least 0).
+    pub fn unseen(&self, c: Card) -> i32 {
+        i32::from(self.rules().copies(c)) - i32::from(self.seen.get(c))
+    }
+    /// How many of a card seen.
+    pub fn seen(&self, c: Card) -> i32 {
+        i32::from(self.seen.get(c))
+    }
+    /// A side's miles.
+    pub fn miles(&self, team: u8) -> u16 {
+        self.state.tableau(team).miles
+    }
+    /// Whether a side may play distance now.
+    pub fn can_go(&self, team: u8) -> bool {
+        self.state.tableau(team).can_go(self.rules())
+    }
+    /// Whether a side is under a Speed Limit.
+    pub fn limited(&self, team: u8) -> bool {
+        self.state.tableau(team).limited()
+    }
+    /// Whether a side has a safety in play.
+    pub fn has_safety(&self, team: u8, s: Safety) -> bool {
+        self.state.tableau(team).safeties.has(s)
+    }
+    /// Whether a side is protected against a hazard.
+    pub fn protected(&self, team: u8, hazard: Card) -> bool {
+        hazard.safety().is_some_and(|s| self.has_safety(team, s))
+    }
+    /// The trip length.
+    pub fn target(&self) -> u16 {
+        self.state.target()
+    }
+    /// Whether a side could complete the trip with one distance card.
+    pub fn one_card_from_end(&self, team: u8) -> bool {
+        let t = self.state.tableau(team);
+        if !t.can_go(self.rules()) {
+            return false;
+        }
+        let room = self.target().saturating_sub(t.miles);
+        match room {
+            25 | 50 => true,
+            75 | 100 => !t.limited(),
+            200 => !t.limited() && t.two_hundreds() < 2,
+            _ => false,
+        }
+    }
+    /// Whether playing `card` for our side is legal now.
+    pub fn playable(&self, card: Card) -> Option<Action> {
+        self.legal
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card))
+            .max_by_key(|a| match a {
+                // A hazard goes on the opponent with the most miles.
+                Action::Play { target, .. } => (self.miles(*target), u8::MAX - *target),
+                _ => (0, 0),
+            })
+    }
+    /// Whether discarding `card` is legal now.
+    pub fn discardable(&self, card: Card) -> bool {
+        self.legal.contains(&Action::Discard(card))
+    }
+    /// Miles of the distance cards in a hand.
+    pub fn hand_miles(hand: &[Card]) -> u16 {
+        hand.iter()
+            .filter(|c| c.kind() == Kind::Distance)
+            .map(|c| c.miles())
+            .sum()
+    }
+}

@@ -1,0 +1,141 @@
+//! A fast heuristic player over the full state: the rollout policy of the
+//! search. It must be cheap (it plays tens of thousands of hands per
+//! decision) and sensible (uniform random rollouts value positions
+//! badly): repair and roll first, finish exactly, attack the leader, keep
+//! safeties for coups fourrés, throw away what can no longer help.
+
+use mille_engine::{Action, ActionList, Card, Kind, Phase, Safety, State, bounded};
+use rand_core::Rng;
+
+/// The policy's action for whoever is to act in `state`.
+pub fn choose<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Action {
+    match state.phase() {
+        Phase::Turn { drawn: false, .. } => Action::Draw,
+        Phase::Turn { seat, drawn: true } => turn(state, seat, rng),
+        Phase::CoupFourre { hazard, .. } => hazard
+            .safety()
+            .map_or(Action::DeclineCoupFourre, |s| Action::CoupFourre(s.card())),
+        Phase::Extension { seat } => Action::Extend(should_extend(state, seat)),
+        Phase::HandOver => Action::NextHand,
+        Phase::GameOver => Action::NextGame,
+    }
+}
+
+/// Extends when the draw pile still has room for 300 more miles and no
+/// opponent is close to the target.
+pub fn should_extend(state: &State, seat: u8) -> bool {
+    let me = state.team_of(seat);
+    let teams = state.rules().teams;
+    state.deck_len() >= 30
+        && (0..teams)
+            .filter(|&t| t != me)
+            .all(|t| state.tableau(t).miles < 400)
+}
+
+fn turn<R: Rng + ?Sized>(state: &State, seat: u8, rng: &mut R) -> Action {
+    let mut list = ActionList::default();
+    state.legal_actions(&mut list);
+    let mut best = Action::Draw;
+    let mut best_score = i32::MIN;
+    for &a in list.iter() {
+        // A little noise so that rollouts from one position differ.
+        let s = score(state, seat, a) * 4 + bounded(rng, 6) as i32;
+        if s > best_score {
+            best_score = s;
+            best = a;
+        }
+    }
+    best
+}
+
+/// How much the policy likes an action (higher is better).
+pub fn score(state: &State, seat: u8, action: Action) -> i32 {
+    let me = state.team_of(seat);
+    let tab = state.tableau(me);
+    let target = state.target();
+    match action {
+        Action::Play { card, target: t } => match card.kind() {
+            Kind::Safety => {
+                let cancels = tab
+                    .stopping_hazard()
+                    .is_some_and(|h| h.safety().map(Safety::card) == Some(card));
+                if cancels || (card == Card::RightOfWay && tab.limited()) {
+                    100
+                } else if state.deck_len() < 12 {
+                    60
+                } else {
+                    // Kept for a coup fourré.
+                    2
+                }
+            }
+            Kind::Distance => {
+                let m = card.miles();
+                if tab.miles + m == target {
+                    95
+                } else {
+                    40 + i32::from(m) / 10
+                }
+            }
+            Kind::Remedy => {
+                if card == Card::EndOfLimit {
+                    let big = state.hand(seat).iter().any(|c| c.miles() > 50);
+                    if big { 58 } else { 20 }
+                } else {
+                    70
+                }
+            }
+            Kind::Hazard => {
+                let them = state.tableau(t);
+                let lead = i32::from(them.miles) / 50;
+                if card == Card::SpeedLimit {
+                    if target.saturating_sub(them.miles) <= 50 {
+                        1
+                    } else {
+                        44 + lead
+                    }
+                } else {
+                    64 + lead
+                }
+            }
+        },
+        Action::Discard(card) => -keep_value(state, seat, card),
+        _ => 0,
+    }
+}
+
+/// How much a seat would rather keep a card than throw it away.
+fn keep_value(state: &State, seat: u8, card: Card) -> i32 {
+    let me = state.team_of(seat);
+    let tab = state.tableau(me);
+    let hand = state.hand(seat);
+    let copies = hand.iter().filter(|&&c| c == card).count() as i32;
+    match card.kind() {
+        Kind::Safety => 100,
+        Kind::Distance => {
+            let m = card.miles();
+            if tab.miles + m > state.target() || (card == Card::D200 && tab.two_hundreds() >= 2) {
+                0
+            } else {
+                10 + i32::from(m) / 10 - 2 * (copies - 1)
+            }
+        }
+        Kind::Remedy => {
+            let protected = card.safety().is_some_and(|s| tab.safeties.has(s));
+            if protected {
+                0
+            } else {
+                let base = if card == Card::Go { 22 } else { 16 };
+                base - 6 * (copies - 1)
+            }
+        }
+        Kind::Hazard => {
+            let teams = state.rules().teams;
+            let useful = card.safety().is_some_and(|s| {
+                (0..teams)
+                    .filter(|&t| t != me)
+                    .any(|t| !state.tableau(t).safeties.has(s))
+            });
+            if useful { 18 - 4 * (copies - 1) } else { 0 }
+        }
+    }
+}
