@@ -1,16 +1,186 @@
 //! Playing in the terminal (the default command).
 
+use anyhow::{Context, bail};
 use clap::Args;
+use clap::builder::PossibleValuesParser;
+use mille_ai::Level;
+use mille_engine::{GameConfig, GameRecord, RulesetId, State};
+use mille_store::{Options, SaveFile, ScoreDb};
+use mille_tui::app::Io;
+use mille_tui::model::{Settings, login_name};
+use mille_tui::{Model, app, plain};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 /// Options of the game itself.
+///
+/// Commands in the game (type ? for help): P pick a card; U then a card
+/// number (1-6 or P) and RETURN or SPACE to use it; D likewise to discard;
+/// O sort the hand; S save; Q or DELETE quit; R or ^L redraw; W switch the
+/// score window; Z take back your last move; M switch the mouse method.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// A saved game to resume.
+    /// A saved game to resume (written by the S command).
+    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed"])]
     file: Option<PathBuf>,
+
+    /// Which rules: `bsd` (BSD mille, the default for 2 players), `classic`
+    /// (the published rules, the default for 3 to 6 players, with teams for
+    /// 4 and 6) or `milebones` (Mile Bones 2.1).
+    #[arg(long, value_name = "RULES", value_parser = PossibleValuesParser::new(["bsd", "classic", "milebones"]))]
+    rules: Option<String>,
+
+    /// Number of players: 2, or 3, 4 or 6 with the classic rules (you and
+    /// computer players; 4 and 6 play in teams of two or three sides).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    players: u8,
+
+    /// Strength of the computer players.
+    #[arg(long, value_name = "LEVEL", default_value = "classic", value_parser = PossibleValuesParser::new(Level::ALL.map(|l| l.id())))]
+    level: String,
+
+    /// Seed of the shuffles, to deal the same game again (random if not given).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+
+    /// Plain text mode for screen readers and scripts: the board is printed
+    /// as text lines and commands are read one per line.
+    #[arg(long)]
+    plain: bool,
+
+    /// Your name for the high-score table (asked once otherwise, and
+    /// remembered).
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
+
+    /// Show the high-score table (the three best totals over 5000 and the
+    /// three best spreads) and exit.
+    #[arg(long, conflicts_with = "file")]
+    scores: bool,
+
+    /// Clear the high-score table (asks for confirmation) and exit.
+    #[arg(long, conflicts_with = "file")]
+    clear_scores: bool,
+
+    /// Answer yes to the confirmation of --clear-scores.
+    #[arg(long, requires = "clear_scores")]
+    yes: bool,
+}
+
+fn seed_from_clock() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32))
 }
 
 /// Plays.
-pub fn run(_args: PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("the terminal game is not available yet")
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    if args.scores || args.clear_scores {
+        return high_scores(&args);
+    }
+    let data_dir = match mille_store::data_dir() {
+        Ok(d) => Some(d),
+        Err(e) => {
+            eprintln!("mille: {e}; options and high scores will not be kept");
+            None
+        }
+    };
+    let mut options = match &data_dir {
+        Some(d) => Options::load(d).unwrap_or_else(|e| {
+            eprintln!("mille: {e}; using the default options");
+            Options::default()
+        }),
+        None => Options::default(),
+    };
+    if let Some(n) = &args.name {
+        let n = n.trim();
+        if n.is_empty() {
+            bail!("the name must not be empty");
+        }
+        options.name = Some(n.chars().take(31).collect());
+        if let Some(d) = &data_dir
+            && let Err(e) = options.save(d)
+        {
+            eprintln!("mille: {e}");
+        }
+    }
+    let (record, state, level, save_path, sorted) = match &args.file {
+        Some(path) => {
+            let (save, state) = SaveFile::load(path)?;
+            let level: Level = save.settings.level.parse().map_err(|_| {
+                anyhow::anyhow!(
+                    "the saved game {} names an unknown computer level {:?}",
+                    path.display(),
+                    save.settings.level
+                )
+            })?;
+            if options.name.is_none() && !save.settings.player.is_empty() {
+                options.name = Some(save.settings.player.clone());
+            }
+            let sorted = save.settings.sorted;
+            (save.record, state, level, Some(path.clone()), Some(sorted))
+        }
+        None => {
+            let rules = match &args.rules {
+                Some(r) => r.parse::<RulesetId>()?,
+                None if args.players > 2 => RulesetId::Classic,
+                None => RulesetId::Bsd,
+            };
+            let config = GameConfig {
+                rules,
+                players: args.players,
+                stacking: false,
+            };
+            let seed = args.seed.unwrap_or_else(seed_from_clock);
+            let state = State::new(config, seed)?;
+            let level: Level = args.level.parse()?;
+            (GameRecord::new(config, seed), state, level, None, None)
+        }
+    };
+    let ask_name = options.name.is_none();
+    let player = options.name.clone().unwrap_or_else(login_name);
+    if let Some(s) = sorted {
+        options.auto_sort = s;
+    }
+    let settings = Settings {
+        level,
+        player,
+        save_path,
+        options,
+        ask_name,
+    };
+    let mut model = Model::new(record, state, settings);
+    let io_ = Io { data_dir };
+    if args.plain {
+        let stdin = std::io::stdin();
+        plain::run(&mut model, &io_, stdin.lock(), std::io::stdout().lock())?;
+        return Ok(());
+    }
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!("mille needs a terminal to play full screen; use --plain for the text mode");
+    }
+    app::run(model, io_).context("the terminal failed")?;
+    Ok(())
+}
+
+fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {
+    let dir = mille_store::data_dir()?;
+    let mut db = ScoreDb::open(&dir)?;
+    if args.clear_scores {
+        if !args.yes {
+            print!("Clear the high-score table? (y/n) ");
+            std::io::stdout().flush()?;
+            let mut answer = String::new();
+            std::io::stdin().lock().read_line(&mut answer)?;
+            if !answer.trim().eq_ignore_ascii_case("y") && !answer.trim().eq_ignore_ascii_case("yes") {
+                println!("The high-score table was left alone.");
+                return Ok(());
+            }
+        }
+        db.clear()?;
+        println!("The high-score table is cleared.");
+        return Ok(());
+    }
+    print!("{}", db.high_scores()?.to_text());
+    Ok(())
 }

@@ -1,0 +1,25 @@
+//! The terminal game `mille`: the BSD board and score window with Mile
+//! Bones' comforts, built the ratatui way.
+//!
+//! - [`model::Model`] holds everything the screen shows (the engine state,
+//!   the game record, the question being asked, messages).
+//! - [`update::update`] is pure: it takes the model and one [`update::Event`]
+//!   (a key, a mouse action, a tick, a computer move, the result of a save)
+//!   and returns the [`update::Effect`]s to carry out (ring the bell, save a
+//!   file, think for the computer, quit).
+//! - [`render::view`] draws the model; [`render::Hits`] tells which part of
+//!   the screen a mouse click is on.
+//! - [`app::run`] is the event loop: one channel for keys, mouse, ticks and
+//!   computer moves. [`plain::run`] is the line-by-line text mode.
+//!
+//! The UI never decides a rule: every move is checked by the engine and a
+//! refused move shows the engine's reason.
+
+pub mod app;
+pub mod model;
+pub mod plain;
+pub mod render;
+pub mod update;
+
+pub use model::{Mode, Model, Settings};
+pub use update::{Effect, Event, update};

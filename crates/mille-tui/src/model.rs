@@ -1,0 +1,485 @@
+//! What the screen shows: the game (engine state and record), the question
+//! being asked, the messages, and the player's settings.
+
+use mille_ai::Level;
+use mille_engine::{Action, Card, GameRecord, HandScore, Kind, Phase, State, ToAct};
+use mille_store::{MouseMethod, Options, SaveFile, SaveSettings};
+use std::path::PathBuf;
+
+/// The human always sits in seat 0 (team 0).
+pub const HUMAN: u8 = 0;
+
+/// Settings a game is started with.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The computer players' level.
+    pub level: Level,
+    /// The player's name (for the score window and high scores).
+    pub player: String,
+    /// The file the game was restored from (offered again by S).
+    pub save_path: Option<PathBuf>,
+    /// Persisted options (auto-sort, mouse method).
+    pub options: Options,
+    /// Ask the player's name before playing (first run).
+    pub ask_name: bool,
+}
+
+/// Which window the score area shows besides the score rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// The startup window, with the command list.
+    Commands,
+    /// The end-of-game window, with the five bonus rows.
+    Scores,
+}
+
+/// D or U.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    /// Use (play) a card.
+    Use,
+    /// Discard a card.
+    Discard,
+}
+
+/// What to do after a save attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterSave {
+    /// Go on playing either way (the S command).
+    Resume,
+    /// Quit when saved; resume play if not (leaving with Q).
+    QuitElseResume,
+    /// Quit when saved; deal the next hand or game if not (the man page:
+    /// "play will be resumed as if you had said you wanted to play another
+    /// hand/game").
+    QuitElseDeal,
+}
+
+/// The question or input the game is waiting for from the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A one-letter command.
+    Normal,
+    /// After D or U: which card (1-6 or P), then RETURN or SPACE.
+    PickCard {
+        /// D or U.
+        verb: Verb,
+        /// The slot typed so far (0 is P).
+        slot: Option<usize>,
+    },
+    /// A hazard with several opponents: on which side?
+    Target {
+        /// The hazard.
+        card: Card,
+    },
+    /// "Really quit?"
+    ConfirmQuit,
+    /// "Save the game?" on the way out.
+    SaveOnExit {
+        /// What a failed save leads to.
+        then: AfterSave,
+    },
+    /// "Save in FILE?" (the file the game came from).
+    SaveSame {
+        /// The file.
+        path: PathBuf,
+        /// What follows.
+        then: AfterSave,
+    },
+    /// "Save in file:" typing a name.
+    SaveName {
+        /// The name typed so far.
+        buf: String,
+        /// What follows.
+        then: AfterSave,
+    },
+    /// Waiting for the save to finish.
+    Saving {
+        /// What follows.
+        then: AfterSave,
+    },
+    /// "Another hand?" / "Another game?"
+    Another,
+    /// "Extend the trip to 1000 miles?"
+    Extension,
+    /// "Your name:" (asked once).
+    Name {
+        /// Typed so far.
+        buf: String,
+    },
+    /// The help screen.
+    Help,
+    /// "Clear the high-score table?" is not asked in game; quitting.
+    Quitting,
+}
+
+/// The whole model of the terminal game.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The engine's truth.
+    pub state: State,
+    /// Every action so far.
+    pub record: GameRecord,
+    /// Computer level.
+    pub level: Level,
+    /// The player's name.
+    pub player: String,
+    /// The default name offered when asking (the login name).
+    pub default_name: String,
+    /// Persisted options.
+    pub options: Options,
+    /// Show the hand sorted (the O command).
+    pub sorted: bool,
+    /// Score window type (the W command).
+    pub window: Window,
+    /// The current question.
+    pub mode: Mode,
+    /// The last line: an error (with the bell) or a notice.
+    pub message: Option<String>,
+    /// Whether `message` is an error.
+    pub message_is_error: bool,
+    /// What the computer players did since the player's last move.
+    pub log: Vec<String>,
+    /// The file the game was restored from or last saved to.
+    pub save_path: Option<PathBuf>,
+    /// Changed since the last save.
+    pub dirty: bool,
+    /// Bumped on every change of the game state, so a computer move thought
+    /// out for an older state is dropped.
+    pub generation: u64,
+    /// A computer move is being thought out.
+    pub thinking: bool,
+    /// Mouse: the selected hand slot (0 is P).
+    pub selected: Option<usize>,
+    /// Mouse: where the button went down (for drag and double-click).
+    pub press: Option<(u16, u16)>,
+    /// Mouse: last click on a slot and its time in ms (for double-click).
+    pub last_click: Option<(usize, u64)>,
+    /// The screen size last drawn (for mouse hit-testing).
+    pub screen: (u16, u16),
+    /// The game should end.
+    pub quit: bool,
+}
+
+/// The login name, for the name question's default.
+pub fn login_name() -> String {
+    ["USER", "LOGNAME", "USERNAME"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+        .unwrap_or_else(|| "Player".to_string())
+}
+
+impl Model {
+    /// A model for a game in `state` reached by `record`.
+    pub fn new(record: GameRecord, state: State, settings: Settings) -> Model {
+        let mut m = Model {
+            state,
+            record,
+            level: settings.level,
+            player: settings.player.clone(),
+            default_name: settings.player,
+            sorted: settings.options.auto_sort,
+            options: settings.options,
+            window: Window::Commands,
+            mode: Mode::Normal,
+            message: None,
+            message_is_error: false,
+            log: Vec::new(),
+            dirty: false,
+            save_path: settings.save_path,
+            generation: 0,
+            thinking: false,
+            selected: None,
+            press: None,
+            last_click: None,
+            screen: (80, 24),
+            quit: false,
+        };
+        if settings.ask_name {
+            m.mode = Mode::Name { buf: String::new() };
+        } else {
+            m.sync_mode();
+        }
+        m
+    }
+
+    /// The seat of a team's first player.
+    pub fn is_human(&self, seat: u8) -> bool {
+        seat == HUMAN
+    }
+
+    /// Number of sides.
+    pub fn teams(&self) -> u8 {
+        self.state.rules().teams
+    }
+
+    /// A seat's name.
+    pub fn seat_name(&self, seat: u8) -> String {
+        if seat == HUMAN {
+            "You".to_string()
+        } else if self.state.rules().seats == 2 {
+            "Computer".to_string()
+        } else {
+            format!("Computer {seat}")
+        }
+    }
+
+    /// A side's name on the board.
+    pub fn team_name(&self, team: u8) -> String {
+        let seats: Vec<String> = (0..self.state.rules().seats)
+            .filter(|&s| self.state.team_of(s) == team)
+            .map(|s| self.seat_name(s))
+            .collect();
+        seats.join(" + ")
+    }
+
+    /// A side's name in the score window (a few letters).
+    pub fn team_short(&self, team: u8) -> String {
+        let r = self.state.rules();
+        if team == self.state.team_of(HUMAN) {
+            if r.seats > r.teams {
+                "Us".into()
+            } else {
+                "You".into()
+            }
+        } else if r.seats == 2 {
+            "Comp".into()
+        } else if r.seats > r.teams {
+            format!("T{}", team + 1)
+        } else {
+            format!("C{team}")
+        }
+    }
+
+    /// A side's name for the high-score table.
+    pub fn team_score_name(&self, team: u8) -> String {
+        if team == self.state.team_of(HUMAN) {
+            self.player.clone()
+        } else {
+            "Computer".to_string()
+        }
+    }
+
+    /// The hand as the seven slots of the board: slot 0 is P (the card just
+    /// picked, when the hand is full), slots 1-6 the others, sorted when
+    /// sorting is on.
+    pub fn slots(&self) -> [Option<Card>; 7] {
+        let hand = self.state.hand(HUMAN);
+        let mut slots = [None; 7];
+        let (p, rest) = if hand.len() >= 7 {
+            (hand.last().copied(), &hand[..6])
+        } else {
+            (None, hand)
+        };
+        let mut rest: Vec<Card> = rest.to_vec();
+        if self.sorted {
+            rest.sort();
+        }
+        slots[0] = p;
+        for (i, c) in rest.into_iter().take(6).enumerate() {
+            slots[i + 1] = Some(c);
+        }
+        slots
+    }
+
+    /// Whether the player is to act (a turn, a coup fourré, an extension).
+    pub fn human_to_act(&self) -> bool {
+        self.state.to_act() == ToAct::Seat(HUMAN)
+    }
+
+    /// The seat of a computer player to act, if any.
+    pub fn computer_to_act(&self) -> Option<u8> {
+        match self.state.to_act() {
+            ToAct::Seat(s) if s != HUMAN => Some(s),
+            _ => None,
+        }
+    }
+
+    /// One side's score items: running during the hand, final after it.
+    pub fn hand_score(&self, team: u8) -> HandScore {
+        self.state.hand_points(team)
+    }
+
+    /// One side's game total including the hand in progress.
+    pub fn overall(&self, team: u8) -> u32 {
+        let before = self.state.totals().get(team as usize).copied().unwrap_or(0);
+        if self.hand_over() {
+            before
+        } else {
+            before + u32::from(self.hand_score(team).total())
+        }
+    }
+
+    /// The hand (or game) is over.
+    pub fn hand_over(&self) -> bool {
+        matches!(self.state.phase(), Phase::HandOver | Phase::GameOver)
+    }
+
+    /// Puts the question that goes with the game's phase, leaving typed
+    /// input and save dialogs alone.
+    pub fn sync_mode(&mut self) {
+        let asking_game = matches!(
+            self.mode,
+            Mode::Normal | Mode::Another | Mode::Extension | Mode::PickCard { .. } | Mode::Target { .. }
+        );
+        if !asking_game {
+            return;
+        }
+        self.mode = match self.state.phase() {
+            Phase::HandOver | Phase::GameOver => Mode::Another,
+            Phase::Extension { seat } if seat == HUMAN => Mode::Extension,
+            _ => match self.mode {
+                Mode::Another | Mode::Extension => Mode::Normal,
+                ref m if self.human_to_act() => m.clone(),
+                _ => Mode::Normal,
+            },
+        };
+    }
+
+    /// The save document of the game as it stands.
+    pub fn save_file(&self) -> SaveFile {
+        SaveFile::new(
+            self.record.clone(),
+            SaveSettings {
+                level: self.level.id().to_string(),
+                player: self.player.clone(),
+                sorted: self.sorted,
+            },
+        )
+    }
+
+    /// The current mouse method.
+    pub fn mouse(&self) -> MouseMethod {
+        self.options.mouse
+    }
+
+    /// Sets an error message (the caller rings the bell).
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.message = Some(text.into());
+        self.message_is_error = true;
+    }
+
+    /// Sets a notice.
+    pub fn notice(&mut self, text: impl Into<String>) {
+        self.message = Some(text.into());
+        self.message_is_error = false;
+    }
+
+    /// How an action of `seat` reads in the log ("Computer played Stop on
+    /// You"); `None` for moves nobody needs to read about (draws).
+    pub fn describe(&self, seat: u8, action: Action) -> Option<String> {
+        let who = self.seat_name(seat);
+        let own = self.state.team_of(seat);
+        Some(match action {
+            Action::Play { card, target } => match card.kind() {
+                Kind::Hazard => {
+                    let on = if target == self.state.team_of(HUMAN) {
+                        "you".to_string()
+                    } else {
+                        self.team_name(target)
+                    };
+                    format!("{who} played {card} on {on}")
+                }
+                Kind::Distance => format!("{who} played {card} miles"),
+                Kind::Safety => format!("{who} played the safety {card}"),
+                Kind::Remedy => {
+                    let _ = own;
+                    format!("{who} played {card}")
+                }
+            },
+            Action::Discard(c) => format!("{who} discarded {c}"),
+            Action::CoupFourre(c) => format!("COUP FOURRÉ! {who} answered with {c}"),
+            Action::Extend(true) => format!("{who} extended the trip to 1000 miles"),
+            Action::Extend(false) => format!("{who} ended the trip at 700 miles"),
+            Action::Draw | Action::DeclineCoupFourre | Action::NextHand | Action::NextGame => {
+                return None;
+            }
+        })
+    }
+
+    /// The line that tells the player what the game waits for.
+    pub fn prompt(&self) -> String {
+        match &self.mode {
+            Mode::Name { buf } => {
+                format!("Your name for the high-score table [{}]: {buf}", self.default_name)
+            }
+            Mode::PickCard { verb, slot } => {
+                let v = match verb {
+                    Verb::Use => "Use",
+                    Verb::Discard => "Discard",
+                };
+                let typed = slot.map_or(String::new(), slot_label);
+                format!("{v} which card? (1-6 or P, then RETURN or SPACE): {typed}")
+            }
+            Mode::Target { card } => {
+                let opts: Vec<String> = (0..self.teams())
+                    .filter(|&t| t != self.state.team_of(HUMAN))
+                    .map(|t| format!("{} = {}", t + 1, self.team_name(t)))
+                    .collect();
+                format!("Play {card} on which side? ({}; ESC cancels)", opts.join(", "))
+            }
+            Mode::ConfirmQuit => "Really quit? (y/n)".into(),
+            Mode::SaveOnExit { .. } => "Save the game? (y/n)".into(),
+            Mode::SaveSame { path, .. } => {
+                format!("Save in {}? (y/n)", path.display())
+            }
+            Mode::SaveName { buf, .. } => {
+                format!("Save in file (RETURN alone cancels): {buf}")
+            }
+            Mode::Saving { .. } => "Saving...".into(),
+            Mode::Another => {
+                if self.state.phase() == Phase::GameOver {
+                    let w = self.state.winners();
+                    let who = if w.len() > 1 {
+                        "It's a tie!".to_string()
+                    } else if w.first() == Some(&self.state.team_of(HUMAN)) {
+                        "You won the game!".to_string()
+                    } else {
+                        format!("{} won the game.", self.team_name(w.first().copied().unwrap_or(1)))
+                    };
+                    format!("{who} Another game? (y/n)")
+                } else {
+                    "Hand over. Another hand? (y/n)".into()
+                }
+            }
+            Mode::Extension => {
+                "You made 700 miles! Extend the trip to 1000 miles? (y/n)".into()
+            }
+            Mode::Help => "Press any key to go back to the game.".into(),
+            Mode::Quitting => String::new(),
+            Mode::Normal => match self.state.phase() {
+                Phase::Turn { seat, drawn } if seat == HUMAN => {
+                    if !drawn {
+                        "Your turn: P to pick a card.".into()
+                    } else if self.state.deck_len() == 0 {
+                        "Your turn (deck empty): U to use or D to discard a card.".into()
+                    } else {
+                        "Your turn: U to use or D to discard a card.".into()
+                    }
+                }
+                Phase::CoupFourre { seat, hazard, .. } if seat == HUMAN => {
+                    let safety = hazard.safety().map_or(hazard, |s| s.card());
+                    format!(
+                        "Coup fourré! U the {safety} to answer the {hazard}, or P to let it pass."
+                    )
+                }
+                _ => {
+                    if self.thinking {
+                        "The computer is thinking...".into()
+                    } else {
+                        "Waiting for the computer...".into()
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// "P" for slot 0, else the digit.
+pub fn slot_label(slot: usize) -> String {
+    if slot == 0 {
+        "P".into()
+    } else {
+        slot.to_string()
+    }
+}

@@ -1,0 +1,220 @@
+//! The plain mode: the board as text lines and commands read line by line,
+//! for screen readers and scripts. It drives the same model and the same
+//! `update` as the full-screen game: each input line is typed as keys (a
+//! line that answers a question ends with RETURN).
+
+use crate::app::{Io, think};
+use crate::model::{HUMAN, Mode, Model, slot_label};
+use crate::render::{miles_text, score_rows, shows_bonuses};
+use crate::update::{self, Effect, Event};
+use mille_engine::{Kind, Tableau};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+
+fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn tableau_text(model: &Model, team: u8) -> String {
+    let t: &Tableau = model.state.tableau(team);
+    let battle = match t.battle.top() {
+        None => "empty".to_string(),
+        Some(c) if c.kind() == Kind::Hazard && !t.counts(c) => format!("{c} (cancelled)"),
+        Some(c) => c.name().to_string(),
+    };
+    let speed = match t.speed.top() {
+        None => "none".to_string(),
+        Some(c) if c == mille_engine::Card::SpeedLimit && !t.limited() => {
+            "Speed Limit (cancelled)".into()
+        }
+        Some(c) => c.name().to_string(),
+    };
+    let safeties: Vec<String> = t
+        .safeties
+        .cards()
+        .map(|c| {
+            if c.safety().is_some_and(|s| t.coups.has(s)) {
+                format!("{c} (coup fourré)")
+            } else {
+                c.name().to_string()
+            }
+        })
+        .collect();
+    format!(
+        "{}: mileage {}. Battle: {battle}. Speed: {speed}. Safeties: {}.",
+        model.team_name(team),
+        miles_text(t, model.state.target()),
+        if safeties.is_empty() {
+            "none".to_string()
+        } else {
+            safeties.join(", ")
+        }
+    )
+}
+
+/// The score window as text lines.
+pub fn score_text(model: &Model) -> String {
+    let mut s = format!("{:<16}", "Score");
+    for t in 0..model.teams() {
+        s.push_str(&format!("{:>7}", model.team_short(t)));
+    }
+    s.push('\n');
+    for (label, values) in score_rows(model, shows_bonuses(model)) {
+        s.push_str(&format!("{label:<16}"));
+        for v in values {
+            s.push_str(&format!("{v:>7}"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The board as text lines.
+pub fn board_text(model: &Model) -> String {
+    let st = &model.state;
+    let discard = st
+        .discards()
+        .last()
+        .map_or("empty".to_string(), |c| c.name().to_string());
+    let mut s = format!(
+        "--- Hand {}, {} rules. Deck: {} cards. Discard pile: {discard}. ---\n",
+        st.hand_number() + 1,
+        st.rules().config.rules.id(),
+        st.deck_len()
+    );
+    let own = st.team_of(HUMAN);
+    for t in (0..model.teams()).filter(|&t| t != own).chain([own]) {
+        s.push_str(&tableau_text(model, t));
+        s.push('\n');
+    }
+    let slots: Vec<String> = model
+        .slots()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.map(|c| format!("{} {}", slot_label(i), c.name())))
+        .collect();
+    s.push_str(&format!("Your hand: {}.\n", slots.join(", ")));
+    let totals: Vec<String> = (0..model.teams())
+        .map(|t| {
+            format!(
+                "{} {} this hand, {} overall",
+                model.team_name(t),
+                model.hand_score(t).total(),
+                model.overall(t)
+            )
+        })
+        .collect();
+    s.push_str(&format!("Score: {}.\n", totals.join("; ")));
+    if model.hand_over() {
+        s.push_str(&score_text(model));
+    }
+    s
+}
+
+fn is_text_mode(m: &Mode) -> bool {
+    matches!(
+        m,
+        Mode::PickCard { .. } | Mode::SaveName { .. } | Mode::Name { .. }
+    )
+}
+
+/// Plays with text lines on `input` and `output` until the player quits or
+/// the input ends.
+pub fn run<R: BufRead, W: Write>(
+    model: &mut Model,
+    io_: &Io,
+    input: R,
+    mut out: W,
+) -> io::Result<()> {
+    let mut pending: VecDeque<Effect> = update::start(model).into();
+    let mut printed_gen = u64::MAX;
+    let mut printed_log: Vec<String> = Vec::new();
+    let mut lines = input.lines();
+    loop {
+        // Carry out effects, letting the computer play synchronously.
+        while let Some(effect) = pending.pop_front() {
+            match effect {
+                Effect::Quit => {
+                    flush_messages(model, &mut out, &mut printed_log)?;
+                    writeln!(out, "Goodbye.")?;
+                    return Ok(());
+                }
+                Effect::Bell | Effect::Redraw => {
+                    if effect == Effect::Redraw {
+                        printed_gen = u64::MAX;
+                    }
+                }
+                Effect::Think { generation } => {
+                    if let Some(action) = think(&model.state, &model.record, model.level) {
+                        pending.extend(update::update(
+                            model,
+                            Event::BotMove { generation, action },
+                        ));
+                        flush_messages(model, &mut out, &mut printed_log)?;
+                    }
+                }
+                other => {
+                    if let Some(ev) = io_.file_effect(model, other) {
+                        pending.extend(update::update(model, ev));
+                    }
+                }
+            }
+        }
+        flush_messages(model, &mut out, &mut printed_log)?;
+        if model.generation != printed_gen {
+            write!(out, "{}", board_text(model))?;
+            printed_gen = model.generation;
+        }
+        if let Some(m) = model.message.take() {
+            let mark = if model.message_is_error { "! " } else { "" };
+            writeln!(out, "{mark}{m}")?;
+        }
+        writeln!(out, "{}", model.prompt())?;
+        out.flush()?;
+        let Some(line) = lines.next() else {
+            writeln!(out, "End of input: the game was not saved.")?;
+            return Ok(());
+        };
+        let line = line?;
+        let trimmed = line.trim();
+        if trimmed.eq_ignore_ascii_case("w") && model.mode == Mode::Normal {
+            write!(out, "{}", score_text(model))?;
+        }
+        if trimmed.eq_ignore_ascii_case("r") && model.mode == Mode::Normal {
+            printed_gen = u64::MAX;
+            continue;
+        }
+        let mut typed_into = false;
+        for c in trimmed.chars() {
+            let before = is_text_mode(&model.mode);
+            if c == ' ' && !before {
+                continue;
+            }
+            pending.extend(update::update(model, key(KeyCode::Char(c))));
+            if before && is_text_mode(&model.mode) {
+                typed_into = true;
+            }
+            if model.quit {
+                break;
+            }
+        }
+        if is_text_mode(&model.mode) && (typed_into || trimmed.is_empty()) {
+            pending.extend(update::update(model, key(KeyCode::Enter)));
+        }
+    }
+}
+
+/// Prints the computer's moves not printed yet.
+fn flush_messages<W: Write>(model: &Model, out: &mut W, printed: &mut Vec<String>) -> io::Result<()> {
+    let skip = if model.log.starts_with(printed) {
+        printed.len()
+    } else {
+        0
+    };
+    for l in model.log.iter().skip(skip) {
+        writeln!(out, "{l}.")?;
+    }
+    *printed = model.log.clone();
+    Ok(())
+}

@@ -1,0 +1,454 @@
+//! Drawing the model: the board (each side's safeties, battle and speed
+//! piles, mileage), the hand in slots P and 1-6, the deck and the discard
+//! pile, the score window, the computer's last moves, the prompt, a status
+//! line and the message line. [`Hits`] maps screen cells back to the board
+//! for the mouse.
+
+use crate::model::{HUMAN, Mode, Model, Window, slot_label};
+use mille_engine::{Card, HandScore, Kind, Phase, Tableau};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+/// Smallest usable screen.
+pub const MIN_W: u16 = 64;
+/// Smallest usable screen height.
+pub const MIN_H: u16 = 20;
+/// Lines under the board: two log lines, prompt, status, message.
+const BOTTOM: u16 = 5;
+/// Rows of one side's section of the board.
+const TEAM_ROWS: u16 = 4;
+/// Rows of the hand section.
+const HAND_ROWS: u16 = 6;
+
+/// Where a mouse position lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// A hand slot (0 is P).
+    Slot(usize),
+    /// The draw pile.
+    Deck,
+    /// The discard pile.
+    Discard,
+    /// A side's part of the board (its piles, mileage and safeties).
+    Team(u8),
+}
+
+/// The screen areas of the board, computed the same way for drawing and for
+/// the mouse.
+#[derive(Clone, Debug)]
+pub struct Hits {
+    items: Vec<(Rect, Hit)>,
+    teams: Vec<(u8, Rect)>,
+    hand: Rect,
+    score: Rect,
+    bottom: Rect,
+}
+
+fn contains(r: Rect, x: u16, y: u16) -> bool {
+    x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
+}
+
+impl Hits {
+    /// The layout of `model` on a `w` x `h` screen.
+    pub fn compute(model: &Model, w: u16, h: u16) -> Hits {
+        let teams = model.teams();
+        let score_w = (16 + 7 * u16::from(teams) + 3).min(w / 2);
+        let top_h = h.saturating_sub(BOTTOM);
+        let left_w = w.saturating_sub(score_w);
+        let own = model.state.team_of(HUMAN);
+        // Opponents first, then the player's side, then the hand.
+        let mut order: Vec<u8> = (0..teams).filter(|&t| t != own).collect();
+        order.push(own);
+        let mut items = Vec::new();
+        let mut team_rects = Vec::new();
+        let mut y = 0;
+        for t in order {
+            let r = Rect::new(0, y, left_w, TEAM_ROWS.min(top_h.saturating_sub(y)));
+            team_rects.push((t, r));
+            items.push((r, Hit::Team(t)));
+            y += TEAM_ROWS;
+        }
+        let hand = Rect::new(0, y, left_w, HAND_ROWS.min(top_h.saturating_sub(y)));
+        let col = left_w / 2;
+        let slot_w = col.saturating_sub(1).min(22);
+        items.push((Rect::new(1, y + 1, slot_w, 1), Hit::Slot(0)));
+        for i in 0..3u16 {
+            items.push((Rect::new(1, y + 2 + i, slot_w, 1), Hit::Slot(1 + i as usize)));
+            items.push((Rect::new(col, y + 2 + i, slot_w, 1), Hit::Slot(4 + i as usize)));
+        }
+        items.push((Rect::new(col, y + 1, slot_w, 1), Hit::Deck));
+        items.push((Rect::new(1, y + 5, left_w.saturating_sub(2), 1), Hit::Discard));
+        Hits {
+            items,
+            teams: team_rects,
+            hand,
+            score: Rect::new(left_w, 0, score_w, top_h),
+            bottom: Rect::new(0, top_h, w, h.saturating_sub(top_h)),
+        }
+    }
+
+    /// What is at column `x`, row `y`.
+    pub fn at(&self, x: u16, y: u16) -> Option<Hit> {
+        // Slots, deck and discard lie inside the hand area: test them first.
+        self.items
+            .iter()
+            .rev()
+            .find(|(r, _)| contains(*r, x, y))
+            .map(|&(_, h)| h)
+    }
+
+    /// The rectangle of a hit (its first area), for tests and clicks.
+    pub fn rect_of(&self, hit: Hit) -> Option<Rect> {
+        self.items.iter().find(|(_, h)| *h == hit).map(|&(r, _)| r)
+    }
+}
+
+/// The colour of a card on the board.
+pub fn card_style(card: Card) -> Style {
+    match card.kind() {
+        Kind::Distance => Style::default(),
+        Kind::Hazard => Style::default().fg(Color::Red),
+        Kind::Remedy => Style::default().fg(Color::Green),
+        Kind::Safety => Style::default().fg(Color::Cyan),
+    }
+}
+
+fn rule_line(text: &str, width: u16, style: Style) -> Line<'static> {
+    let mut s = format!("── {text} ");
+    let used = s.chars().count();
+    s.push_str(&"─".repeat((width as usize).saturating_sub(used)));
+    Line::from(Span::styled(s, style))
+}
+
+/// The battle pile's top as shown (its hazard, the remedy, or nothing).
+fn battle_text(t: &Tableau) -> (String, Style) {
+    match t.battle.top() {
+        None => ("(empty)".into(), Style::default().fg(Color::DarkGray)),
+        Some(c) if c.kind() == Kind::Hazard && !t.counts(c) => (
+            format!("{c} (cancelled)"),
+            Style::default().fg(Color::DarkGray),
+        ),
+        Some(c) => (c.name().to_string(), card_style(c)),
+    }
+}
+
+fn speed_text(t: &Tableau) -> (String, Style) {
+    match t.speed.top() {
+        None => ("(none)".into(), Style::default().fg(Color::DarkGray)),
+        Some(Card::SpeedLimit) if !t.limited() => (
+            "Speed Limit (cancelled)".into(),
+            Style::default().fg(Color::DarkGray),
+        ),
+        Some(c) => (c.name().to_string(), card_style(c)),
+    }
+}
+
+/// The miles as "325 of 700 (25 50 50 200)".
+pub fn miles_text(t: &Tableau, target: u16) -> String {
+    let cards: Vec<&str> = t.distance_cards().map(|c| c.name()).collect();
+    if cards.is_empty() {
+        format!("0 of {target}")
+    } else {
+        format!("{} of {target}  ({})", t.miles, cards.join(" "))
+    }
+}
+
+fn team_lines(model: &Model, team: u8, width: u16) -> Vec<Line<'static>> {
+    let t = model.state.tableau(team);
+    let mut title = model.team_name(team);
+    if team == model.state.team_of(HUMAN) && model.state.rules().seats > model.state.rules().teams {
+        title = format!("Your team: {title}");
+    }
+    let to_act = match model.state.to_act() {
+        mille_engine::ToAct::Seat(s) if model.state.team_of(s) == team => " ◀",
+        _ => "",
+    };
+    let head = rule_line(&format!("{title}{to_act}"), width, Style::default().add_modifier(Modifier::BOLD));
+    let mut safeties = vec![Span::raw(" Safety:  ")];
+    if t.safeties.is_empty() {
+        safeties.push(Span::styled("(none)", Style::default().fg(Color::DarkGray)));
+    }
+    for c in t.safeties.cards() {
+        let coup = c.safety().is_some_and(|s| t.coups.has(s));
+        if coup {
+            safeties.push(Span::styled(
+                format!("*{c}*"),
+                Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+            ));
+        } else {
+            safeties.push(Span::styled(c.name().to_string(), card_style(c)));
+        }
+        safeties.push(Span::raw("  "));
+    }
+    let (b, bs) = battle_text(t);
+    let (s, ss) = speed_text(t);
+    let battle = Line::from(vec![
+        Span::raw(" Battle:  "),
+        Span::styled(format!("{b:<16}"), bs),
+        Span::raw(" Speed: "),
+        Span::styled(s, ss),
+    ]);
+    let miles = Line::from(vec![
+        Span::raw(" Mileage: "),
+        Span::raw(miles_text(t, model.state.target())),
+    ]);
+    vec![head, Line::from(safeties), battle, miles]
+}
+
+fn slot_span(model: &Model, slot: usize, width: u16) -> Line<'static> {
+    let card = model.slots()[slot];
+    let label = slot_label(slot);
+    let (name, style) = match card {
+        Some(c) => (c.name().to_string(), card_style(c)),
+        None => ("".to_string(), Style::default()),
+    };
+    let mut style = style;
+    if model.selected == Some(slot) {
+        style = style.add_modifier(Modifier::REVERSED);
+    }
+    let text = format!("{name:<w$}", w = (width as usize).saturating_sub(4));
+    Line::from(vec![
+        Span::styled(format!("{label:>1}  "), Style::default().add_modifier(Modifier::BOLD)),
+        Span::styled(text, style),
+    ])
+}
+
+fn hand_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
+    let col = width / 2;
+    let slot_w = col.saturating_sub(1).min(22);
+    let pad = |l: Line<'static>, w: u16| -> Vec<Span<'static>> {
+        let mut spans = l.spans;
+        let len: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+        let want = w as usize;
+        if len < want {
+            spans.push(Span::raw(" ".repeat(want - len)));
+        }
+        spans
+    };
+    let mut lines = vec![rule_line("Your hand", width, Style::default().add_modifier(Modifier::BOLD))];
+    let mut first = vec![Span::raw(" ")];
+    first.extend(pad(slot_span(model, 0, slot_w), col - 1));
+    let deck = model.state.deck_len();
+    first.push(Span::styled(
+        if deck == 0 {
+            "Deck: out".to_string()
+        } else {
+            format!("Deck: {deck}")
+        },
+        Style::default().add_modifier(Modifier::BOLD),
+    ));
+    lines.push(Line::from(first));
+    for i in 0..3 {
+        let mut spans = vec![Span::raw(" ")];
+        spans.extend(pad(slot_span(model, 1 + i, slot_w), col - 1));
+        spans.extend(slot_span(model, 4 + i, slot_w).spans);
+        lines.push(Line::from(spans));
+    }
+    let discard = match model.state.discards().last() {
+        Some(&c) => Span::styled(c.name().to_string(), card_style(c)),
+        None => Span::styled("(empty)", Style::default().fg(Color::DarkGray)),
+    };
+    lines.push(Line::from(vec![Span::raw(" Discard: "), discard]));
+    lines
+}
+
+/// The rows of the score window: (label, one value per side).
+pub fn score_rows(model: &Model, bonuses: bool) -> Vec<(String, Vec<String>)> {
+    let teams: Vec<u8> = (0..model.teams()).collect();
+    let scores: Vec<HandScore> = teams.iter().map(|&t| model.hand_score(t)).collect();
+    let row = |label: &str, f: &dyn Fn(&HandScore) -> u16| {
+        (
+            label.to_string(),
+            scores.iter().map(|s| f(s).to_string()).collect::<Vec<_>>(),
+        )
+    };
+    let mut rows = vec![
+        row("Milestones", &|s| s.miles),
+        row("Each Safety", &|s| s.safeties),
+        row("All 4 Safeties", &|s| s.all_safeties),
+        row("Each Coup Fourré", &|s| s.coups),
+    ];
+    if bonuses {
+        rows.push(row("Trip Completed", &|s| s.trip));
+        rows.push(row("Safe Trip", &|s| s.safe_trip));
+        rows.push(row("Delayed Action", &|s| s.delayed_action));
+        rows.push(row("Extension", &|s| s.extension));
+        rows.push(row("Shut-Out", &|s| s.shut_out));
+    }
+    rows.push(row("Hand Total", &|s| s.total()));
+    rows.push((
+        "Overall Total".into(),
+        teams.iter().map(|&t| model.overall(t).to_string()).collect(),
+    ));
+    rows.push((
+        "Games".into(),
+        teams
+            .iter()
+            .map(|&t| model.state.games_won().get(t as usize).copied().unwrap_or(0).to_string())
+            .collect(),
+    ));
+    rows
+}
+
+/// Whether the score window shows the five bonus rows.
+pub fn shows_bonuses(model: &Model) -> bool {
+    model.window == Window::Scores || model.hand_over()
+}
+
+/// The command list of the startup window.
+pub const COMMANDS: [&str; 6] = [
+    "P pick       U use card",
+    "D discard    O sort",
+    "S save       Q quit",
+    "R redraw     W window",
+    "Z undo       M mouse",
+    "? help",
+];
+
+fn score_window(model: &Model, area: Rect, f: &mut Frame) {
+    let title = format!(" Score: hand {} ", model.state.hand_number() + 1);
+    let block = Block::default().borders(Borders::ALL).title(title);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let bonuses = shows_bonuses(model);
+    let mut lines = Vec::new();
+    let mut head = format!("{:<16}", "");
+    for t in 0..model.teams() {
+        head.push_str(&format!("{:>7}", model.team_short(t)));
+    }
+    lines.push(Line::from(Span::styled(head, Style::default().add_modifier(Modifier::BOLD))));
+    for (label, values) in score_rows(model, bonuses) {
+        let mut s = format!("{label:<16}");
+        for v in values {
+            s.push_str(&format!("{v:>7}"));
+        }
+        let bold = matches!(label.as_str(), "Hand Total" | "Overall Total");
+        lines.push(Line::from(if bold {
+            Span::styled(s, Style::default().add_modifier(Modifier::BOLD))
+        } else {
+            Span::raw(s)
+        }));
+    }
+    if !bonuses {
+        lines.push(Line::from(""));
+        for c in COMMANDS {
+            lines.push(Line::from(Span::styled(
+                c.to_string(),
+                Style::default().fg(Color::Yellow),
+            )));
+        }
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+fn status_text(model: &Model) -> String {
+    let deck = model.state.deck_len();
+    let r = model.state.rules();
+    let mut s = format!(
+        " Deck: {deck} cards | {} rules, {} players | computer: {} | sort: {} | mouse: {}",
+        r.config.rules.id(),
+        r.seats,
+        model.level.id(),
+        if model.sorted { "on" } else { "off" },
+        model.options.mouse.label()
+    );
+    if model.state.extension_caller().is_some() {
+        s.push_str(" | trip extended to 1000");
+    }
+    s
+}
+
+/// The help screen's lines.
+pub const HELP: &[&str] = &[
+    "Mille: race to exactly 700 miles (1000 after an extension); first to 5000 points wins.",
+    "",
+    "P        pick a card from the deck (or let a coup fourré chance pass)",
+    "U n      use (play) card n: 1-6 or P, then RETURN or SPACE",
+    "D n      discard card n, then RETURN or SPACE (a typo never discards)",
+    "O        sort your hand on/off (remembered)",
+    "S        save the game in a file        Q / DELETE  quit (asks first)",
+    "R, ^L    redraw the screen              W  switch the score window",
+    "Z        take back your last move       M  mouse: click-click or drag",
+    "",
+    "Mouse: click a card, then click where it goes (a side's piles, or the",
+    "discard pile); or drag it there. Double-click plays a card if it can,",
+    "else discards it. Click the deck to pick.",
+    "",
+    "Hazards go on an opponent whose Go is showing; a remedy repairs your own",
+    "hazard; safeties protect for the whole hand and give another turn.",
+    "When a hazard hits you and you hold its safety, answer with U on it before",
+    "picking: that is a coup fourré (+300), shown *like this* in red.",
+];
+
+/// Draws the whole screen.
+pub fn view(model: &Model, f: &mut Frame) {
+    let area = f.area();
+    if area.width < MIN_W || area.height < MIN_H {
+        let p = Paragraph::new(format!(
+            "Mille needs a terminal of at least {MIN_W}x{MIN_H} (80x24 is best); this one is {}x{}.",
+            area.width, area.height
+        ))
+        .wrap(Wrap { trim: true });
+        f.render_widget(p, area);
+        return;
+    }
+    let hits = Hits::compute(model, area.width, area.height);
+    for &(team, r) in &hits.teams {
+        f.render_widget(Paragraph::new(team_lines(model, team, r.width)), r);
+    }
+    f.render_widget(Paragraph::new(hand_lines(model, hits.hand.width)), hits.hand);
+    score_window(model, hits.score, f);
+
+    let b = hits.bottom;
+    let row = |i: u16| Rect::new(b.x, b.y + i, b.width, 1);
+    let log_start = model.log.len().saturating_sub(2);
+    for (i, l) in model.log[log_start..].iter().enumerate() {
+        let style = if l.starts_with("COUP") {
+            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().fg(Color::Yellow)
+        };
+        f.render_widget(Paragraph::new(Span::styled(l.clone(), style)), row(i as u16));
+    }
+    f.render_widget(
+        Paragraph::new(Span::styled(
+            model.prompt(),
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        row(2),
+    );
+    f.render_widget(
+        Paragraph::new(Span::styled(
+            status_text(model),
+            Style::default().add_modifier(Modifier::REVERSED),
+        )),
+        row(3),
+    );
+    if let Some(m) = &model.message {
+        let style = if model.message_is_error {
+            Style::default().fg(Color::Red)
+        } else {
+            Style::default().fg(Color::Green)
+        };
+        f.render_widget(Paragraph::new(Span::styled(m.clone(), style)), row(4));
+    }
+    if model.mode == Mode::Help {
+        let w = area.width.saturating_sub(4).min(80);
+        let h = (HELP.len() as u16 + 2).min(area.height.saturating_sub(2));
+        let r = Rect::new((area.width - w) / 2, 1, w, h);
+        f.render_widget(Clear, r);
+        let lines: Vec<Line> = HELP.iter().map(|l| Line::from(*l)).collect();
+        f.render_widget(
+            Paragraph::new(lines)
+                .block(Block::default().borders(Borders::ALL).title(" Help: any key returns "))
+                .wrap(Wrap { trim: false }),
+            r,
+        );
+    }
+    if matches!(model.state.phase(), Phase::HandOver | Phase::GameOver) {
+        // The end-of-hand window is the score window with the bonuses.
+    }
+}

@@ -1,0 +1,762 @@
+//! The pure heart of the game: one event in, the model changed, the effects
+//! to carry out returned. No terminal, no files, no threads here.
+
+use crate::model::{AfterSave, HUMAN, Mode, Model, Verb, Window, slot_label};
+use crate::render::{Hit, Hits};
+use mille_engine::{Action, ActionList, Card, GameRecord, Kind, Phase, State, ToAct};
+use mille_store::{Options, SaveFile, ScoreKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use std::path::PathBuf;
+
+/// Double clicks are two presses on the same card within this many ms.
+pub const DOUBLE_CLICK_MS: u64 = 400;
+
+/// Something that happened.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A key.
+    Key(KeyEvent),
+    /// A mouse action, with the time in ms (for double clicks).
+    Mouse(MouseEvent, u64),
+    /// The terminal changed size.
+    Resize(u16, u16),
+    /// Time passed.
+    Tick,
+    /// A computer player decided, for the state of `generation`.
+    BotMove {
+        /// The model generation the move was thought out for.
+        generation: u64,
+        /// The move.
+        action: Action,
+    },
+    /// A save finished: the file, or why it failed.
+    Saved(Result<PathBuf, String>),
+    /// The high-score table was updated: the tables the player entered.
+    ScoresRecorded(Result<Vec<ScoreKind>, String>),
+}
+
+/// Something for the event loop to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Ring the terminal bell.
+    Bell,
+    /// Clear and repaint the whole screen.
+    Redraw,
+    /// Leave the game.
+    Quit,
+    /// Compute the move of the computer player to act, for `generation`.
+    Think {
+        /// The model generation.
+        generation: u64,
+    },
+    /// Write this save file and report with [`Event::Saved`].
+    Save {
+        /// Where.
+        path: PathBuf,
+        /// What.
+        file: Box<SaveFile>,
+    },
+    /// Persist the options.
+    SaveOptions(Options),
+    /// Enter a finished game in the high-score table.
+    RecordScores {
+        /// Rules id.
+        rules: String,
+        /// Each side's name and final total.
+        sides: Vec<(String, u32)>,
+    },
+}
+
+/// Handles one event.
+pub fn update(model: &mut Model, event: Event) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    match event {
+        Event::Key(k) => {
+            if k.kind != KeyEventKind::Release {
+                on_key(model, k, &mut fx);
+            }
+        }
+        Event::Mouse(m, ms) => on_mouse(model, m, ms, &mut fx),
+        Event::Resize(w, h) => model.screen = (w, h),
+        Event::Tick => {}
+        Event::BotMove { generation, action } => {
+            if generation == model.generation {
+                model.thinking = false;
+                computer_move(model, action, &mut fx);
+            }
+        }
+        Event::Saved(result) => on_saved(model, result, &mut fx),
+        Event::ScoresRecorded(result) => match result {
+            Ok(kinds) if !kinds.is_empty() => {
+                let what: Vec<&str> = kinds
+                    .iter()
+                    .map(|k| match k {
+                        ScoreKind::Total => "best totals",
+                        ScoreKind::Spread => "best spreads",
+                    })
+                    .collect();
+                model.notice(format!(
+                    "You made the high-score table ({})! See it with mille --scores.",
+                    what.join(" and ")
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => model.error(format!("Could not update the high scores: {e}")),
+        },
+    }
+    if model.quit && !fx.contains(&Effect::Quit) {
+        fx.push(Effect::Quit);
+    }
+    fx
+}
+
+/// Starts the game: the computer's first move if it is to act.
+pub fn start(model: &mut Model) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    after_change(model, &mut fx);
+    fx
+}
+
+fn ch(k: &KeyEvent) -> Option<char> {
+    match k.code {
+        KeyCode::Char(c) => Some(c),
+        _ => None,
+    }
+}
+
+fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && matches!(k.code, KeyCode::Char('l') | KeyCode::Char('L')) {
+        fx.push(Effect::Redraw);
+        return;
+    }
+    if ctrl && matches!(k.code, KeyCode::Char('c')) {
+        // Like DELETE: ask before quitting.
+        if !matches!(model.mode, Mode::Name { .. }) {
+            model.mode = Mode::ConfirmQuit;
+        }
+        return;
+    }
+    match model.mode.clone() {
+        Mode::Normal => normal_key(model, k, fx),
+        Mode::PickCard { verb, slot } => match k.code {
+            KeyCode::Char(' ') if slot.is_none() => {}
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                model.mode = Mode::Normal;
+                if let Some(s) = slot {
+                    card_command(model, verb, s, fx);
+                }
+            }
+            KeyCode::Esc => model.mode = Mode::Normal,
+            KeyCode::Backspace => {
+                model.mode = Mode::PickCard { verb, slot: None };
+            }
+            KeyCode::Char(c) => match slot_of(c) {
+                Some(s) => model.mode = Mode::PickCard { verb, slot: Some(s) },
+                None => {
+                    model.error(format!(
+                        "{c:?} is not a card: type 1 to 6 or P, then RETURN (ESC cancels)"
+                    ));
+                    fx.push(Effect::Bell);
+                }
+            },
+            _ => {}
+        },
+        Mode::Target { card } => match k.code {
+            KeyCode::Esc => model.mode = Mode::Normal,
+            KeyCode::Char(c) => {
+                let team = c.to_digit(10).and_then(|d| u8::try_from(d).ok()).map(|d| d.wrapping_sub(1));
+                match team {
+                    Some(t) if t < model.teams() && t != model.state.team_of(HUMAN) => {
+                        model.mode = Mode::Normal;
+                        human_action(model, Action::Play { card, target: t }, fx);
+                    }
+                    _ => {
+                        model.error("Type the number of a side to attack (ESC cancels)");
+                        fx.push(Effect::Bell);
+                    }
+                }
+            }
+            _ => {}
+        },
+        Mode::ConfirmQuit => match yes_no(&k) {
+            Some(true) => {
+                if model.dirty {
+                    model.mode = Mode::SaveOnExit {
+                        then: AfterSave::QuitElseResume,
+                    };
+                } else {
+                    quit(model);
+                }
+            }
+            Some(false) => {
+                model.mode = Mode::Normal;
+                model.sync_mode();
+            }
+            None => fx.push(Effect::Bell),
+        },
+        Mode::SaveOnExit { then } => match yes_no(&k) {
+            Some(true) => begin_save(model, then),
+            Some(false) => quit(model),
+            None => fx.push(Effect::Bell),
+        },
+        Mode::SaveSame { path, then } => match yes_no(&k) {
+            Some(true) => request_save(model, path, then, fx),
+            Some(false) => {
+                model.mode = Mode::SaveName {
+                    buf: String::new(),
+                    then,
+                }
+            }
+            None => fx.push(Effect::Bell),
+        },
+        Mode::SaveName { mut buf, then } => match k.code {
+            KeyCode::Enter => {
+                let name = buf.trim().to_string();
+                if name.is_empty() {
+                    model.notice("Save cancelled.");
+                    save_failed(model, then, fx);
+                } else {
+                    request_save(model, PathBuf::from(name), then, fx);
+                }
+            }
+            KeyCode::Esc => {
+                model.notice("Save cancelled.");
+                save_failed(model, then, fx);
+            }
+            KeyCode::Backspace => {
+                buf.pop();
+                model.mode = Mode::SaveName { buf, then };
+            }
+            KeyCode::Char(c) if !ctrl => {
+                buf.push(c);
+                model.mode = Mode::SaveName { buf, then };
+            }
+            _ => {}
+        },
+        Mode::Saving { .. } | Mode::Quitting => {}
+        Mode::Another => match yes_no(&k) {
+            Some(true) => deal(model, fx),
+            Some(false) => {
+                model.mode = Mode::SaveOnExit {
+                    then: AfterSave::QuitElseDeal,
+                }
+            }
+            None => {
+                if !window_or_redraw(model, &k, fx) {
+                    fx.push(Effect::Bell);
+                }
+            }
+        },
+        Mode::Extension => match yes_no(&k) {
+            Some(answer) => {
+                human_action(model, Action::Extend(answer), fx);
+            }
+            None => {
+                if !window_or_redraw(model, &k, fx) {
+                    fx.push(Effect::Bell);
+                }
+            }
+        },
+        Mode::Name { mut buf } => match k.code {
+            KeyCode::Enter => {
+                let name = buf.trim();
+                let name: String = if name.is_empty() {
+                    model.default_name.clone()
+                } else {
+                    name.chars().take(31).collect()
+                };
+                model.player = name.clone();
+                model.options.name = Some(name);
+                fx.push(Effect::SaveOptions(model.options.clone()));
+                model.mode = Mode::Normal;
+                model.sync_mode();
+            }
+            KeyCode::Backspace => {
+                buf.pop();
+                model.mode = Mode::Name { buf };
+            }
+            KeyCode::Char(c) if !ctrl => {
+                buf.push(c);
+                model.mode = Mode::Name { buf };
+            }
+            _ => {}
+        },
+        Mode::Help => {
+            model.mode = Mode::Normal;
+            model.sync_mode();
+        }
+    }
+}
+
+/// W, R and ^L work at the end-of-hand questions too.
+fn window_or_redraw(model: &mut Model, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    match ch(k).map(|c| c.to_ascii_lowercase()) {
+        Some('w') => {
+            toggle_window(model);
+            true
+        }
+        Some('r') => {
+            fx.push(Effect::Redraw);
+            true
+        }
+        _ => false,
+    }
+}
+
+fn toggle_window(model: &mut Model) {
+    model.window = match model.window {
+        Window::Commands => Window::Scores,
+        Window::Scores => Window::Commands,
+    };
+}
+
+fn yes_no(k: &KeyEvent) -> Option<bool> {
+    match ch(k).map(|c| c.to_ascii_lowercase()) {
+        Some('y') => Some(true),
+        Some('n') => Some(false),
+        _ => None,
+    }
+}
+
+fn slot_of(c: char) -> Option<usize> {
+    match c {
+        'p' | 'P' => Some(0),
+        '1'..='6' => c.to_digit(10).map(|d| d as usize),
+        _ => None,
+    }
+}
+
+fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
+    if k.code == KeyCode::Delete {
+        model.mode = Mode::ConfirmQuit;
+        return;
+    }
+    if k.code == KeyCode::Esc {
+        model.selected = None;
+        model.message = None;
+        return;
+    }
+    let Some(c) = ch(&k) else { return };
+    if c == ' ' {
+        return;
+    }
+    model.message = None;
+    match c.to_ascii_lowercase() {
+        'p' => pick(model, fx),
+        'u' => model.mode = Mode::PickCard { verb: Verb::Use, slot: None },
+        'd' => {
+            model.mode = Mode::PickCard {
+                verb: Verb::Discard,
+                slot: None,
+            }
+        }
+        'o' => {
+            model.sorted = !model.sorted;
+            model.options.auto_sort = model.sorted;
+            model.selected = None;
+            fx.push(Effect::SaveOptions(model.options.clone()));
+            model.notice(if model.sorted {
+                "Your hand is now kept sorted."
+            } else {
+                "Your hand is no longer sorted."
+            });
+        }
+        'q' => model.mode = Mode::ConfirmQuit,
+        's' => begin_save(model, AfterSave::Resume),
+        'r' => fx.push(Effect::Redraw),
+        'w' => toggle_window(model),
+        'z' => undo(model, fx),
+        'm' => {
+            model.options.mouse = model.options.mouse.toggled();
+            fx.push(Effect::SaveOptions(model.options.clone()));
+            model.notice(format!("Mouse play: {}.", model.options.mouse.label()));
+        }
+        '?' | 'h' => model.mode = Mode::Help,
+        _ => {
+            model.error(format!("Unknown command {c:?}: type ? for the list of commands"));
+            fx.push(Effect::Bell);
+        }
+    }
+}
+
+/// The P command: let a coup fourré chance pass, then pick a card.
+fn pick(model: &mut Model, fx: &mut Vec<Effect>) {
+    if let Phase::CoupFourre { seat, .. } = model.state.phase()
+        && seat == HUMAN
+    {
+        if !human_action(model, Action::DeclineCoupFourre, fx) {
+            return;
+        }
+        if model.state.phase() != (Phase::Turn { seat: HUMAN, drawn: false }) {
+            return;
+        }
+    }
+    human_action(model, Action::Draw, fx);
+}
+
+/// U or D on a slot.
+fn card_command(model: &mut Model, verb: Verb, slot: usize, fx: &mut Vec<Effect>) {
+    let Some(card) = model.slots().get(slot).copied().flatten() else {
+        model.error(format!("There is no card in slot {}", slot_label(slot)));
+        fx.push(Effect::Bell);
+        return;
+    };
+    match verb {
+        Verb::Discard => {
+            human_action(model, Action::Discard(card), fx);
+        }
+        Verb::Use => use_card(model, card, None, fx),
+    }
+}
+
+/// Plays `card`: on `target` if given (mouse), else where it belongs.
+fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effect>) {
+    let own = model.state.team_of(HUMAN);
+    if let Phase::CoupFourre { seat, .. } = model.state.phase()
+        && seat == HUMAN
+        && card.kind() == Kind::Safety
+        && target.is_none_or(|t| t == own)
+    {
+        human_action(model, Action::CoupFourre(card), fx);
+        return;
+    }
+    if card.kind() != Kind::Hazard {
+        human_action(model, Action::Play { card, target: target.unwrap_or(own) }, fx);
+        return;
+    }
+    if let Some(t) = target {
+        human_action(model, Action::Play { card, target: t }, fx);
+        return;
+    }
+    let opponents: Vec<u8> = (0..model.teams()).filter(|&t| t != own).collect();
+    let open: Vec<u8> = opponents
+        .iter()
+        .copied()
+        .filter(|&t| {
+            model
+                .state
+                .check_as(HUMAN, Action::Play { card, target: t })
+                .is_ok()
+        })
+        .collect();
+    match (opponents.len(), open.len()) {
+        (_, 1) => {
+            human_action(model, Action::Play { card, target: open[0] }, fx);
+        }
+        (n, 0) | (n @ 1, _) => {
+            // Let the engine say why (about the first opponent).
+            let t = opponents.first().copied().unwrap_or(own);
+            if n > 1 {
+                let _ = t;
+            }
+            human_action(model, Action::Play { card, target: t }, fx);
+        }
+        _ => model.mode = Mode::Target { card },
+    }
+}
+
+/// Applies the player's action if the engine allows it; otherwise shows the
+/// engine's reason and rings the bell. Returns whether it was applied.
+pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> bool {
+    if let Err(why) = model.state.check_as(HUMAN, action) {
+        model.error(why.to_string());
+        fx.push(Effect::Bell);
+        return false;
+    }
+    if !matches!(action, Action::Draw) {
+        model.log.clear();
+    }
+    model.selected = None;
+    apply(model, HUMAN, action, fx);
+    true
+}
+
+fn computer_move(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
+    let Some(seat) = model.computer_to_act() else {
+        return;
+    };
+    let action = if model.state.check(action).is_ok() {
+        action
+    } else {
+        // A bot bug must not stop the game: take the first legal move.
+        let mut list = ActionList::default();
+        model.state.legal_actions(&mut list);
+        match list.first() {
+            Some(&a) => a,
+            None => return,
+        }
+    };
+    apply(model, seat, action, fx);
+}
+
+fn apply(model: &mut Model, seat: u8, action: Action, fx: &mut Vec<Effect>) {
+    let line = model.describe(seat, action);
+    match model.state.apply(action) {
+        Ok(outcome) => {
+            model.record.actions.push(action);
+            if seat != HUMAN
+                && let Some(l) = line
+            {
+                model.log.push(l);
+                if model.log.len() > 6 {
+                    model.log.remove(0);
+                }
+            }
+            if outcome.game_over {
+                let rules = model.state.rules().config.rules.id().to_string();
+                let sides = (0..model.teams())
+                    .map(|t| {
+                        (
+                            model.team_score_name(t),
+                            model.state.totals().get(t as usize).copied().unwrap_or(0),
+                        )
+                    })
+                    .collect();
+                fx.push(Effect::RecordScores { rules, sides });
+            }
+            after_change(model, fx);
+        }
+        Err(why) => {
+            model.error(why.to_string());
+            fx.push(Effect::Bell);
+        }
+    }
+}
+
+/// After the game state changed: new generation, the right question, and
+/// the computer's turn if it is to act.
+pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
+    model.generation += 1;
+    model.dirty = true;
+    model.thinking = false;
+    model.sync_mode();
+    if model.computer_to_act().is_some() {
+        model.thinking = true;
+        fx.push(Effect::Think {
+            generation: model.generation,
+        });
+    }
+}
+
+fn deal(model: &mut Model, fx: &mut Vec<Effect>) {
+    let action = match model.state.phase() {
+        Phase::GameOver => Action::NextGame,
+        _ => Action::NextHand,
+    };
+    if model.state.check(action).is_ok() {
+        model.log.clear();
+        model.mode = Mode::Normal;
+        apply(model, HUMAN, action, fx);
+    } else {
+        model.mode = Mode::Normal;
+        model.sync_mode();
+    }
+}
+
+fn quit(model: &mut Model) {
+    model.mode = Mode::Quitting;
+    model.quit = true;
+}
+
+fn begin_save(model: &mut Model, then: AfterSave) {
+    model.mode = match &model.save_path {
+        Some(p) => Mode::SaveSame {
+            path: p.clone(),
+            then,
+        },
+        None => Mode::SaveName {
+            buf: String::new(),
+            then,
+        },
+    };
+}
+
+fn request_save(model: &mut Model, path: PathBuf, then: AfterSave, fx: &mut Vec<Effect>) {
+    model.mode = Mode::Saving { then };
+    fx.push(Effect::Save {
+        path,
+        file: Box::new(model.save_file()),
+    });
+}
+
+fn on_saved(model: &mut Model, result: Result<PathBuf, String>, fx: &mut Vec<Effect>) {
+    let then = match model.mode {
+        Mode::Saving { then } => then,
+        _ => AfterSave::Resume,
+    };
+    match result {
+        Ok(path) => {
+            model.notice(format!("Game saved in {}.", path.display()));
+            model.save_path = Some(path);
+            model.dirty = false;
+            match then {
+                AfterSave::Resume => {
+                    model.mode = Mode::Normal;
+                    model.sync_mode();
+                }
+                AfterSave::QuitElseResume | AfterSave::QuitElseDeal => quit(model),
+            }
+        }
+        Err(e) => {
+            model.error(e);
+            fx.push(Effect::Bell);
+            save_failed(model, then, fx);
+        }
+    }
+}
+
+/// A save that did not happen (cancelled or failed): play resumes.
+fn save_failed(model: &mut Model, then: AfterSave, fx: &mut Vec<Effect>) {
+    model.mode = Mode::Normal;
+    if then == AfterSave::QuitElseDeal && model.hand_over() {
+        deal(model, fx);
+    } else {
+        model.sync_mode();
+    }
+}
+
+/// Takes back the player's last move of this hand and the computer's replies.
+fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
+    match undo_point(&model.record) {
+        Some(cut) => {
+            let mut record = model.record.clone();
+            record.actions.truncate(cut);
+            match record.replay() {
+                Ok(state) => {
+                    model.state = state;
+                    model.record = record;
+                    model.log.clear();
+                    model.selected = None;
+                    model.mode = Mode::Normal;
+                    after_change(model, fx);
+                    model.notice("Took back your last move (and the computer's replies).");
+                }
+                Err(e) => {
+                    model.error(format!("Cannot undo: {e}"));
+                    fx.push(Effect::Bell);
+                }
+            }
+        }
+        None => {
+            model.error("Nothing to undo in this hand");
+            fx.push(Effect::Bell);
+        }
+    }
+}
+
+/// Where to cut the record to take back the player's last decision of the
+/// current hand (a play, discard, coup fourré or extension answer; the
+/// draw before it stays).
+pub fn undo_point(record: &GameRecord) -> Option<usize> {
+    let mut state = State::new(record.config, record.seed).ok()?;
+    let mut hand_start = 0;
+    let mut last = None;
+    for (i, &a) in record.actions.iter().enumerate() {
+        let actor = state.to_act();
+        match a {
+            Action::NextHand | Action::NextGame => hand_start = i + 1,
+            Action::Draw => {}
+            _ if actor == ToAct::Seat(HUMAN) => last = Some(i),
+            _ => {}
+        }
+        state.apply(a).ok()?;
+    }
+    last.filter(|&i| i >= hand_start)
+}
+
+// ----- mouse -----
+
+fn on_mouse(model: &mut Model, m: MouseEvent, ms: u64, fx: &mut Vec<Effect>) {
+    let hits = Hits::compute(model, model.screen.0, model.screen.1);
+    let hit = hits.at(m.column, m.row);
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            model.press = Some((m.column, m.row));
+            if !matches!(model.mode, Mode::Normal) {
+                return;
+            }
+            match hit {
+                Some(Hit::Slot(s)) => {
+                    if model.slots()[s].is_none() {
+                        return;
+                    }
+                    let double = model
+                        .last_click
+                        .is_some_and(|(ls, t)| ls == s && ms.saturating_sub(t) <= DOUBLE_CLICK_MS);
+                    if double {
+                        model.last_click = None;
+                        model.selected = None;
+                        smart_play(model, s, fx);
+                    } else {
+                        model.last_click = Some((s, ms));
+                        model.selected = Some(s);
+                    }
+                }
+                Some(Hit::Deck) => {
+                    model.selected = None;
+                    pick(model, fx);
+                }
+                Some(dest) => {
+                    if model.mouse() == mille_store::MouseMethod::ClickClick
+                        && let Some(s) = model.selected
+                    {
+                        drop_on(model, s, dest, fx);
+                    }
+                }
+                None => model.selected = None,
+            }
+        }
+        MouseEventKind::Up(MouseButton::Left) => {
+            let pressed = model.press.take();
+            if model.mouse() != mille_store::MouseMethod::DragAndDrop
+                || !matches!(model.mode, Mode::Normal)
+            {
+                return;
+            }
+            let Some(s) = model.selected else { return };
+            let from = pressed.and_then(|(x, y)| hits.at(x, y));
+            if from != Some(Hit::Slot(s)) {
+                return;
+            }
+            match hit {
+                Some(Hit::Slot(_)) | None | Some(Hit::Deck) => {}
+                Some(dest) => drop_on(model, s, dest, fx),
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The card in slot `s` dropped on `dest`.
+fn drop_on(model: &mut Model, s: usize, dest: Hit, fx: &mut Vec<Effect>) {
+    let Some(card) = model.slots()[s] else { return };
+    model.selected = None;
+    match dest {
+        Hit::Discard => {
+            human_action(model, Action::Discard(card), fx);
+        }
+        Hit::Team(t) => use_card(model, card, Some(t), fx),
+        Hit::Slot(_) | Hit::Deck => {}
+    }
+}
+
+/// Double click: play the card if any play is legal, else discard it.
+fn smart_play(model: &mut Model, s: usize, fx: &mut Vec<Effect>) {
+    let Some(card) = model.slots()[s] else { return };
+    let mut list = ActionList::default();
+    model.state.legal_actions(&mut list);
+    let play = list.iter().copied().find(|a| {
+        matches!(a, Action::Play { card: c, .. } | Action::CoupFourre(c) if *c == card)
+    });
+    match play {
+        Some(a) => {
+            human_action(model, a, fx);
+        }
+        None => {
+            human_action(model, Action::Discard(card), fx);
+        }
+    }
+}
