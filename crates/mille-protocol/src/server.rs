@@ -1,0 +1,122 @@
+//! The bot side: read requests, answer each with one line.
+
+use crate::{Answer, BadRequest, DecideKind, Id, PROTOCOL, Request, parse_request};
+use mille_ai::Bot;
+use mille_engine::view::{Decision, legal_actions_in_view};
+use mille_engine::{Action, View};
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Serves the protocol with `bot` until end of input: one answer line per
+/// input line, flushed at once. A malformed request gets an error line and
+/// the loop goes on; only an I/O error on the streams ends it early.
+pub fn serve<R: BufRead, W: Write>(
+    mut reader: R,
+    mut writer: W,
+    bot: &mut dyn Bot,
+) -> io::Result<()> {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if reader.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(());
+        }
+        let line = match std::str::from_utf8(&buf) {
+            Ok(s) => answer_line(s.trim(), bot),
+            Err(_) => Answer::Error("the line is not valid UTF-8".into()).to_line(None),
+        };
+        writer.write_all(line.as_bytes())?;
+        writer.write_all(b"\n")?;
+        writer.flush()?;
+    }
+}
+
+/// The answer line to one request line.
+fn answer_line(line: &str, bot: &mut dyn Bot) -> String {
+    match parse_request(line) {
+        Err(BadRequest { id, message }) => Answer::Error(message).to_line(id),
+        Ok((id, request)) => {
+            // A bot bug must not take the process down: the protocol promises
+            // an answer to every line.
+            let answer = catch_unwind(AssertUnwindSafe(|| answer(id, request, bot)))
+                .unwrap_or_else(|_| Answer::Error("internal error while deciding".into()));
+            answer.to_line(Some(id))
+        }
+    }
+}
+
+fn answer(_id: Id, request: Request, bot: &mut dyn Bot) -> Answer {
+    match request {
+        Request::Hello { protocol } => {
+            if protocol == PROTOCOL {
+                Answer::Hello {
+                    name: format!("mille {}", bot.name()),
+                }
+            } else {
+                Answer::Error(format!(
+                    "protocol version {protocol} is not supported: this bot speaks version {PROTOCOL}"
+                ))
+            }
+        }
+        Request::Legal(view) => match legal_actions_in_view(&view) {
+            Ok(actions) => Answer::Actions(actions),
+            Err(e) => Answer::Error(e.to_string()),
+        },
+        Request::Decide { kind, view } => decide(kind, &view, bot),
+    }
+}
+
+fn decide(kind: DecideKind, view: &View, bot: &mut dyn Bot) -> Answer {
+    // Checking the view through the engine first means bots only ever see
+    // views that describe a game.
+    let legal = match legal_actions_in_view(view) {
+        Ok(l) => l,
+        Err(e) => return Answer::Error(e.to_string()),
+    };
+    match kind {
+        DecideKind::Turn => {
+            if legal.is_empty() {
+                return Answer::Error("no legal action: the seat holds no card".into());
+            }
+            let a = bot.decide(view, Decision::Turn);
+            if legal.contains(&a) {
+                Answer::Turn(a)
+            } else {
+                eprintln!(
+                    "mille bot: {} chose the illegal {a}; playing {} instead",
+                    bot.name(),
+                    legal[0]
+                );
+                Answer::Turn(legal[0])
+            }
+        }
+        DecideKind::CoupFourre(hazard) => {
+            let held = hazard
+                .safety()
+                .is_some_and(|s| view.hand.contains(&s.card()));
+            if !held {
+                // Without the safety there is nothing to call.
+                return Answer::CoupFourre(false);
+            }
+            let attacker = guess_attacker(view);
+            let a = bot.decide(view, Decision::CoupFourre { hazard, attacker });
+            Answer::CoupFourre(matches!(a, Action::CoupFourre(_)))
+        }
+        DecideKind::Extension => match bot.decide(view, Decision::Extension) {
+            Action::Extend(b) => Answer::Extend(b),
+            _ => Answer::Extend(false),
+        },
+    }
+}
+
+/// The protocol does not say who played a hazard; the nearest opposing
+/// seat before the victim is the one that just played in turn order.
+pub fn guess_attacker(view: &View) -> u8 {
+    let n = view.seats.len().max(1) as u8;
+    let team_of = |s: u8| view.seats.get(s as usize).map_or(s, |sv| sv.team);
+    let me = team_of(view.seat);
+    (1..n)
+        .map(|k| (view.seat + n - k) % n)
+        .find(|&s| team_of(s) != me)
+        .unwrap_or((view.seat + 1) % n)
+}
