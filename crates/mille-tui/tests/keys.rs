@@ -1,0 +1,526 @@
+//! Key and mouse handling without a terminal: events in, model and effects
+//! out.
+
+use mille_ai::Level;
+use mille_engine::{Action, Card, GameConfig, GameRecord, Phase, Scenario, State, ToAct};
+use mille_store::{MouseMethod, Options};
+use mille_tui::app::think;
+use mille_tui::model::{AfterSave, Mode, Settings, Window};
+use mille_tui::render::{Hit, Hits};
+use mille_tui::{Effect, Event, Model, update};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use std::path::PathBuf;
+
+fn settings() -> Settings {
+    Settings {
+        level: Level::Classic,
+        player: "Tester".into(),
+        save_path: None,
+        options: Options::default(),
+        ask_name: false,
+    }
+}
+
+/// A new bsd game where seat 0 (the player) starts.
+fn new_game(seed: u64) -> Model {
+    let config = GameConfig::default();
+    let state = State::new(config, seed).expect("config");
+    Model::new(GameRecord::new(config, seed), state, settings())
+}
+
+/// A model around a hand-built position.
+fn scenario(state: State) -> Model {
+    Model::new(GameRecord::new(GameConfig::default(), 0), state, settings())
+}
+
+fn key(c: char) -> Event {
+    Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn code(c: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(c, KeyModifiers::NONE))
+}
+
+/// Types keys, letting the computer answer at once; returns every effect.
+fn type_keys(m: &mut Model, keys: &str) -> Vec<Effect> {
+    let mut all = Vec::new();
+    for c in keys.chars() {
+        let ev = match c {
+            '\n' => code(KeyCode::Enter),
+            _ => key(c),
+        };
+        let fx = update(m, ev);
+        all.extend(fx.clone());
+        run_computer(m, fx, &mut all);
+    }
+    all
+}
+
+fn run_computer(m: &mut Model, fx: Vec<Effect>, all: &mut Vec<Effect>) {
+    let mut queue = fx;
+    while let Some(Effect::Think { generation }) = queue
+        .iter()
+        .find(|e| matches!(e, Effect::Think { .. }))
+        .cloned()
+    {
+        queue.clear();
+        let action = think(&m.state, &m.record, m.level).expect("the computer acts");
+        queue = update(m, Event::BotMove { generation, action });
+        all.extend(queue.clone());
+    }
+}
+
+#[test]
+fn p_picks_into_the_p_slot() {
+    let mut m = new_game(5);
+    assert_eq!(m.slots()[0], None);
+    type_keys(&mut m, "p");
+    assert_eq!(m.state.hand(0).len(), 7);
+    assert!(m.slots()[0].is_some());
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+}
+
+#[test]
+fn a_refused_move_shows_the_engines_reason_and_rings() {
+    let mut m = new_game(5);
+    let fx = type_keys(&mut m, "u1\n");
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Draw a card first: every turn starts with a pick from the deck")
+    );
+    assert!(m.message_is_error);
+    assert_eq!(m.record.actions.len(), 0);
+}
+
+#[test]
+fn d_needs_return_or_space_and_return_alone_cancels() {
+    let mut m = new_game(5);
+    type_keys(&mut m, "p");
+    let p_card = m.slots()[0].expect("picked");
+    type_keys(&mut m, "dp");
+    assert_eq!(
+        m.mode,
+        Mode::PickCard {
+            verb: mille_tui::model::Verb::Discard,
+            slot: Some(0)
+        }
+    );
+    assert_eq!(m.record.actions.len(), 1, "nothing happens before RETURN");
+    // A typo can be corrected: backspace, then another slot.
+    update(&mut m, code(KeyCode::Backspace));
+    type_keys(&mut m, "\n");
+    assert_eq!(m.mode, Mode::Normal, "RETURN alone cancels");
+    assert_eq!(m.record.actions.len(), 1);
+    type_keys(&mut m, "dp ");
+    if p_card.kind() == mille_engine::Kind::Safety {
+        assert!(m.message_is_error);
+    } else {
+        assert_eq!(m.record.actions[1], Action::Discard(p_card));
+        assert_eq!(m.state.discards().first(), Some(&p_card));
+    }
+}
+
+#[test]
+fn a_bad_card_number_rings() {
+    let mut m = new_game(5);
+    type_keys(&mut m, "p");
+    let fx = type_keys(&mut m, "u9");
+    assert!(fx.contains(&Effect::Bell));
+    assert!(m.message.as_deref().is_some_and(|s| s.contains("not a card")));
+}
+
+#[test]
+fn unknown_commands_ring() {
+    let mut m = new_game(5);
+    let fx = type_keys(&mut m, "x");
+    assert!(fx.contains(&Effect::Bell));
+}
+
+#[test]
+fn playing_a_go_and_the_computer_answers() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(0, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Stop])
+        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D200])
+        .build();
+    let mut m = scenario(state);
+    type_keys(&mut m, "p");
+    // The drawn card (200) is in P; the Go in slot 1.
+    assert_eq!(m.slots()[0], Some(Card::D200));
+    assert_eq!(m.slots()[1], Some(Card::Go));
+    type_keys(&mut m, "u1\n");
+    assert_eq!(m.state.tableau(0).battle.top(), Some(Card::Go));
+    // As in BSD, the picked card moves into the played card's slot.
+    assert_eq!(m.slots()[1], Some(Card::D200));
+    assert_eq!(m.slots()[0], None);
+    assert!(m.human_to_act(), "the computer played and it is our turn again");
+    assert!(!m.log.is_empty(), "the computer's move is shown");
+}
+
+#[test]
+fn o_sorts_the_hand_and_persists_the_option() {
+    let mut m = new_game(9);
+    let fx = type_keys(&mut m, "o");
+    assert!(m.sorted);
+    assert!(matches!(fx.as_slice(), [Effect::SaveOptions(o)] if o.auto_sort));
+    let slots: Vec<Card> = m.slots()[1..].iter().flatten().copied().collect();
+    let mut sorted = slots.clone();
+    sorted.sort();
+    assert_eq!(slots, sorted);
+}
+
+#[test]
+fn w_toggles_the_window_and_r_redraws() {
+    let mut m = new_game(9);
+    type_keys(&mut m, "w");
+    assert_eq!(m.window, Window::Scores);
+    type_keys(&mut m, "w");
+    assert_eq!(m.window, Window::Commands);
+    assert_eq!(type_keys(&mut m, "r"), vec![Effect::Redraw]);
+    let ctrl_l = Event::Key(KeyEvent::new(KeyCode::Char('l'), KeyModifiers::CONTROL));
+    assert_eq!(update(&mut m, ctrl_l), vec![Effect::Redraw]);
+}
+
+#[test]
+fn q_asks_first_and_delete_is_the_same() {
+    let mut m = new_game(9);
+    type_keys(&mut m, "q");
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Normal);
+    update(&mut m, code(KeyCode::Delete));
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    // Nothing played yet: quitting does not ask to save.
+    let fx = type_keys(&mut m, "y");
+    assert!(fx.contains(&Effect::Quit));
+}
+
+#[test]
+fn quitting_a_game_in_progress_offers_to_save() {
+    let mut m = new_game(9);
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "qy");
+    assert_eq!(
+        m.mode,
+        Mode::SaveOnExit {
+            then: AfterSave::QuitElseResume
+        }
+    );
+    let fx = type_keys(&mut m, "n");
+    assert!(fx.contains(&Effect::Quit));
+}
+
+#[test]
+fn s_asks_a_name_and_return_alone_cancels() {
+    let mut m = new_game(9);
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "s");
+    assert!(matches!(m.mode, Mode::SaveName { .. }));
+    let fx = type_keys(&mut m, "\n");
+    assert!(fx.is_empty());
+    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.message.as_deref(), Some("Save cancelled."));
+    let fx = type_keys(&mut m, "sgame.mille\n");
+    let Some(Effect::Save { path, file }) = fx.first() else {
+        panic!("expected a save, got {fx:?}");
+    };
+    assert_eq!(path, &PathBuf::from("game.mille"));
+    assert_eq!(file.record, m.record);
+    assert_eq!(file.settings.level, "classic");
+    update(&mut m, Event::Saved(Ok(path.clone())));
+    assert_eq!(m.mode, Mode::Normal);
+    assert!(!m.dirty);
+    // The same file is offered next time.
+    type_keys(&mut m, "s");
+    assert_eq!(
+        m.mode,
+        Mode::SaveSame {
+            path: PathBuf::from("game.mille"),
+            then: AfterSave::Resume
+        }
+    );
+    let fx = type_keys(&mut m, "y");
+    assert!(matches!(fx.first(), Some(Effect::Save { .. })));
+    let fx = update(&mut m, Event::Saved(Err("disk full".into())));
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(m.message.as_deref(), Some("disk full"));
+    assert_eq!(m.mode, Mode::Normal, "a failed save resumes play");
+}
+
+fn coup_fourre_position() -> State {
+    Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(0, &[Card::D25, Card::RightOfWay, Card::D50, Card::D75, Card::D100, Card::Go])
+        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .battle(0, &[Card::Go, Card::Stop])
+        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D200])
+        .phase(Phase::CoupFourre {
+            seat: 0,
+            hazard: Card::Stop,
+            attacker: 1,
+        })
+        .build()
+}
+
+#[test]
+fn u_on_the_safety_is_a_coup_fourre() {
+    let mut m = scenario(coup_fourre_position());
+    assert!(m.prompt().contains("Coup fourré"));
+    type_keys(&mut m, "u2\n");
+    assert_eq!(m.record.actions, vec![Action::CoupFourre(Card::RightOfWay)]);
+    assert!(m.state.tableau(0).coups.len() == 1);
+    assert_eq!(m.state.hand(0).len(), 7, "two cards drawn at once");
+}
+
+#[test]
+fn p_lets_a_coup_fourre_pass_and_picks() {
+    let mut m = scenario(coup_fourre_position());
+    type_keys(&mut m, "p");
+    assert_eq!(
+        m.record.actions,
+        vec![Action::DeclineCoupFourre, Action::Draw]
+    );
+}
+
+#[test]
+fn the_extension_question() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(0, &[Card::D25, Card::D50, Card::D75, Card::D100, Card::Go, Card::Go])
+        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .battle(0, &[Card::Go])
+        .distance(0, &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D75])
+        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D200])
+        .build();
+    let mut m = scenario(state);
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "u1\n");
+    assert_eq!(m.mode, Mode::Extension);
+    type_keys(&mut m, "n");
+    assert!(m.hand_over());
+    assert_eq!(m.mode, Mode::Another);
+    let s = m.hand_score(0);
+    assert_eq!(s.trip, 400);
+    assert_eq!(s.shut_out, 500);
+    type_keys(&mut m, "y");
+    assert!(!m.hand_over());
+    assert_eq!(m.state.hand_number(), 1);
+    assert!(m.human_to_act(), "the computer started the new hand and it is our turn");
+}
+
+#[test]
+fn no_more_hands_offers_to_save_and_a_failed_save_deals_on() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .phase(Phase::HandOver)
+        .build();
+    let mut m = scenario(state);
+    assert_eq!(m.mode, Mode::Another);
+    assert!(m.prompt().contains("Another hand?"));
+    type_keys(&mut m, "n");
+    assert_eq!(
+        m.mode,
+        Mode::SaveOnExit {
+            then: AfterSave::QuitElseDeal
+        }
+    );
+    type_keys(&mut m, "y");
+    type_keys(&mut m, "/nonexistent/dir/x\n");
+    assert!(matches!(m.mode, Mode::Saving { .. }));
+    update(&mut m, Event::Saved(Err("cannot save".into())));
+    assert!(!m.hand_over(), "play resumed with another hand");
+}
+
+#[test]
+fn z_takes_back_the_last_move_and_the_computers_reply() {
+    let mut m = new_game(21);
+    type_keys(&mut m, "p");
+    // Discard something that can be discarded.
+    let slot = (0..7)
+        .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+        .expect("a discardable card");
+    let label = if slot == 0 { 'p' } else { char::from(b'0' + slot as u8) };
+    let before = m.state.hand(0).to_vec();
+    type_keys(&mut m, &format!("d{label}\n"));
+    assert!(m.record.actions.len() > 2, "the computer replied");
+    type_keys(&mut m, "z");
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    assert_eq!(m.state.hand(0), before.as_slice());
+    let fx = type_keys(&mut m, "z");
+    assert!(fx.contains(&Effect::Bell), "nothing more to undo");
+}
+
+fn click(m: &mut Model, hit: Hit, ms: u64) -> Vec<Effect> {
+    let hits = Hits::compute(m, m.screen.0, m.screen.1);
+    let r = hits.rect_of(hit).expect("on screen");
+    let mut fx = update(
+        m,
+        Event::Mouse(
+            MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: r.x + 1,
+                row: r.y,
+                modifiers: KeyModifiers::NONE,
+            },
+            ms,
+        ),
+    );
+    fx.extend(update(
+        m,
+        Event::Mouse(
+            MouseEvent {
+                kind: MouseEventKind::Up(MouseButton::Left),
+                column: r.x + 1,
+                row: r.y,
+                modifiers: KeyModifiers::NONE,
+            },
+            ms + 10,
+        ),
+    ));
+    fx
+}
+
+fn mouse_position() -> State {
+    Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(0, &[Card::Go, Card::D25, Card::Stop, Card::D75, Card::D100, Card::Gasoline])
+        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .battle(1, &[Card::Go])
+        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D50])
+        .build()
+}
+
+#[test]
+fn mouse_click_deck_then_card_then_opponent() {
+    let mut m = scenario(mouse_position());
+    click(&mut m, Hit::Deck, 0);
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    click(&mut m, Hit::Slot(3), 1000);
+    assert_eq!(m.selected, Some(3));
+    click(&mut m, Hit::Team(1), 2000);
+    assert_eq!(
+        m.record.actions[1],
+        Action::Play {
+            card: Card::Stop,
+            target: 1
+        }
+    );
+}
+
+#[test]
+fn mouse_drag_and_drop_to_discard() {
+    let mut m = scenario(mouse_position());
+    m.options.mouse = MouseMethod::DragAndDrop;
+    click(&mut m, Hit::Deck, 0);
+    let hits = Hits::compute(&m, m.screen.0, m.screen.1);
+    let from = hits.rect_of(Hit::Slot(6)).expect("slot");
+    let to = hits.rect_of(Hit::Discard).expect("discard");
+    let ev = |kind, r: ratatui::layout::Rect, ms| {
+        Event::Mouse(
+            MouseEvent {
+                kind,
+                column: r.x + 2,
+                row: r.y,
+                modifiers: KeyModifiers::NONE,
+            },
+            ms,
+        )
+    };
+    update(&mut m, ev(MouseEventKind::Down(MouseButton::Left), from, 1000));
+    update(&mut m, ev(MouseEventKind::Drag(MouseButton::Left), to, 1100));
+    update(&mut m, ev(MouseEventKind::Up(MouseButton::Left), to, 1200));
+    assert_eq!(m.record.actions[1], Action::Discard(Card::Gasoline));
+}
+
+#[test]
+fn double_click_plays_if_legal_else_discards() {
+    let mut m = scenario(mouse_position());
+    click(&mut m, Hit::Deck, 0);
+    // 25 cannot be played without a Go: double-click discards it.
+    click(&mut m, Hit::Slot(2), 1000);
+    click(&mut m, Hit::Slot(2), 1200);
+    assert_eq!(m.record.actions[1], Action::Discard(Card::D25));
+    // Back to us; the Go is legal: double-click plays it.
+    let mut fx = Vec::new();
+    let generation = m.generation;
+    run_computer(&mut m, vec![Effect::Think { generation }], &mut fx);
+    if m.state.to_act() == ToAct::Seat(0) {
+        click(&mut m, Hit::Deck, 3000);
+        let go = (0..7).find(|&i| m.slots()[i] == Some(Card::Go)).expect("go");
+        click(&mut m, Hit::Slot(go), 4000);
+        click(&mut m, Hit::Slot(go), 4100);
+        assert_eq!(m.state.tableau(0).battle.top(), Some(Card::Go));
+    }
+}
+
+#[test]
+fn first_run_asks_the_name() {
+    let config = GameConfig::default();
+    let state = State::new(config, 1).expect("config");
+    let mut s = settings();
+    s.ask_name = true;
+    s.player = "login".into();
+    let mut m = Model::new(GameRecord::new(config, 1), state, s);
+    assert!(m.prompt().contains("[login]"));
+    let fx = type_keys(&mut m, "Ana\n");
+    assert_eq!(m.player, "Ana");
+    assert!(matches!(fx.first(), Some(Effect::SaveOptions(o)) if o.name.as_deref() == Some("Ana")));
+    assert_eq!(m.mode, Mode::Normal);
+}
+
+/// The player's seat played by the classic bot through keys and mouse-free
+/// commands, to the end of a game: the UI never gets stuck.
+#[test]
+fn a_whole_game_through_the_keyboard() {
+    let mut m = new_game(77);
+    let mut fx_all = Vec::new();
+    let fx = mille_tui::update::start(&mut m);
+    run_computer(&mut m, fx, &mut fx_all);
+    for _ in 0..20_000 {
+        if m.state.phase() == Phase::GameOver {
+            break;
+        }
+        match m.mode {
+            Mode::Another => {
+                type_keys(&mut m, "y");
+                continue;
+            }
+            Mode::Extension => {
+                type_keys(&mut m, "n");
+                continue;
+            }
+            _ => {}
+        }
+        let Some(action) = think(&m.state, &m.record, Level::Classic) else {
+            break;
+        };
+        let keys = match action {
+            Action::Draw | Action::DeclineCoupFourre => "p".to_string(),
+            Action::Play { card, .. } | Action::CoupFourre(card) => {
+                let slot = (0..7).find(|&i| m.slots()[i] == Some(card)).expect("in hand");
+                format!("u{}\n", if slot == 0 { 'p' } else { char::from(b'0' + slot as u8) })
+            }
+            Action::Discard(card) => {
+                let slot = (0..7).find(|&i| m.slots()[i] == Some(card)).expect("in hand");
+                format!("d{} ", if slot == 0 { 'p' } else { char::from(b'0' + slot as u8) })
+            }
+            other => panic!("unexpected {other}"),
+        };
+        let n = m.record.actions.len();
+        let fx = type_keys(&mut m, &keys);
+        fx_all.extend(fx);
+        assert!(m.record.actions.len() > n, "{keys:?} did nothing: {:?}", m.message);
+    }
+    assert_eq!(m.state.phase(), Phase::GameOver);
+    assert_eq!(m.mode, Mode::Another);
+    assert!(
+        fx_all
+            .iter()
+            .any(|e| matches!(e, Effect::RecordScores { sides, .. } if sides[0].0 == "Tester"))
+    );
+    assert_eq!(m.record.replay().map(|s| s.totals().to_vec()).ok(), Some(m.state.totals().to_vec()));
+}
