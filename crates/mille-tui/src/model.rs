@@ -439,7 +439,15 @@ impl Model {
                     };
                     format!("{who} Another game? (y/n)")
                 } else {
-                    "Hand over. Another hand? (y/n)".into()
+                    let scores: Vec<String> = (0..self.teams())
+                        .map(|t| format!("{} {}", self.team_name(t), self.hand_score(t).total()))
+                        .collect();
+                    let trip = match self.state.completed() {
+                        Some(t) if t == self.state.team_of(HUMAN) => "You completed the trip! ".to_string(),
+                        Some(t) => format!("{} completed the trip. ", self.team_name(t)),
+                        None => "Nobody completed the trip. ".to_string(),
+                    };
+                    format!("{trip}This hand: {}. Another hand? (y/n)", scores.join(", "))
                 }
             }
             Mode::Extension => {

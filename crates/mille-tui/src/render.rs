@@ -18,8 +18,11 @@ pub const MIN_W: u16 = 64;
 pub const MIN_H: u16 = 20;
 /// Lines under the board: two log lines, prompt, status, message.
 const BOTTOM: u16 = 5;
-/// Rows of one side's section of the board.
-const TEAM_ROWS: u16 = 4;
+/// Rows of one side's section of the board (battle and speed on one line
+/// when the screen is short).
+fn team_rows(teams: u8, top_h: u16) -> u16 {
+    if u16::from(teams) * 5 + HAND_ROWS <= top_h { 5 } else { 4 }
+}
 /// Rows of the hand section.
 const HAND_ROWS: u16 = 6;
 
@@ -64,12 +67,13 @@ impl Hits {
         order.push(own);
         let mut items = Vec::new();
         let mut team_rects = Vec::new();
+        let rows = team_rows(teams, top_h);
         let mut y = 0;
         for t in order {
-            let r = Rect::new(0, y, left_w, TEAM_ROWS.min(top_h.saturating_sub(y)));
+            let r = Rect::new(0, y, left_w, rows.min(top_h.saturating_sub(y)));
             team_rects.push((t, r));
             items.push((r, Hit::Team(t)));
-            y += TEAM_ROWS;
+            y += rows;
         }
         let hand = Rect::new(0, y, left_w, HAND_ROWS.min(top_h.saturating_sub(y)));
         let col = left_w / 2;
@@ -156,7 +160,7 @@ pub fn miles_text(t: &Tableau, target: u16) -> String {
     }
 }
 
-fn team_lines(model: &Model, team: u8, width: u16) -> Vec<Line<'static>> {
+fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'static>> {
     let t = model.state.tableau(team);
     let mut title = model.team_name(team);
     if team == model.state.team_of(HUMAN) && model.state.rules().seats > model.state.rules().teams {
@@ -185,17 +189,23 @@ fn team_lines(model: &Model, team: u8, width: u16) -> Vec<Line<'static>> {
     }
     let (b, bs) = battle_text(t);
     let (s, ss) = speed_text(t);
-    let battle = Line::from(vec![
-        Span::raw(" Battle:  "),
-        Span::styled(format!("{b:<16}"), bs),
-        Span::raw(" Speed: "),
-        Span::styled(s, ss),
-    ]);
     let miles = Line::from(vec![
         Span::raw(" Mileage: "),
         Span::raw(miles_text(t, model.state.target())),
     ]);
-    vec![head, Line::from(safeties), battle, miles]
+    if rows >= 5 {
+        let battle = Line::from(vec![Span::raw(" Battle:  "), Span::styled(b, bs)]);
+        let speed = Line::from(vec![Span::raw(" Speed:   "), Span::styled(s, ss)]);
+        vec![head, Line::from(safeties), battle, speed, miles]
+    } else {
+        let battle = Line::from(vec![
+            Span::raw(" Battle:  "),
+            Span::styled(format!("{b:<16}"), bs),
+            Span::raw(" Speed: "),
+            Span::styled(s, ss),
+        ]);
+        vec![head, Line::from(safeties), battle, miles]
+    }
 }
 
 fn slot_span(model: &Model, slot: usize, width: u16) -> Line<'static> {
@@ -348,15 +358,18 @@ fn status_text(model: &Model) -> String {
     let deck = model.state.deck_len();
     let r = model.state.rules();
     let mut s = format!(
-        " Deck: {deck} cards | {} rules, {} players | computer: {} | sort: {} | mouse: {}",
+        " Deck: {deck} | {} rules, {} players | computer: {} | sort {} | mouse: {}",
         r.config.rules.id(),
         r.seats,
         model.level.id(),
         if model.sorted { "on" } else { "off" },
-        model.options.mouse.label()
+        match model.options.mouse {
+            mille_store::MouseMethod::ClickClick => "click-click",
+            mille_store::MouseMethod::DragAndDrop => "drag",
+        }
     );
     if model.state.extension_caller().is_some() {
-        s.push_str(" | trip extended to 1000");
+        s.push_str(" | extended to 1000");
     }
     s
 }
@@ -397,7 +410,10 @@ pub fn view(model: &Model, f: &mut Frame) {
     }
     let hits = Hits::compute(model, area.width, area.height);
     for &(team, r) in &hits.teams {
-        f.render_widget(Paragraph::new(team_lines(model, team, r.width)), r);
+        f.render_widget(
+            Paragraph::new(team_lines(model, team, r.width, r.height)),
+            r,
+        );
     }
     f.render_widget(Paragraph::new(hand_lines(model, hits.hand.width)), hits.hand);
     score_window(model, hits.score, f);
