@@ -187,9 +187,7 @@ impl Card {
             Card::OutOfGas | Card::Gasoline => Some(Safety::ExtraTank),
             Card::FlatTire | Card::SpareTire => Some(Safety::PunctureProof),
             Card::Accident | Card::Repairs => Some(Safety::DrivingAce),
-            Card::SpeedLimit | Card::Stop | Card::EndOfLimit | Card::Go => {
-                Some(Safety::RightOfWay)
-            }
+            Card::SpeedLimit | Card::Stop | Card::EndOfLimit | Card::Go => Some(Safety::RightOfWay),
             Card::ExtraTank => Some(Safety::ExtraTank),
             Card::PunctureProof => Some(Safety::PunctureProof),
             Card::DrivingAce => Some(Safety::DrivingAce),
@@ -304,7 +302,9 @@ impl fmt::Display for Card {
 
 /// A card id that is not one of the protocol's nineteen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown card id {0:?} (expected one of 25, 50, 75, 100, 200, out_of_gas, flat_tire, accident, speed_limit, stop, gasoline, spare_tire, repairs, end_of_limit, go, extra_tank, puncture_proof, driving_ace, right_of_way)")]
+#[error(
+    "unknown card id {0:?} (expected one of 25, 50, 75, 100, 200, out_of_gas, flat_tire, accident, speed_limit, stop, gasoline, spare_tire, repairs, end_of_limit, go, extra_tank, puncture_proof, driving_ace, right_of_way)"
+)]
 pub struct UnknownCard(pub String);
 
 impl FromStr for Card {

@@ -31,13 +31,17 @@ pub enum IllegalAction {
     #[error("You cannot play distance while {0} stops you: repair it first")]
     Stopped(Card),
     /// More than 50 miles under a Speed Limit.
-    #[error("You are under a Speed Limit: only 25 or 50 miles may be played until you play an End of Limit")]
+    #[error(
+        "You are under a Speed Limit: only 25 or 50 miles may be played until you play an End of Limit"
+    )]
     SpeedLimited,
     /// A third 200.
     #[error("No more than two 200-mile cards may be played in one hand")]
     TooMany200s,
     /// Distance past the target.
-    #[error("{card} would take you to {would_reach} miles, past the {target}-mile goal: the trip must end exactly")]
+    #[error(
+        "{card} miles would take you to {would_reach}, past the {target}-mile goal: the trip must end exactly"
+    )]
     Overshoot {
         /// The distance card.
         card: Card,

@@ -57,6 +57,14 @@ impl<const N: usize> Pile<N> {
             false
         }
     }
+    /// Puts `n` copies of a card on top (as many as fit).
+    #[inline]
+    pub fn push_copies(&mut self, c: Card, n: u8) {
+        let start = self.len as usize;
+        let end = (start + n as usize).min(N);
+        self.cards[start..end].fill(c);
+        self.len = end as u8;
+    }
     /// Takes the top card.
     #[inline]
     pub fn pop(&mut self) -> Option<Card> {

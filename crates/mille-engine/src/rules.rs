@@ -194,6 +194,8 @@ pub struct Rules {
     pub scoring: ScoringTable,
     /// Cards dealt to each seat.
     pub hand_size: u8,
+    /// The team of each seat (a table: this is asked on every move).
+    pub seat_team: [u8; MAX_SEATS],
 }
 
 /// The 101-card deck (BSD, Mile Bones, and classic for 2 or 3 players).
@@ -222,8 +224,16 @@ impl Rules {
             _ => n,
         };
         let classic = config.rules == RulesetId::Classic;
-        let deck = if classic && n >= 4 { DECK_106 } else { DECK_101 };
-        let (target, extended_target) = if n == 4 { (1000, None) } else { (700, Some(1000)) };
+        let deck = if classic && n >= 4 {
+            DECK_106
+        } else {
+            DECK_101
+        };
+        let (target, extended_target) = if n == 4 {
+            (1000, None)
+        } else {
+            (700, Some(1000))
+        };
         Ok(Rules {
             config,
             deck,
@@ -251,6 +261,7 @@ impl Rules {
             },
             scoring: STANDARD_SCORING,
             hand_size: 6,
+            seat_team: [0, 1, 2, 3, 4, 5].map(|s| s % teams),
         })
     }
 
@@ -258,7 +269,7 @@ impl Rules {
     /// are 0+3, 1+4 and 2+5.
     #[inline]
     pub const fn team_of(&self, seat: u8) -> u8 {
-        seat % self.teams
+        self.seat_team[seat as usize % MAX_SEATS]
     }
 
     /// Total number of cards in the deck.
@@ -312,7 +323,10 @@ mod tests {
         assert_eq!([0, 1, 2, 3].map(|s| r4.team_of(s)), [0, 1, 0, 1]);
         let r6 = rules(RulesetId::Classic, 6).expect("6 players");
         assert_eq!(r6.teams, 3);
-        assert_eq!([0, 1, 2, 3, 4, 5].map(|s| r6.team_of(s)), [0, 1, 2, 0, 1, 2]);
+        assert_eq!(
+            [0, 1, 2, 3, 4, 5].map(|s| r6.team_of(s)),
+            [0, 1, 2, 0, 1, 2]
+        );
         assert_eq!(r6.extended_target, Some(1000));
     }
 }

@@ -98,7 +98,11 @@ impl Scenario {
     /// The trip has been extended by `team`.
     pub fn extended_by(mut self, team: u8) -> Self {
         self.state.extension_caller = Some(team);
-        self.state.target = self.state.rules.extended_target.unwrap_or(self.state.target);
+        self.state.target = self
+            .state
+            .rules
+            .extended_target
+            .unwrap_or(self.state.target);
         self
     }
     /// What the game waits for.
@@ -107,7 +111,8 @@ impl Scenario {
         self
     }
     /// The finished position.
-    pub fn build(self) -> State {
+    pub fn build(mut self) -> State {
+        self.state.refresh_all();
         self.state
     }
 }

@@ -1,18 +1,15 @@
 //! Random play-outs: the throughput benchmark, property tests and simple
 //! bots all play random legal moves the same way.
 
-use crate::action::ActionList;
-use crate::state::{Phase, State, bounded};
+use crate::state::{Phase, State};
 use rand_core::Rng;
 
 /// Plays uniformly random legal actions until the current hand is over.
 /// Returns the number of actions applied. Never allocates.
 pub fn play_random_hand<R: Rng + ?Sized>(state: &mut State, rng: &mut R) -> u32 {
-    let mut list = ActionList::default();
     let mut n = 0;
     while !matches!(state.phase(), Phase::HandOver | Phase::GameOver) {
-        state.legal_actions(&mut list);
-        let a = list[bounded(rng, list.len() as u32) as usize];
+        let a = state.random_legal_action(rng);
         state.apply_unchecked(a);
         n += 1;
     }

@@ -35,6 +35,20 @@ pub struct Tableau {
     pub safeties: SafetySet,
     /// Safeties played as coups fourrés.
     pub coups: SafetySet,
+    /// What every decision asks of this side, kept up to date by
+    /// [`Tableau::refresh`] whenever a card lands here.
+    fast: FastStatus,
+}
+
+/// The cached answers of the hot path (see [`State::turn_masks`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct FastStatus {
+    can_go: bool,
+    limited: bool,
+    /// Cards other than distance this side may play on itself.
+    own_base: u32,
+    /// Hazards that may be played on this side.
+    attack: u32,
 }
 
 impl Tableau {
@@ -189,7 +203,7 @@ impl State {
     }
 
     pub(crate) fn empty(rules: Rules, rng: ChaCha8Rng) -> State {
-        State {
+        let mut s = State {
             rules,
             rng,
             phase: Phase::HandOver,
@@ -206,20 +220,22 @@ impl State {
             hand_number: 0,
             first_seat: 0,
             last_scores: None,
-        }
+        };
+        s.refresh_all();
+        s
     }
 
     /// Shuffles a fresh deck and deals a hand that `first` starts.
+    #[inline(never)]
     fn deal(&mut self, first: u8) {
         self.deck.clear();
         for c in Card::ALL {
-            for _ in 0..self.rules.copies(c) {
-                self.deck.push(c);
-            }
+            self.deck.push_copies(c, self.rules.copies(c));
         }
         shuffle(self.deck.as_mut_slice(), &mut self.rng);
         self.discards.clear();
         self.tableaux = [Tableau::default(); MAX_TEAMS];
+        self.refresh_all();
         self.target = self.rules.target;
         self.extension_caller = None;
         self.completed = None;
@@ -238,6 +254,24 @@ impl State {
             }
         }
         self.begin_turn(first, None);
+    }
+
+    /// The seat after `seat` in turn order (no division: this runs on
+    /// every move).
+    #[inline]
+    fn next_seat(&self, seat: u8) -> u8 {
+        if seat + 1 >= self.rules.seats {
+            0
+        } else {
+            seat + 1
+        }
+    }
+
+    /// Recomputes every side's cached status (after building a position).
+    pub(crate) fn refresh_all(&mut self) {
+        for t in &mut self.tableaux {
+            t.refresh(&self.rules);
+        }
     }
 
     // ----- read access -----
@@ -356,101 +390,21 @@ impl State {
     /// is and whether the card is in hand: the pure rule of the card.
     pub fn check_card(&self, seat: u8, card: Card, target: u8) -> Result<(), IllegalAction> {
         let own = self.team_of(seat);
-        if card.kind() != Kind::Hazard && target != own {
-            return Err(IllegalAction::OwnSideOnly(card));
-        }
-        let me = &self.tableaux[own as usize];
-        match card.kind() {
-            Kind::Distance => {
-                if !me.can_go(&self.rules) {
-                    return Err(match me.stopping_hazard() {
-                        Some(h) => IllegalAction::Stopped(h),
-                        None => IllegalAction::NeedGo,
-                    });
-                }
-                if me.limited() && card.miles() > 50 {
-                    return Err(IllegalAction::SpeedLimited);
-                }
-                if card == Card::D200 && me.two_hundreds() >= 2 {
-                    return Err(IllegalAction::TooMany200s);
-                }
-                let would_reach = me.miles + card.miles();
-                if would_reach > self.target {
-                    return Err(IllegalAction::Overshoot {
-                        card,
-                        would_reach,
-                        target: self.target,
-                    });
-                }
-                Ok(())
+        let me = self.tableaux[own as usize].status(&self.rules);
+        if card.kind() != Kind::Hazard {
+            if target != own {
+                return Err(IllegalAction::OwnSideOnly(card));
             }
-            Kind::Hazard => {
-                if target == own {
-                    return Err(IllegalAction::HazardOnOwnSide);
-                }
-                if target >= self.rules.teams {
-                    return Err(IllegalAction::NoSuchTeam(target));
-                }
-                let them = &self.tableaux[target as usize];
-                if let Some(s) = card.safety()
-                    && them.safeties.has(s)
-                {
-                    return Err(IllegalAction::Protected(s.card()));
-                }
-                if card == Card::SpeedLimit {
-                    if them.limited() {
-                        return Err(IllegalAction::AlreadyLimited);
-                    }
-                    return Ok(());
-                }
-                if them.can_go(&self.rules) {
-                    return Ok(());
-                }
-                match them.stopping_hazard() {
-                    Some(_) if self.rules.stacking => Ok(()),
-                    Some(h) => Err(IllegalAction::HazardOnHazard(h)),
-                    None => Err(IllegalAction::TargetNotRolling(card)),
-                }
-            }
-            Kind::Remedy => match card {
-                Card::Go => {
-                    if me.can_go(&self.rules) {
-                        return Err(IllegalAction::AlreadyRolling);
-                    }
-                    match me.stopping_hazard() {
-                        Some(h) if h != Card::Stop => Err(IllegalAction::RepairFirst {
-                            hazard: h,
-                            remedy: h.remedy().unwrap_or(Card::Go),
-                        }),
-                        _ => Ok(()),
-                    }
-                }
-                Card::EndOfLimit => {
-                    if me.limited() {
-                        Ok(())
-                    } else {
-                        Err(IllegalAction::NotLimited)
-                    }
-                }
-                _ => {
-                    let hazard = card.remedied_hazard().unwrap_or(Card::Stop);
-                    match me.battle.top() {
-                        Some(top) if top == hazard && me.counts(top) => Ok(()),
-                        Some(top) if top == hazard => Err(IllegalAction::AlreadyCancelled(top)),
-                        Some(top) if me.counts(top) => Err(IllegalAction::WrongRemedy {
-                            remedy: card,
-                            showing: top,
-                            needed: top.remedy().unwrap_or(Card::Go),
-                        }),
-                        _ => Err(IllegalAction::NothingToRepair {
-                            remedy: card,
-                            hazard,
-                        }),
-                    }
-                }
-            },
-            Kind::Safety => Ok(()),
+            return card_rule(&me, None, card, self.target, self.rules.stacking);
         }
+        if target == own {
+            return Err(IllegalAction::HazardOnOwnSide);
+        }
+        if target >= self.rules.teams {
+            return Err(IllegalAction::NoSuchTeam(target));
+        }
+        let them = self.tableaux[target as usize].status(&self.rules);
+        card_rule(&me, Some(&them), card, self.target, self.rules.stacking)
     }
 
     /// Whether `action` is legal now for whoever is to act.
@@ -497,7 +451,10 @@ impl State {
             },
             Phase::CoupFourre { seat, hazard, .. } => match action {
                 Action::CoupFourre(safety) => {
-                    let needed = hazard.safety().map(Safety::card).unwrap_or(Card::RightOfWay);
+                    let needed = hazard
+                        .safety()
+                        .map(Safety::card)
+                        .unwrap_or(Card::RightOfWay);
                     if safety != needed {
                         Err(IllegalAction::WrongCoupFourre {
                             safety,
@@ -561,32 +518,135 @@ impl State {
         }
     }
 
-    /// The play and discard actions of `seat` after its draw.
+    /// The play and discard actions of `seat` after its draw, in protocol
+    /// order.
     pub(crate) fn legal_turn_actions(&self, seat: u8, out: &mut ActionList) {
-        let held = self.held_kinds(seat);
+        let m = self.turn_masks(seat);
         let own = self.team_of(seat);
-        for c in Card::ALL {
-            if held & (1 << c as u32) == 0 {
-                continue;
-            }
-            if c.kind() == Kind::Hazard {
-                for t in 0..self.rules.teams {
-                    if t != own && self.check_card(seat, c, t).is_ok() {
-                        out.push(Action::Play { card: c, target: t });
-                    }
-                }
-            } else if self.check_card(seat, c, own).is_ok() {
+        let teams = self.rules.teams as usize;
+        // Plays in card-id order, hazards once per target team.
+        let mut bits = m.own_plays | m.attacks[0] | m.attacks[1] | m.attacks[2];
+        while bits != 0 {
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            let c = Card::ALL[i as usize];
+            if m.own_plays & (1 << i) != 0 {
                 out.push(Action::Play {
                     card: c,
                     target: own,
                 });
+            } else {
+                for (t, a) in m.attacks.iter().enumerate().take(teams) {
+                    if a & (1 << i) != 0 {
+                        out.push(Action::Play {
+                            card: c,
+                            target: t as u8,
+                        });
+                    }
+                }
             }
         }
-        for c in Card::ALL {
-            if held & (1 << c as u32) != 0
-                && (c.kind() != Kind::Safety || self.rules.safeties_discardable)
-            {
-                out.push(Action::Discard(c));
+        let mut bits = m.discards;
+        while bits != 0 {
+            let c = Card::ALL[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            out.push(Action::Discard(c));
+        }
+    }
+
+    /// The legal plays and discards of `seat` after its draw as bit sets of
+    /// card kinds.
+    ///
+    /// This is the hot path of every search, so it works on bit sets
+    /// ([`SideStatus::own_playable`], [`SideStatus::attackable`]) rather than
+    /// asking [`card_rule`] card by card; the property tests check that both
+    /// always agree.
+    #[inline]
+    fn turn_masks(&self, seat: u8) -> TurnMasks {
+        let held = self.held_kinds(seat);
+        let own = self.team_of(seat);
+        let me = &self.tableaux[own as usize];
+        let mut playable = me.fast.own_base;
+        if me.fast.can_go {
+            let room = self.target.saturating_sub(me.miles) / 25;
+            playable |= DISTANCE_BY_ROOM[(room as usize).min(DISTANCE_BY_ROOM.len() - 1)]
+                & if me.fast.limited { SLOW_BITS } else { u32::MAX }
+                & if me.two_hundreds() >= 2 {
+                    !bit(Card::D200)
+                } else {
+                    u32::MAX
+                };
+        }
+        let mut m = TurnMasks {
+            own_plays: held & playable,
+            attacks: [0; MAX_TEAMS],
+            discards: if self.rules.safeties_discardable {
+                held
+            } else {
+                held & !SAFETY_BITS
+            },
+        };
+        let hazards_held = held & HAZARD_BITS;
+        if hazards_held != 0 {
+            for t in 0..self.rules.teams as usize {
+                if t != own as usize {
+                    m.attacks[t] = hazards_held & self.tableaux[t].fast.attack;
+                }
+            }
+        }
+        m
+    }
+
+    /// A uniformly random legal action of whoever is to act, without
+    /// building the list: the same distribution as picking from
+    /// [`State::legal_actions`], for fast random play-outs.
+    pub fn random_legal_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Action {
+        match self.phase {
+            Phase::Turn { drawn: false, .. } => Action::Draw,
+            Phase::Turn { seat, drawn: true } => {
+                let m = self.turn_masks(seat);
+                let own = self.team_of(seat);
+                // Counts once, in list order: own plays, attacks per team,
+                // discards.
+                let mut counts = [0u32; 2 + MAX_TEAMS];
+                counts[0] = card_count(m.own_plays);
+                for (t, &a) in m.attacks.iter().enumerate() {
+                    if a != 0 {
+                        counts[1 + t] = card_count(a);
+                    }
+                }
+                counts[1 + MAX_TEAMS] = card_count(m.discards);
+                let total: u32 = counts.iter().sum();
+                if total == 0 {
+                    return Action::Draw;
+                }
+                let mut k = bounded(rng, total);
+                if k < counts[0] {
+                    return Action::Play {
+                        card: nth_card(m.own_plays, k),
+                        target: own,
+                    };
+                }
+                k -= counts[0];
+                for (t, &a) in m.attacks.iter().enumerate() {
+                    if k < counts[1 + t] {
+                        return Action::Play {
+                            card: nth_card(a, k),
+                            target: t as u8,
+                        };
+                    }
+                    k -= counts[1 + t];
+                }
+                Action::Discard(nth_card(m.discards, k))
+            }
+            _ => {
+                let mut list = ActionList::default();
+                self.legal_actions(&mut list);
+                if list.is_empty() {
+                    Action::Draw
+                } else {
+                    list[bounded(rng, list.len() as u32) as usize]
+                }
             }
         }
     }
@@ -602,14 +662,8 @@ impl State {
 
     /// Whether `seat` holds a card it could play now (not a discard).
     pub fn can_play_something(&self, seat: u8) -> bool {
-        let own = self.team_of(seat);
-        self.hands[seat as usize].as_slice().iter().any(|&c| {
-            if c.kind() == Kind::Hazard {
-                (0..self.rules.teams).any(|t| t != own && self.check_card(seat, c, t).is_ok())
-            } else {
-                self.check_card(seat, c, own).is_ok()
-            }
-        })
+        let m = self.turn_masks(seat);
+        m.own_plays | m.attacks[0] | m.attacks[1] | m.attacks[2] != 0
     }
 
     // ----- moving on -----
@@ -623,38 +677,71 @@ impl State {
 
     /// Applies an action known to be legal (from [`State::legal_actions`]).
     /// For search; an illegal action leaves the state inconsistent.
+    #[inline]
     pub fn apply_unchecked(&mut self, action: Action) -> Outcome {
-        let mut out = Outcome::default();
-        match (self.phase, action) {
-            (Phase::Turn { seat, .. }, Action::Draw) => {
-                out.drawn = self.deck.pop();
-                if let Some(c) = out.drawn {
+        // The three moves of every turn get small functions of their own (the
+        // draw inline); everything else (coups fourrés, extensions, deals)
+        // lives out of line.
+        let seat = match self.phase {
+            Phase::Turn { seat, .. } => seat,
+            _ => return self.apply_rare(action),
+        };
+        match action {
+            Action::Draw => {
+                let drawn = self.deck.pop();
+                if let Some(c) = drawn {
                     self.hands[seat as usize].push(c);
                 }
                 self.phase = Phase::Turn { seat, drawn: true };
+                Outcome {
+                    drawn,
+                    ..Outcome::default()
+                }
             }
-            (Phase::Turn { seat, .. }, Action::Discard(card)) => {
-                self.hands[seat as usize].remove(card);
-                self.discards.push(card);
-                self.advance_from(seat, None);
-            }
-            (Phase::Turn { seat, .. }, Action::Play { card, target }) => {
-                self.hands[seat as usize].remove(card);
-                self.play_card(seat, card, target, &mut out);
-            }
+            Action::Discard(card) => self.discard(seat, card),
+            Action::Play { card, target } => self.play(seat, card, target),
+            _ => self.apply_rare(action),
+        }
+    }
+
+    #[inline(never)]
+    fn discard(&mut self, seat: u8, card: Card) -> Outcome {
+        self.hands[seat as usize].remove(card);
+        self.discards.push(card);
+        self.advance_from(seat, None);
+        self.finish_outcome(Outcome::default())
+    }
+
+    #[inline(never)]
+    fn play(&mut self, seat: u8, card: Card, target: u8) -> Outcome {
+        let mut out = Outcome::default();
+        self.hands[seat as usize].remove(card);
+        self.play_card(seat, card, target, &mut out);
+        self.finish_outcome(out)
+    }
+
+    #[inline]
+    fn finish_outcome(&self, mut out: Outcome) -> Outcome {
+        out.hand_over = matches!(self.phase, Phase::HandOver | Phase::GameOver);
+        out.game_over = self.phase == Phase::GameOver;
+        out
+    }
+
+    #[inline(never)]
+    fn apply_rare(&mut self, action: Action) -> Outcome {
+        let mut out = Outcome::default();
+        let out_ref = &mut out;
+        match (self.phase, action) {
             (Phase::CoupFourre { seat, hazard, .. }, Action::CoupFourre(safety)) => {
                 self.hands[seat as usize].remove(safety);
-                self.coup_fourre(seat, hazard, safety, &mut out);
+                self.coup_fourre(seat, hazard, safety, out_ref);
             }
-            (
-                Phase::CoupFourre {
-                    seat, attacker, ..
-                },
-                Action::DeclineCoupFourre,
-            ) => match self.rules.coup_timing {
-                CoupTiming::VictimsTurn => self.start_turn_no_window(seat),
-                CoupTiming::Immediate => self.advance_from(attacker, None),
-            },
+            (Phase::CoupFourre { seat, attacker, .. }, Action::DeclineCoupFourre) => {
+                match self.rules.coup_timing {
+                    CoupTiming::VictimsTurn => self.start_turn_no_window(seat),
+                    CoupTiming::Immediate => self.advance_from(attacker, None),
+                }
+            }
             (Phase::Extension { seat }, Action::Extend(extend)) => {
                 if extend {
                     self.extension_caller = Some(self.team_of(seat));
@@ -662,26 +749,22 @@ impl State {
                     self.advance_from(seat, None);
                 } else {
                     self.completed = Some(self.team_of(seat));
-                    out.trip_completed = self.completed;
+                    out_ref.trip_completed = self.completed;
                     self.end_hand();
                 }
             }
             (Phase::HandOver, Action::NextHand) => {
                 self.hand_number += 1;
-                let first = (self.first_seat + 1) % self.rules.seats;
-                self.deal(first);
+                self.deal(self.next_seat(self.first_seat));
             }
             (Phase::GameOver, Action::NextGame) => {
                 self.totals = [0; MAX_TEAMS];
                 self.hand_number = 0;
-                let first = (self.first_seat + 1) % self.rules.seats;
-                self.deal(first);
+                self.deal(self.next_seat(self.first_seat));
             }
             _ => {}
         }
-        out.hand_over = matches!(self.phase, Phase::HandOver | Phase::GameOver);
-        out.game_over = self.phase == Phase::GameOver;
-        out
+        self.finish_outcome(out)
     }
 
     fn play_card(&mut self, seat: u8, card: Card, target: u8, out: &mut Outcome) {
@@ -711,6 +794,7 @@ impl State {
                 } else {
                     t.battle.push(card);
                 }
+                t.refresh(&self.rules);
                 self.advance_from(seat, Some((target, card)));
             }
             Kind::Remedy => {
@@ -720,18 +804,21 @@ impl State {
                 } else {
                     t.battle.push(card);
                 }
+                t.refresh(&self.rules);
                 self.advance_from(seat, None);
             }
             Kind::Safety => {
                 if let Some(s) = card.safety() {
                     self.tableaux[own as usize].safeties.insert(s);
                 }
+                self.tableaux[own as usize].refresh(&self.rules);
                 // A safety earns another turn: draw again, then play.
                 self.start_turn_no_window(seat);
             }
         }
     }
 
+    #[inline(never)]
     fn coup_fourre(&mut self, seat: u8, hazard: Card, safety: Card, out: &mut Outcome) {
         let team = self.team_of(seat);
         let t = &mut self.tableaux[team as usize];
@@ -746,6 +833,7 @@ impl State {
         } else {
             t.battle.top() == Some(hazard) && t.battle.pop().is_some()
         };
+        t.refresh(&self.rules);
         if removed {
             self.discards.push(hazard);
         }
@@ -782,7 +870,7 @@ impl State {
             return;
         }
         let n = self.rules.seats;
-        let mut next = (seat + 1) % n;
+        let mut next = self.next_seat(seat);
         if self.deck.is_empty() {
             // With no draw pile, players with empty hands are passed over.
             let mut tries = 0;
@@ -792,7 +880,7 @@ impl State {
                     self.end_hand();
                     return;
                 }
-                next = (next + 1) % n;
+                next = self.next_seat(next);
             }
         }
         self.begin_turn(next, hazard.map(|(t, c)| (t, c, seat)));
@@ -826,10 +914,16 @@ impl State {
 
     /// Ends the hand when the draw pile is gone and the ruleset says play
     /// cannot go on.
+    #[inline]
     fn check_exhausted(&mut self) {
         if !self.deck.is_empty() || !matches!(self.phase, Phase::Turn { .. }) {
             return;
         }
+        self.check_exhausted_slow();
+    }
+
+    #[inline(never)]
+    fn check_exhausted_slow(&mut self) {
         let seats = 0..self.rules.seats;
         let over = match self.rules.hand_end {
             HandEnd::HandsEmpty => seats.clone().all(|s| self.hands[s as usize].is_empty()),
@@ -852,6 +946,8 @@ impl State {
             .find(|&s| self.team_of(s) == team && self.hands[s as usize].contains(safety))
     }
 
+    #[cold]
+    #[inline(never)]
     fn end_hand(&mut self) {
         let mut scores = [HandScore::default(); MAX_TEAMS];
         for t in 0..self.rules.teams {
@@ -893,8 +989,9 @@ impl State {
                 }
             }
         }
-        for t in 0..self.rules.teams as usize {
-            self.totals[t] += u32::from(scores[t].total());
+        let teams = self.rules.teams as usize;
+        for (total, score) in self.totals.iter_mut().zip(&scores).take(teams) {
+            *total += u32::from(score.total());
         }
         self.last_scores = Some(scores);
         let goal = u32::from(self.rules.scoring.game);
@@ -910,6 +1007,285 @@ impl State {
         } else {
             self.phase = Phase::HandOver;
         }
+    }
+}
+
+/// Bits of the four safeties in a card-kind bit set.
+const SAFETY_BITS: u32 =
+    bit(Card::ExtraTank) | bit(Card::PunctureProof) | bit(Card::DrivingAce) | bit(Card::RightOfWay);
+
+const fn bit(c: Card) -> u32 {
+    1 << c as u32
+}
+
+/// Bits of the distance cards allowed under a Speed Limit.
+const SLOW_BITS: u32 = bit(Card::D25) | bit(Card::D50);
+
+/// Distance cards that fit in the room left (index: miles left / 25).
+const DISTANCE_BY_ROOM: [u32; 41] = {
+    let mut t = [0u32; 41];
+    let mut i = 0;
+    while i < 41 {
+        let room = i as u16 * 25;
+        let mut m = 0;
+        let mut k = 0;
+        while k < 5 {
+            let c = Card::ALL[k];
+            if c.miles() <= room {
+                m |= bit(c);
+            }
+            k += 1;
+        }
+        t[i] = m;
+        i += 1;
+    }
+    t
+};
+
+/// Bits of the five hazards.
+const HAZARD_BITS: u32 = bit(Card::OutOfGas)
+    | bit(Card::FlatTire)
+    | bit(Card::Accident)
+    | bit(Card::SpeedLimit)
+    | bit(Card::Stop);
+
+/// The legal plays and discards of one turn, as bit sets of card kinds.
+#[derive(Clone, Copy, Debug)]
+struct TurnMasks {
+    /// Cards playable on one's own side.
+    own_plays: u32,
+    /// Hazards playable on each team.
+    attacks: [u32; MAX_TEAMS],
+    /// Cards that may be discarded.
+    discards: u32,
+}
+
+/// Bits set in a card-kind set (19 bits). A table, because the portable
+/// x86-64 baseline has no popcount instruction and this runs on every move.
+#[inline(always)]
+fn card_count(bits: u32) -> u32 {
+    const POP: [u8; 1024] = {
+        let mut t = [0u8; 1024];
+        let mut i = 0;
+        while i < 1024 {
+            t[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+    u32::from(POP[(bits & 1023) as usize]) + u32::from(POP[((bits >> 10) & 1023) as usize])
+}
+
+/// The `k`th set bit of `bits` as a card (k < popcount).
+#[inline]
+fn nth_card(mut bits: u32, k: u32) -> Card {
+    for _ in 0..k {
+        bits &= bits - 1;
+    }
+    Card::ALL[(bits.trailing_zeros() as usize).min(Card::ALL.len() - 1)]
+}
+
+/// What the rules need to know of a side, computed once per decision.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SideStatus {
+    can_go: bool,
+    limited: bool,
+    /// The counting hazard on top of the battle pile.
+    stopping: Option<Card>,
+    top: Option<Card>,
+    safeties: SafetySet,
+    miles: u16,
+    two_hundreds: u8,
+}
+
+impl SideStatus {
+    /// The card kinds this side may play on itself (bit per [`Card`]):
+    /// [`card_rule`] as a bit set.
+    #[inline(always)]
+    fn own_playable(&self, target: u16) -> u32 {
+        let mut m = SAFETY_BITS;
+        if self.can_go {
+            let room = target.saturating_sub(self.miles);
+            if room >= 25 {
+                m |= bit(Card::D25);
+            }
+            if room >= 50 {
+                m |= bit(Card::D50);
+            }
+            if !self.limited {
+                if room >= 75 {
+                    m |= bit(Card::D75);
+                }
+                if room >= 100 {
+                    m |= bit(Card::D100);
+                }
+                if room >= 200 && self.two_hundreds < 2 {
+                    m |= bit(Card::D200);
+                }
+            }
+        } else {
+            match self.stopping {
+                None | Some(Card::Stop) => m |= bit(Card::Go),
+                Some(h) => {
+                    if let Some(r) = h.remedy() {
+                        m |= bit(r);
+                    }
+                }
+            }
+        }
+        if self.limited {
+            m |= bit(Card::EndOfLimit);
+        }
+        m
+    }
+
+    /// The hazards that may be played on this side (bit per [`Card`]).
+    #[inline(always)]
+    fn attackable(&self, stacking: bool) -> u32 {
+        let mut m = 0;
+        if !self.safeties.has(Safety::RightOfWay) && !self.limited {
+            m |= bit(Card::SpeedLimit);
+        }
+        if self.can_go || (stacking && self.stopping.is_some()) {
+            for (h, s) in [
+                (Card::OutOfGas, Safety::ExtraTank),
+                (Card::FlatTire, Safety::PunctureProof),
+                (Card::Accident, Safety::DrivingAce),
+                (Card::Stop, Safety::RightOfWay),
+            ] {
+                if !self.safeties.has(s) {
+                    m |= bit(h);
+                }
+            }
+        }
+        m
+    }
+}
+
+impl Tableau {
+    /// Recomputes the cached status after cards landed on this side.
+    pub(crate) fn refresh(&mut self, rules: &Rules) {
+        let st = self.status(rules);
+        self.fast = FastStatus {
+            can_go: st.can_go,
+            limited: st.limited,
+            own_base: st.own_playable(0),
+            attack: st.attackable(rules.stacking),
+        };
+    }
+
+    #[inline(always)]
+    pub(crate) fn status(&self, rules: &Rules) -> SideStatus {
+        SideStatus {
+            can_go: self.can_go(rules),
+            limited: self.limited(),
+            stopping: self.stopping_hazard(),
+            top: self.battle.top(),
+            safeties: self.safeties,
+            miles: self.miles,
+            two_hundreds: self.two_hundreds(),
+        }
+    }
+}
+
+/// The rule of one card: may a side in state `me` play `card` (on `them`
+/// for a hazard)? The single source of truth for both `check` and
+/// `legal_actions`, so the two always agree.
+#[inline(always)]
+fn card_rule(
+    me: &SideStatus,
+    them: Option<&SideStatus>,
+    card: Card,
+    target: u16,
+    stacking: bool,
+) -> Result<(), IllegalAction> {
+    match card.kind() {
+        Kind::Distance => {
+            if !me.can_go {
+                return Err(match me.stopping {
+                    Some(h) => IllegalAction::Stopped(h),
+                    None => IllegalAction::NeedGo,
+                });
+            }
+            if me.limited && card.miles() > 50 {
+                return Err(IllegalAction::SpeedLimited);
+            }
+            if card == Card::D200 && me.two_hundreds >= 2 {
+                return Err(IllegalAction::TooMany200s);
+            }
+            let would_reach = me.miles + card.miles();
+            if would_reach > target {
+                return Err(IllegalAction::Overshoot {
+                    card,
+                    would_reach,
+                    target,
+                });
+            }
+            Ok(())
+        }
+        Kind::Hazard => {
+            let Some(them) = them else {
+                return Err(IllegalAction::HazardOnOwnSide);
+            };
+            if let Some(s) = card.safety()
+                && them.safeties.has(s)
+            {
+                return Err(IllegalAction::Protected(s.card()));
+            }
+            if card == Card::SpeedLimit {
+                return if them.limited {
+                    Err(IllegalAction::AlreadyLimited)
+                } else {
+                    Ok(())
+                };
+            }
+            if them.can_go {
+                return Ok(());
+            }
+            match them.stopping {
+                Some(_) if stacking => Ok(()),
+                Some(h) => Err(IllegalAction::HazardOnHazard(h)),
+                None => Err(IllegalAction::TargetNotRolling(card)),
+            }
+        }
+        Kind::Remedy => match card {
+            Card::Go => {
+                if me.can_go {
+                    return Err(IllegalAction::AlreadyRolling);
+                }
+                match me.stopping {
+                    Some(h) if h != Card::Stop => Err(IllegalAction::RepairFirst {
+                        hazard: h,
+                        remedy: h.remedy().unwrap_or(Card::Go),
+                    }),
+                    _ => Ok(()),
+                }
+            }
+            Card::EndOfLimit => {
+                if me.limited {
+                    Ok(())
+                } else {
+                    Err(IllegalAction::NotLimited)
+                }
+            }
+            _ => {
+                let hazard = card.remedied_hazard().unwrap_or(Card::Stop);
+                match me.top {
+                    Some(top) if top == hazard && me.stopping == Some(top) => Ok(()),
+                    Some(top) if top == hazard => Err(IllegalAction::AlreadyCancelled(top)),
+                    Some(top) if me.stopping == Some(top) => Err(IllegalAction::WrongRemedy {
+                        remedy: card,
+                        showing: top,
+                        needed: top.remedy().unwrap_or(Card::Go),
+                    }),
+                    _ => Err(IllegalAction::NothingToRepair {
+                        remedy: card,
+                        hazard,
+                    }),
+                }
+            }
+        },
+        Kind::Safety => Ok(()),
     }
 }
 

@@ -173,7 +173,10 @@ fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
     }
     for (i, s) in view.seats.iter().enumerate() {
         if s.seat as usize != i {
-            return Err(bad(format!("seats must be listed in order: entry {i} is seat {}", s.seat)));
+            return Err(bad(format!(
+                "seats must be listed in order: entry {i} is seat {}",
+                s.seat
+            )));
         }
         if s.team != rules.team_of(s.seat) {
             return Err(bad(format!(
@@ -185,7 +188,10 @@ fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
             )));
         }
         if s.hand_size as usize > MAX_HAND {
-            return Err(bad(format!("seat {} cannot hold {} cards", s.seat, s.hand_size)));
+            return Err(bad(format!(
+                "seat {} cannot hold {} cards",
+                s.seat, s.hand_size
+            )));
         }
     }
     if view.teams.len() != rules.teams as usize {
@@ -198,11 +204,17 @@ fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
     }
     for (i, t) in view.teams.iter().enumerate() {
         if t.team as usize != i {
-            return Err(bad(format!("teams must be listed in order: entry {i} is team {}", t.team)));
+            return Err(bad(format!(
+                "teams must be listed in order: entry {i} is team {}",
+                t.team
+            )));
         }
     }
     if view.hand.len() > MAX_HAND {
-        return Err(bad(format!("a hand holds at most {MAX_HAND} cards, not {}", view.hand.len())));
+        return Err(bad(format!(
+            "a hand holds at most {MAX_HAND} cards, not {}",
+            view.hand.len()
+        )));
     }
     if view.deck as usize > MAX_DECK_CARDS || view.discards.len() > MAX_DECK_CARDS {
         return Err(bad("more cards than a deck holds"));
@@ -216,17 +228,29 @@ fn tableau_of(tv: &TeamView) -> Result<Tableau, DeterminizeError> {
         let ok = matches!(c.kind(), Kind::Hazard | Kind::Remedy)
             && !matches!(c, Card::SpeedLimit | Card::EndOfLimit);
         if !ok || !t.battle.push(c) {
-            return Err(bad(format!("team {}: {} cannot be on a battle pile", tv.team, c.id())));
+            return Err(bad(format!(
+                "team {}: {} cannot be on a battle pile",
+                tv.team,
+                c.id()
+            )));
         }
     }
     for &c in &tv.speed {
         if !matches!(c, Card::SpeedLimit | Card::EndOfLimit) || !t.speed.push(c) {
-            return Err(bad(format!("team {}: {} cannot be on a speed pile", tv.team, c.id())));
+            return Err(bad(format!(
+                "team {}: {} cannot be on a speed pile",
+                tv.team,
+                c.id()
+            )));
         }
     }
     for &c in &tv.distance {
         if c.kind() != Kind::Distance {
-            return Err(bad(format!("team {}: {} is not a distance card", tv.team, c.id())));
+            return Err(bad(format!(
+                "team {}: {} is not a distance card",
+                tv.team,
+                c.id()
+            )));
         }
         t.distance[c as usize] = t.distance[c as usize].saturating_add(1);
         t.miles = t.miles.saturating_add(c.miles());
@@ -289,10 +313,7 @@ pub fn determinize_for<R: Rng + ?Sized>(
         }
     }
     shuffle(pool.as_mut_slice(), rng);
-    let mut next_unseen = || {
-        pool.pop()
-            .unwrap_or_else(|| random_card(&rules, rng))
-    };
+    let mut next_unseen = || pool.pop().unwrap_or_else(|| random_card(&rules, rng));
     for sv in &view.seats {
         if sv.seat != view.seat {
             for _ in 0..sv.hand_size {
@@ -306,6 +327,7 @@ pub fn determinize_for<R: Rng + ?Sized>(
         state.deck.push(c);
     }
 
+    state.refresh_all();
     state.target = view.target.max(1);
     if view.extended {
         // The caller is not in the view; the leading side is the best guess.

@@ -54,7 +54,11 @@ fn check_hand(state: &mut State, rng: &mut ChaCha8Rng, candidates: &[Action]) {
         assert_eq!(counts.total(), deck_total, "cards lost or created");
         assert_eq!(counts.0, deck, "card kinds not conserved");
         for s in 0..state.rules().seats {
-            assert!(state.hand(s).len() <= 7, "hand too big: {:?}", state.hand(s));
+            assert!(
+                state.hand(s).len() <= 7,
+                "hand too big: {:?}",
+                state.hand(s)
+            );
         }
         if let ToAct::Seat(seat) = state.to_act() {
             // A seat's own view, determinized, sees the same legal moves.
@@ -139,7 +143,11 @@ proptest! {
 fn thousands_of_random_hands_terminate_and_conserve_cards() {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     for (i, &(rules, players, stacking)) in CONFIGS.iter().cycle().take(8 * 500).enumerate() {
-        let config = GameConfig { rules, players, stacking };
+        let config = GameConfig {
+            rules,
+            players,
+            stacking,
+        };
         let mut state = State::new(config, i as u64).expect("config");
         let n = mille_engine::sim::play_random_hand(&mut state, &mut rng);
         assert!(n < 2000);

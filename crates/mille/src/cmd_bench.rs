@@ -17,6 +17,10 @@ pub struct BenchArgs {
     /// Seconds to measure for.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
+    /// Play exactly this many hands and print only the count of actions (a
+    /// fixed workload for instruction-counting profilers).
+    #[arg(long)]
+    hands: Option<u64>,
 }
 
 /// Runs the benchmark and prints the figures.
@@ -29,6 +33,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         }
         play_random_hand(state, rng)
     };
+    if let Some(n) = args.hands {
+        let actions: u64 = (0..n)
+            .map(|_| u64::from(next_hand(&mut state, &mut rng)))
+            .sum();
+        println!("{n} hands, {actions} actions");
+        return Ok(());
+    }
     // Warm up caches and the branch predictor before measuring.
     for _ in 0..2_000 {
         next_hand(&mut state, &mut rng);
