@@ -179,6 +179,20 @@ pub fn open_db(path: &Path, migrations: &[&str]) -> Result<Connection, StoreErro
     Ok(conn)
 }
 
+/// [`data_dir`] with the override given explicitly (for tests).
+#[doc(hidden)]
+pub fn data_dir_in(root: Option<&std::ffi::OsStr>, app: &str) -> Result<PathBuf, StoreError> {
+    let dir = match root {
+        Some(root) if !root.is_empty() => PathBuf::from(root).join(app),
+        _ => directories::ProjectDirs::from("", "", app)
+            .ok_or(StoreError::NoHome)?
+            .data_dir()
+            .to_path_buf(),
+    };
+    fs::create_dir_all(&dir).map_err(io("cannot create directory", &dir))?;
+    Ok(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,18 +318,4 @@ mod tests {
         assert_eq!(got, want);
         assert!(want.is_dir());
     }
-}
-
-/// [`data_dir`] with the override given explicitly (for tests).
-#[doc(hidden)]
-pub fn data_dir_in(root: Option<&std::ffi::OsStr>, app: &str) -> Result<PathBuf, StoreError> {
-    let dir = match root {
-        Some(root) if !root.is_empty() => PathBuf::from(root).join(app),
-        _ => directories::ProjectDirs::from("", "", app)
-            .ok_or(StoreError::NoHome)?
-            .data_dir()
-            .to_path_buf(),
-    };
-    fs::create_dir_all(&dir).map_err(io("cannot create directory", &dir))?;
-    Ok(dir)
 }
