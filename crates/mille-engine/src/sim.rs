@@ -9,8 +9,7 @@ use rand_core::Rng;
 pub fn play_random_hand<R: Rng + ?Sized>(state: &mut State, rng: &mut R) -> u32 {
     let mut n = 0;
     while !matches!(state.phase(), Phase::HandOver | Phase::GameOver) {
-        let a = state.random_legal_action(rng);
-        state.apply_unchecked(a);
+        state.step_random(rng);
         n += 1;
     }
     n

@@ -603,52 +603,92 @@ impl State {
     pub fn random_legal_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Action {
         match self.phase {
             Phase::Turn { drawn: false, .. } => Action::Draw,
+            Phase::Turn { seat, drawn: true } => self.random_turn_action(seat, rng),
+            _ => self.random_listed_action(rng),
+        }
+    }
+
+    /// Plays one uniformly random legal action and returns it: the loop body
+    /// of random play-outs, looking at the phase once.
+    #[inline]
+    pub fn step_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Action {
+        match self.phase {
+            Phase::Turn { seat, drawn: false } => {
+                if let Some(c) = self.deck.pop() {
+                    self.hands[seat as usize].push(c);
+                }
+                self.phase = Phase::Turn { seat, drawn: true };
+                Action::Draw
+            }
             Phase::Turn { seat, drawn: true } => {
-                let m = self.turn_masks(seat);
-                let own = self.team_of(seat);
-                // Counts once, in list order: own plays, attacks per team,
-                // discards.
-                let mut counts = [0u32; 2 + MAX_TEAMS];
-                counts[0] = card_count(m.own_plays);
-                for (t, &a) in m.attacks.iter().enumerate() {
-                    if a != 0 {
-                        counts[1 + t] = card_count(a);
+                let a = self.random_turn_action(seat, rng);
+                match a {
+                    Action::Play { card, target } => {
+                        self.play(seat, card, target);
                     }
-                }
-                counts[1 + MAX_TEAMS] = card_count(m.discards);
-                let total: u32 = counts.iter().sum();
-                if total == 0 {
-                    return Action::Draw;
-                }
-                let mut k = bounded(rng, total);
-                if k < counts[0] {
-                    return Action::Play {
-                        card: nth_card(m.own_plays, k),
-                        target: own,
-                    };
-                }
-                k -= counts[0];
-                for (t, &a) in m.attacks.iter().enumerate() {
-                    if k < counts[1 + t] {
-                        return Action::Play {
-                            card: nth_card(a, k),
-                            target: t as u8,
-                        };
+                    Action::Discard(card) => {
+                        self.discard(seat, card);
                     }
-                    k -= counts[1 + t];
+                    _ => {}
                 }
-                Action::Discard(nth_card(m.discards, k))
+                a
             }
             _ => {
-                let mut list = ActionList::default();
-                self.legal_actions(&mut list);
-                if list.is_empty() {
-                    Action::Draw
-                } else {
-                    list[bounded(rng, list.len() as u32) as usize]
-                }
+                let a = self.random_listed_action(rng);
+                self.apply_rare(a);
+                a
             }
         }
+    }
+
+    #[inline(never)]
+    fn random_listed_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Action {
+        let mut list = ActionList::default();
+        self.legal_actions(&mut list);
+        if list.is_empty() {
+            Action::Draw
+        } else {
+            list[bounded(rng, list.len() as u32) as usize]
+        }
+    }
+
+    /// A uniformly random play or discard of `seat` after its draw.
+    #[inline]
+    fn random_turn_action<R: Rng + ?Sized>(&self, seat: u8, rng: &mut R) -> Action {
+        let m = self.turn_masks(seat);
+        let own = self.team_of(seat);
+        // Counts once, in list order: own plays, attacks per team,
+        // discards.
+        let mut counts = [0u32; 2 + MAX_TEAMS];
+        counts[0] = card_count(m.own_plays);
+        for (t, &a) in m.attacks.iter().enumerate() {
+            if a != 0 {
+                counts[1 + t] = card_count(a);
+            }
+        }
+        counts[1 + MAX_TEAMS] = card_count(m.discards);
+        let total: u32 = counts.iter().sum();
+        if total == 0 {
+            return Action::Draw;
+        }
+        let mut k = bounded(rng, total);
+        if k < counts[0] {
+            return Action::Play {
+                card: nth_card(m.own_plays, k),
+                target: own,
+            };
+        }
+        k -= counts[0];
+        for (t, &a) in m.attacks.iter().enumerate() {
+            if k < counts[1 + t] {
+                return Action::Play {
+                    card: nth_card(a, k),
+                    target: t as u8,
+                };
+            }
+            k -= counts[1 + t];
+        }
+        Action::Discard(nth_card(m.discards, k))
     }
 
     /// Bit set of the card kinds in a seat's hand.

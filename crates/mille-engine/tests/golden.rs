@@ -106,7 +106,11 @@ fn golden_replays_reproduce_the_recorded_final_state() {
             .record
             .replay()
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(fingerprint(&state), golden.expected, "{name} replays differently");
+        assert_eq!(
+            fingerprint(&state),
+            golden.expected,
+            "{name} replays differently"
+        );
     }
 }
 
@@ -123,7 +127,10 @@ fn a_tampered_record_is_refused_with_the_index_and_reason() {
     let text = std::fs::read_to_string(path("milebones_2p")).expect("golden file");
     let mut golden: Golden = serde_json::from_str(&text).expect("parses");
     golden.record.actions.insert(1, Action::Draw);
-    let err = golden.record.replay().expect_err("a second draw is illegal");
+    let err = golden
+        .record
+        .replay()
+        .expect_err("a second draw is illegal");
     let msg = err.to_string();
     assert!(msg.starts_with("action 1 (draw) is illegal there"), "{msg}");
 }
