@@ -139,3 +139,35 @@ fn keep_value(state: &State, seat: u8, card: Card) -> i32 {
         }
     }
 }
+
+/// The rollout policy as a player: fast, greedy, no search.
+#[derive(Clone, Debug)]
+pub struct PolicyBot {
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+impl PolicyBot {
+    /// A policy bot with its own seeded noise.
+    pub fn new(seed: u64) -> PolicyBot {
+        use rand_core::SeedableRng;
+        PolicyBot {
+            rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl crate::Bot for PolicyBot {
+    fn name(&self) -> &str {
+        "policy"
+    }
+    fn decide(
+        &mut self,
+        view: &mille_engine::View,
+        decision: mille_engine::view::Decision,
+    ) -> Action {
+        match mille_engine::view::determinize_for(view, decision, &mut self.rng) {
+            Ok(state) => choose(&state, &mut self.rng),
+            Err(_) => crate::fallback_action(view, decision),
+        }
+    }
+}

@@ -44,8 +44,16 @@ impl Default for Budget {
     }
 }
 
-/// Exploration constant of UCB1 for rewards in `0..=1`.
-const EXPLORATION: f64 = 0.7;
+/// Exploration constant of UCB1 for rewards in `0..=1` (small: the value
+/// differences between moves are a few hundredths).
+const EXPLORATION: f64 = 0.25;
+/// Children a node may open per square root of its visits.
+const WIDENING: f64 = 0.5;
+/// Weight of the policy's prior in selection.
+const PRIOR_WEIGHT: f64 = 0.3;
+/// How sharply the prior prefers the policy's best move (policy score
+/// points for a factor e).
+const PRIOR_TEMPERATURE: f64 = 10.0;
 
 /// The searching bot.
 #[derive(Clone, Debug)]
@@ -82,17 +90,13 @@ impl Bot for SearchBot {
     }
 }
 
-/// Searches `decision` in `view`; `None` when the view cannot be sampled.
-pub fn search(view: &View, decision: Decision, budget: Budget, seed: u64) -> Option<Action> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let probe = determinize_for(view, decision, &mut rng).ok()?;
-    let mut legal = ActionList::default();
-    probe.legal_actions(&mut legal);
-    match legal.len() {
-        0 => return None,
-        1 => return legal.first().copied(),
-        _ => {}
-    }
+/// The merged root statistics of a search: (action, visits, total reward).
+pub fn search_stats(
+    view: &View,
+    decision: Decision,
+    budget: Budget,
+    seed: u64,
+) -> Vec<(Action, u32, f64)> {
     let trees = budget.trees.max(1);
     let per_tree = budget.iterations.div_ceil(trees).max(1);
     let deadline = budget.time_limit.map(|d| Instant::now() + d);
@@ -116,6 +120,21 @@ pub fn search(view: &View, decision: Decision, budget: Budget, seed: u64) -> Opt
             }
         }
     }
+    merged
+}
+
+/// Searches `decision` in `view`; `None` when the view cannot be sampled.
+pub fn search(view: &View, decision: Decision, budget: Budget, seed: u64) -> Option<Action> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let probe = determinize_for(view, decision, &mut rng).ok()?;
+    let mut legal = ActionList::default();
+    probe.legal_actions(&mut legal);
+    match legal.len() {
+        0 => return None,
+        1 => return legal.first().copied(),
+        _ => {}
+    }
+    let merged = search_stats(view, decision, budget, seed);
     // The most visited legal action; mean reward breaks ties.
     merged
         .into_iter()
@@ -146,6 +165,13 @@ struct Tree {
 }
 
 impl Tree {
+    /// One tree's search. The root is sampled in pairs: every surviving
+    /// root action is tried on the same determinization with the same
+    /// rollout seed, so the comparison between root actions is not drowned
+    /// by the luck of the deal (the deal's variance is far larger than the
+    /// difference between two moves). Rounds of successive halving drop
+    /// the worse half of the root actions, spending the budget on the
+    /// contenders. Below the root, ISUCT as usual.
     fn search(
         view: &View,
         decision: Decision,
@@ -164,68 +190,75 @@ impl Tree {
                 children: Vec::new(),
             }],
         };
-        let mut path: Vec<u32> = Vec::with_capacity(64);
+        let Ok(probe) = determinize_for(view, decision, &mut rng) else {
+            return Vec::new();
+        };
         let mut legal = ActionList::default();
-        for i in 0..iterations {
-            if i % 16 == 0
-                && let Some(d) = deadline
-                && i > 0
-                && Instant::now() >= d
-            {
-                break;
-            }
-            let Ok(mut state) = determinize_for(view, decision, &mut rng) else {
-                break;
-            };
-            path.clear();
-            path.push(0);
-            let mut node = 0u32;
-            // Selection and expansion.
-            loop {
-                while matches!(state.phase(), Phase::Turn { drawn: false, .. }) {
-                    state.apply_unchecked(Action::Draw);
-                }
-                let seat = match state.phase() {
-                    Phase::Turn { seat, .. }
-                    | Phase::CoupFourre { seat, .. }
-                    | Phase::Extension { seat } => seat,
-                    Phase::HandOver | Phase::GameOver => break,
-                };
-                state.legal_actions(&mut legal);
-                if legal.is_empty() {
-                    break;
-                }
-                let team = state.team_of(seat);
-                match tree.select(node, &legal, team, &mut rng) {
-                    Step::Existing(child) => {
-                        let a = tree.nodes[child as usize].action;
-                        state.apply_unchecked(a);
-                        path.push(child);
-                        node = child;
-                    }
-                    Step::Expanded(child) => {
-                        let a = tree.nodes[child as usize].action;
-                        state.apply_unchecked(a);
-                        path.push(child);
-                        break;
-                    }
-                }
-            }
-            // Rollout to the end of the hand.
-            let mut guard = 0;
-            while !matches!(state.phase(), Phase::HandOver | Phase::GameOver) && guard < 2000 {
-                let a = policy::choose(&state, &mut rng);
-                state.apply_unchecked(a);
-                guard += 1;
-            }
-            let values = evaluate(&state);
-            for &n in &path[1..] {
-                let node = &mut tree.nodes[n as usize];
-                node.visits += 1;
-                node.reward += values[node.team as usize];
-            }
-            tree.nodes[0].visits += 1;
+        probe.legal_actions(&mut legal);
+        let root_team = probe.team_of(view.seat);
+        for &a in legal.iter() {
+            let id = tree.nodes.len() as u32;
+            tree.nodes.push(Node {
+                action: a,
+                team: root_team,
+                visits: 0,
+                avail: 0,
+                reward: 0.0,
+                children: Vec::new(),
+            });
+            tree.nodes[0].children.push(id);
         }
+        let mut survivors: Vec<u32> = tree.nodes[0].children.clone();
+        if survivors.is_empty() {
+            return Vec::new();
+        }
+        let rounds = (usize::BITS - (survivors.len() - 1).leading_zeros()).max(1);
+        let per_round = (iterations / rounds).max(1);
+        let mut path: Vec<u32> = Vec::with_capacity(64);
+        let mut done = 0u32;
+        'rounds: for round in 0..rounds {
+            let samples = (per_round / survivors.len() as u32).max(1);
+            for _ in 0..samples {
+                if let Some(d) = deadline
+                    && done > 0
+                    && Instant::now() >= d
+                {
+                    break 'rounds;
+                }
+                let det_seed = rng.next_u64();
+                let Ok(base) =
+                    determinize_for(view, decision, &mut ChaCha8Rng::seed_from_u64(det_seed))
+                else {
+                    break 'rounds;
+                };
+                for &child in &survivors {
+                    let mut state = base.clone();
+                    let mut r = ChaCha8Rng::seed_from_u64(det_seed ^ 0x5DEE_CE66_D1CE_4E5B);
+                    tree.nodes[child as usize].avail += 1;
+                    state.apply_unchecked(tree.nodes[child as usize].action);
+                    path.clear();
+                    path.push(child);
+                    tree.descend(&mut state, child, &mut path, &mut legal);
+                    rollout(&mut state, &mut r);
+                    let values = evaluate(&state);
+                    for &n in &path {
+                        let node = &mut tree.nodes[n as usize];
+                        node.visits += 1;
+                        node.reward += values[node.team as usize];
+                    }
+                    done += 1;
+                }
+            }
+            if round + 1 < rounds && survivors.len() > 1 {
+                let mean = |c: &u32| {
+                    let n = &tree.nodes[*c as usize];
+                    n.reward / f64::from(n.visits.max(1))
+                };
+                survivors.sort_by(|a, b| mean(b).total_cmp(&mean(a)));
+                survivors.truncate(survivors.len().div_ceil(2));
+            }
+        }
+        tree.nodes[0].visits = done;
         tree.nodes[0]
             .children
             .iter()
@@ -236,17 +269,66 @@ impl Tree {
             .collect()
     }
 
+    /// ISUCT selection and expansion below a root action, applying the
+    /// chosen actions to `state` and recording the nodes in `path`.
+    fn descend(
+        &mut self,
+        state: &mut State,
+        mut node: u32,
+        path: &mut Vec<u32>,
+        legal: &mut ActionList,
+    ) {
+        loop {
+            while matches!(state.phase(), Phase::Turn { drawn: false, .. }) {
+                state.apply_unchecked(Action::Draw);
+            }
+            let seat = match state.phase() {
+                Phase::Turn { seat, .. }
+                | Phase::CoupFourre { seat, .. }
+                | Phase::Extension { seat } => seat,
+                Phase::HandOver | Phase::GameOver => return,
+            };
+            state.legal_actions(legal);
+            if legal.is_empty() {
+                return;
+            }
+            let team = state.team_of(seat);
+            let mut prior = [0.0f64; mille_engine::action::MAX_ACTIONS];
+            let best = legal
+                .iter()
+                .map(|&a| policy::score(state, seat, a))
+                .max()
+                .unwrap_or(0);
+            for (p, &a) in prior.iter_mut().zip(legal.iter()) {
+                *p = (f64::from(policy::score(state, seat, a) - best) / PRIOR_TEMPERATURE).exp();
+            }
+            match self.select(node, legal, &prior[..legal.len()], team) {
+                Step::Existing(child) => {
+                    state.apply_unchecked(self.nodes[child as usize].action);
+                    path.push(child);
+                    node = child;
+                }
+                Step::Expanded(child) => {
+                    state.apply_unchecked(self.nodes[child as usize].action);
+                    path.push(child);
+                    return;
+                }
+            }
+        }
+    }
+
     /// ISUCT selection at `node` among the `legal` actions of this sample:
     /// expands an untried one if any, else picks the best UCB score.
-    fn select(&mut self, node: u32, legal: &ActionList, team: u8, rng: &mut ChaCha8Rng) -> Step {
-        let mut untried = ActionList::default();
-        for &a in legal.iter() {
-            if !self.nodes[node as usize]
+    fn select(&mut self, node: u32, legal: &ActionList, prior: &[f64], team: u8) -> Step {
+        // The untried action the policy likes best is expanded first.
+        let mut untried: Option<(Action, f64)> = None;
+        for (&a, &p) in legal.iter().zip(prior) {
+            let tried = self.nodes[node as usize]
                 .children
                 .iter()
-                .any(|&c| self.nodes[c as usize].action == a)
-            {
-                untried.push(a);
+                .any(|&c| self.nodes[c as usize].action == a);
+            if !tried && untried.is_none_or(|(_, q)| p > q) {
+                untried = Some((a, p));
             }
         }
         // Every available child's availability grows, tried or not.
@@ -256,8 +338,17 @@ impl Tree {
                 self.nodes[c as usize].avail += 1;
             }
         }
-        if !untried.is_empty() {
-            let a = untried[mille_engine::bounded(rng, untried.len() as u32) as usize];
+        // Progressive widening: a node opens its children one at a time,
+        // best first by the policy, as its visits grow; until then the
+        // tree plays like the rollout policy instead of trying every
+        // (mostly silly) move once.
+        let visits = f64::from(self.nodes[node as usize].visits);
+        let allowed = 1 + (visits.sqrt() * WIDENING) as usize;
+        let open = children
+            .iter()
+            .filter(|&&c| legal.contains(&self.nodes[c as usize].action))
+            .count();
+        if let Some((a, _)) = untried.filter(|_| open < allowed) {
             let id = self.nodes.len() as u32;
             self.nodes.push(Node {
                 action: a,
@@ -274,18 +365,33 @@ impl Tree {
         let mut best_ucb = f64::NEG_INFINITY;
         for &c in &children {
             let n = &self.nodes[c as usize];
-            if !legal.contains(&n.action) {
+            let Some(i) = legal.iter().position(|&a| a == n.action) else {
                 continue;
-            }
+            };
             let visits = f64::from(n.visits.max(1));
-            let ucb =
-                n.reward / visits + EXPLORATION * (f64::from(n.avail.max(1)).ln() / visits).sqrt();
+            // UCB1 over availability, plus a progressive bias towards the
+            // policy's favourites that fades as visits accumulate.
+            let ucb = n.reward / visits
+                + EXPLORATION * (f64::from(n.avail.max(1)).ln() / visits).sqrt()
+                + PRIOR_WEIGHT * prior[i] / (visits + 1.0);
             if ucb > best_ucb {
                 best_ucb = ucb;
                 best = c;
             }
         }
         Step::Existing(best)
+    }
+}
+
+/// Plays the hand out with the policy.
+fn rollout(state: &mut State, rng: &mut ChaCha8Rng) {
+    // The guard only matters for a broken state; a hand is far shorter.
+    for _ in 0..2000 {
+        if matches!(state.phase(), Phase::HandOver | Phase::GameOver) {
+            return;
+        }
+        let a = policy::choose(state, rng);
+        state.apply_unchecked(a);
     }
 }
 

@@ -1,12 +1,465 @@
 //! `mille match`: bots against bots on duplicate deals.
+//!
+//! Each deal (a seed for the game's shuffles) is played once per seating:
+//! with two sides the bots swap seats, with three they rotate, so every bot
+//! gets every deal's cards and luck cancels out. Games run in parallel
+//! (`--jobs`) but each is seeded on its own and the report is built in
+//! game order, so a seed gives the same report whatever the thread count
+//! (the time limit of the search levels aside, which only bites on a slow
+//! machine).
 
+use anyhow::{Context, bail};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use mille_ai::{Bot, Level, make_bot};
+use mille_engine::view::Decision;
+use mille_engine::{Action, GameConfig, Phase, RulesetId, State};
+use mille_protocol::ExternalBot;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 /// Options of `mille match`.
 #[derive(Args, Debug)]
-pub struct MatchArgs {}
+pub struct MatchArgs {
+    /// A player: a level (random, classic, easy, normal, hard) or the
+    /// command line of a program speaking the bot protocol. Give one per
+    /// side (2 for 2 or 4 players, 3 for 3 or 6); partners are played by
+    /// separate instances of the same bot. Default: normal against classic.
+    #[arg(long = "bot", value_name = "LEVEL|COMMAND")]
+    bots: Vec<String>,
+    /// Number of games (rounded up to whole deals: one game per seating).
+    #[arg(long, short = 'n', default_value_t = 100)]
+    games: u32,
+    /// Ruleset: bsd, classic or milebones.
+    #[arg(long, default_value = "bsd")]
+    rules: RulesetId,
+    /// Number of players (2, 3, 4 or 6; more than 2 needs classic rules).
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// The seed of every deal and every bot; a seed replays the match.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    jobs: usize,
+    /// How long an external bot may think about one answer, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// Print the summary as one JSON object on standard output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A side's player in one game.
+enum Player {
+    Builtin(Box<dyn Bot>),
+    External(Box<ExternalBot>),
+}
+
+impl Player {
+    fn decide(&mut self, view: &mille_engine::View, d: Decision) -> Result<Action, String> {
+        match self {
+            Player::Builtin(b) => Ok(b.decide(view, d)),
+            Player::External(b) => b.decide(view, d).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// What a bot specification names.
+#[derive(Clone, Debug)]
+enum Spec {
+    Level(Level),
+    Command(String),
+}
+
+impl Spec {
+    fn parse(s: &str) -> Spec {
+        s.parse::<Level>()
+            .map_or_else(|_| Spec::Command(s.to_string()), Spec::Level)
+    }
+    fn start(&self, seed: u64, timeout: Duration) -> Result<Player, String> {
+        match self {
+            Spec::Level(l) => Ok(Player::Builtin(make_bot(*l, seed))),
+            Spec::Command(c) => ExternalBot::spawn(c, timeout)
+                .map(|b| Player::External(Box::new(b)))
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// One bot's part of one game.
+#[derive(Clone, Debug, Default)]
+struct Part {
+    won: f64,
+    hands: u32,
+    points: u64,
+    trips: u32,
+    decision_ms: Vec<f32>,
+}
+
+/// The result of one game.
+#[derive(Clone, Debug)]
+struct GameResult {
+    /// Per bot index.
+    parts: Vec<Part>,
+    forfeit: Option<(usize, String)>,
+}
+
+/// The highest number of hands a game may take before it is abandoned as
+/// a draw (a guard against bots that never finish).
+const MAX_HANDS: u32 = 200;
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays one game: the deal `deal_seed`, side `t` played by bot
+/// `(t + rotation) % bots`.
+fn play_game(
+    config: GameConfig,
+    specs: &[Spec],
+    deal_seed: u64,
+    rotation: usize,
+    bot_seed: u64,
+    timeout: Duration,
+) -> GameResult {
+    let nb = specs.len();
+    let mut parts = vec![Part::default(); nb];
+    let mut state = match State::new(config, deal_seed) {
+        Ok(s) => s,
+        Err(e) => {
+            return GameResult {
+                parts,
+                forfeit: Some((0, e.to_string())),
+            };
+        }
+    };
+    let seats = state.rules().seats;
+    let bot_of_team = |t: u8| (t as usize + rotation) % nb;
+    let rules = *state.rules();
+    let bot_of_seat = |s: u8| bot_of_team(rules.team_of(s));
+    let mut players = Vec::new();
+    for s in 0..seats {
+        let b = bot_of_seat(s);
+        match specs[b].start(splitmix(bot_seed ^ u64::from(s)), timeout) {
+            Ok(p) => players.push(p),
+            Err(e) => return forfeit(parts, b, e, nb),
+        }
+    }
+    loop {
+        let (seat, decision) = match state.phase() {
+            Phase::Turn { drawn: false, .. } => {
+                state.apply_unchecked(Action::Draw);
+                continue;
+            }
+            Phase::Turn { seat, drawn: true } => (seat, Decision::Turn),
+            Phase::CoupFourre {
+                seat,
+                hazard,
+                attacker,
+            } => (seat, Decision::CoupFourre { hazard, attacker }),
+            Phase::Extension { seat } => (seat, Decision::Extension),
+            Phase::HandOver => {
+                if state.hand_number() + 1 >= MAX_HANDS {
+                    // Abandoned: nobody wins.
+                    return GameResult {
+                        parts,
+                        forfeit: None,
+                    };
+                }
+                state.apply_unchecked(Action::NextHand);
+                continue;
+            }
+            Phase::GameOver => break,
+        };
+        let b = bot_of_seat(seat);
+        let view = state.view(seat);
+        let t0 = Instant::now();
+        let answer = players[seat as usize].decide(&view, decision);
+        parts[b]
+            .decision_ms
+            .push(t0.elapsed().as_secs_f32() * 1000.0);
+        let action = match answer {
+            Ok(a) => a,
+            Err(e) => return forfeit(parts, b, format!("seat {seat}: {e}"), nb),
+        };
+        if let Err(why) = state.check(action) {
+            return forfeit(
+                parts,
+                b,
+                format!("seat {seat}: illegal action {action}: {why}"),
+                nb,
+            );
+        }
+        let out = state.apply_unchecked(action);
+        if out.hand_over {
+            let scores = state.last_scores().map(<[_]>::to_vec).unwrap_or_default();
+            for (t, sc) in scores.iter().enumerate() {
+                let p = &mut parts[bot_of_team(t as u8)];
+                p.hands += 1;
+                p.points += u64::from(sc.total());
+                if state.completed() == Some(t as u8) {
+                    p.trips += 1;
+                }
+            }
+        }
+    }
+    let winners = state.winners();
+    for &w in &winners {
+        parts[bot_of_team(w)].won += 1.0 / winners.len() as f64;
+    }
+    GameResult {
+        parts,
+        forfeit: None,
+    }
+}
+
+/// The game is lost by bot `b`; the other bots share the win.
+fn forfeit(mut parts: Vec<Part>, b: usize, why: String, nb: usize) -> GameResult {
+    for (i, p) in parts.iter_mut().enumerate() {
+        p.won = if i == b { 0.0 } else { 1.0 / (nb - 1) as f64 };
+    }
+    GameResult {
+        parts,
+        forfeit: Some((b, why)),
+    }
+}
+
+/// A bot's line of the report.
+#[derive(Serialize, Debug)]
+struct BotSummary {
+    bot: String,
+    games: u32,
+    wins: f64,
+    win_rate: f64,
+    ci95: [f64; 2],
+    hands: u32,
+    points_per_hand: f64,
+    trips_completed: u32,
+    trip_rate: f64,
+    decisions: usize,
+    decision_ms_median: f64,
+    decision_ms_p95: f64,
+    decision_ms_max: f64,
+    forfeits: u32,
+}
+
+/// A forfeited game.
+#[derive(Serialize, Debug)]
+struct ForfeitSummary {
+    game: usize,
+    bot: String,
+    error: String,
+}
+
+/// The whole report.
+#[derive(Serialize, Debug)]
+struct Summary {
+    rules: String,
+    players: u8,
+    seed: u64,
+    deals: u32,
+    games: u32,
+    seconds: f64,
+    bots: Vec<BotSummary>,
+    forfeits: Vec<ForfeitSummary>,
+}
+
+/// Wilson score interval at 95% for `wins` out of `n`.
+fn wilson(wins: f64, n: f64) -> [f64; 2] {
+    if n <= 0.0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.96;
+    let p = wins / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+fn percentile(sorted: &[f32], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    f64::from(sorted[i.min(sorted.len() - 1)])
+}
 
 /// Runs the match.
-pub fn run(_args: MatchArgs) -> anyhow::Result<()> {
-    anyhow::bail!("mille match is not available yet")
+pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let config = GameConfig {
+        rules: args.rules,
+        players: args.players,
+        stacking: false,
+    };
+    let rules = mille_engine::Rules::new(config).context("cannot seat this table")?;
+    let names: Vec<String> = if args.bots.is_empty() {
+        vec!["normal".into(), "classic".into()]
+    } else {
+        args.bots.clone()
+    };
+    if names.len() != rules.teams as usize {
+        bail!(
+            "a {}-player game has {} sides: give {} --bot options, not {}",
+            args.players,
+            rules.teams,
+            rules.teams,
+            names.len()
+        );
+    }
+    let specs: Vec<Spec> = names.iter().map(|s| Spec::parse(s)).collect();
+    for s in &specs {
+        if let Spec::Command(c) = s {
+            mille_protocol::split_command(c).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+    }
+    let seatings = specs.len() as u32;
+    let deals = args.games.max(1).div_ceil(seatings);
+    let games = deals * seatings;
+    let timeout = Duration::from_millis(args.timeout_ms.max(1));
+
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(u64::from(games))
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.max(1))
+        .build()
+        .context("cannot start worker threads")?;
+    let started = Instant::now();
+    let results: Vec<GameResult> = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .map(|g| {
+                let deal = g / seatings;
+                let rotation = (g % seatings) as usize;
+                let deal_seed = splitmix(args.seed ^ splitmix(u64::from(deal)));
+                let bot_seed = splitmix(deal_seed ^ splitmix(u64::from(g) + 0x1234));
+                let r = play_game(config, &specs, deal_seed, rotation, bot_seed, timeout);
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+
+    let mut bots: Vec<BotSummary> = Vec::new();
+    let mut forfeits = Vec::new();
+    for (b, name) in names.iter().enumerate() {
+        let mut wins = 0.0;
+        let (mut hands, mut points, mut trips, mut lost) = (0u32, 0u64, 0u32, 0u32);
+        let mut times: Vec<f32> = Vec::new();
+        for r in &results {
+            let p = &r.parts[b];
+            wins += p.won;
+            hands += p.hands;
+            points += p.points;
+            trips += p.trips;
+            times.extend_from_slice(&p.decision_ms);
+            if matches!(&r.forfeit, Some((fb, _)) if *fb == b) {
+                lost += 1;
+            }
+        }
+        times.sort_by(f32::total_cmp);
+        let n = f64::from(games);
+        bots.push(BotSummary {
+            bot: name.clone(),
+            games,
+            wins,
+            win_rate: wins / n,
+            ci95: wilson(wins, n),
+            hands,
+            points_per_hand: if hands > 0 {
+                points as f64 / f64::from(hands)
+            } else {
+                0.0
+            },
+            trips_completed: trips,
+            trip_rate: if hands > 0 {
+                f64::from(trips) / f64::from(hands)
+            } else {
+                0.0
+            },
+            decisions: times.len(),
+            decision_ms_median: percentile(&times, 0.5),
+            decision_ms_p95: percentile(&times, 0.95),
+            decision_ms_max: percentile(&times, 1.0),
+            forfeits: lost,
+        });
+    }
+    for (g, r) in results.iter().enumerate() {
+        if let Some((b, why)) = &r.forfeit {
+            forfeits.push(ForfeitSummary {
+                game: g,
+                bot: names[*b].clone(),
+                error: why.clone(),
+            });
+        }
+    }
+    let summary = Summary {
+        rules: args.rules.id().to_string(),
+        players: args.players,
+        seed: args.seed,
+        deals,
+        games,
+        seconds,
+        bots,
+        forfeits,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else {
+        print_report(&summary);
+    }
+    Ok(())
+}
+
+fn print_report(s: &Summary) {
+    println!(
+        "{} games ({} deals x {} seatings), rules {}, {} players, seed {}, {:.1} s",
+        s.games,
+        s.deals,
+        s.bots.len(),
+        s.rules,
+        s.players,
+        s.seed,
+        s.seconds
+    );
+    println!(
+        "{:<24} {:>8} {:>7} {:>15} {:>9} {:>7} {:>10} {:>10}",
+        "bot", "won", "win%", "95% interval", "pts/hand", "trips%", "ms median", "ms p95"
+    );
+    for b in &s.bots {
+        let name: String = b.bot.chars().take(24).collect();
+        println!(
+            "{:<24} {:>8.1} {:>6.1}% {:>6.1}%-{:>6.1}% {:>9.0} {:>6.1}% {:>10.2} {:>10.2}",
+            name,
+            b.wins,
+            100.0 * b.win_rate,
+            100.0 * b.ci95[0],
+            100.0 * b.ci95[1],
+            b.points_per_hand,
+            100.0 * b.trip_rate,
+            b.decision_ms_median,
+            b.decision_ms_p95
+        );
+    }
+    if !s.forfeits.is_empty() {
+        println!("{} forfeited games:", s.forfeits.len());
+        for f in s.forfeits.iter().take(10) {
+            println!("  game {}: {} forfeits: {}", f.game, f.bot, f.error);
+        }
+    }
 }
