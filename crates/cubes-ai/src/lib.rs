@@ -1,0 +1,51 @@
+//! Computer players for `cubes`.
+//!
+//! Every player implements [`Bot`]: given the [`View`] of the seat to act it
+//! returns an [`Action`]. Personalities ([`Personality`]) are simple,
+//! readable threshold players; [`OptimalBot`] plays the policy that
+//! maximises the probability of winning a two-player game (solved exactly
+//! over the [`model::TurnModel`]; see [`solver`]), and for more players the
+//! policy that maximises the expected banked points of the turn, switching
+//! to the two-player policy against the leader in the end game.
+//! [`sim`] plays bots against each other.
+
+pub mod model;
+pub mod optimal;
+pub mod personality;
+pub mod sim;
+pub mod solver;
+pub mod tables;
+
+pub use optimal::{Brain, OptimalBot};
+pub use personality::Personality;
+
+use cubes_engine::{Action, View};
+
+/// A computer player.
+pub trait Bot: Send {
+    /// The player's name.
+    fn name(&self) -> &str;
+    /// The action to take; `view.current` is the bot's own seat.
+    fn act(&mut self, view: &View) -> Action;
+}
+
+/// A computer player by its short name: `optimal`, `cautious`, `steady`,
+/// `bold`, `reckless` (case-insensitive; the first word of a full name
+/// works too).
+pub fn by_name(name: &str) -> Option<Box<dyn Bot>> {
+    let n = name.to_ascii_lowercase();
+    let key = n.split_whitespace().next().unwrap_or("");
+    match key {
+        "optimal" | "olga" => Some(Box::new(OptimalBot::default())),
+        _ => Personality::all()
+            .into_iter()
+            .find(|p| {
+                let lower = p.name.to_ascii_lowercase();
+                lower.split_whitespace().any(|w| w == key)
+            })
+            .map(|p| Box::new(p) as Box<dyn Bot>),
+    }
+}
+
+/// Short names of every computer player, for help texts.
+pub const BOT_NAMES: [&str; 5] = ["optimal", "cautious", "steady", "bold", "reckless"];

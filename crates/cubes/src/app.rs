@@ -1,0 +1,532 @@
+//! The game as the terminal shows it: a model ([`App`]) and a pure
+//! [`App::update`] from inputs. No terminal here, so everything is testable;
+//! every rule decision is the engine's, and refusals show the engine's own
+//! sentence.
+
+use cubes_ai::Bot;
+use cubes_engine::{Action, DiceMask, DieState, Event, GameRecord, Phase, Settings, State, ToAct};
+
+/// Who sits in a seat.
+pub enum SeatKind {
+    /// A person at the keyboard.
+    Human,
+    /// A computer player.
+    Computer(Box<dyn Bot>),
+}
+
+/// A seat at the table.
+pub struct Seat {
+    /// Name shown and recorded.
+    pub name: String,
+    /// Human or computer.
+    pub kind: SeatKind,
+}
+
+impl Seat {
+    /// Whether a computer plays this seat.
+    pub fn is_computer(&self) -> bool {
+        matches!(self.kind, SeatKind::Computer(_))
+    }
+}
+
+/// What the screen is showing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The game.
+    Play,
+    /// The help page (`?`).
+    Help,
+    /// "Really quit?"
+    ConfirmQuit,
+    /// The game is over.
+    Over,
+}
+
+/// Kind of the status message.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// News.
+    Info,
+    /// A refused action or a warning.
+    Error,
+}
+
+/// An input, already translated from the terminal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A character key.
+    Key(char),
+    /// Enter.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Time for a computer player to move.
+    Tick,
+}
+
+/// What the caller must do after an update.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing.
+    None,
+    /// The game just ended: record it.
+    GameOver,
+    /// Leave the program; `unfinished` if the game was not over.
+    Quit {
+        /// Whether the game was left before its end.
+        unfinished: bool,
+    },
+}
+
+/// The whole model of the terminal game.
+pub struct App {
+    /// The game.
+    pub state: State,
+    /// Its record (seed + actions).
+    pub record: GameRecord,
+    /// The seats.
+    pub seats: Vec<Seat>,
+    /// Dice the human has picked to keep.
+    pub selected: DiceMask,
+    /// Status line.
+    pub message: (String, Tone),
+    /// What happened, oldest first.
+    pub log: Vec<String>,
+    /// What the screen shows.
+    pub mode: Mode,
+}
+
+/// `10,000`.
+pub fn points(p: u32) -> String {
+    let s = p.to_string();
+    let mut out = String::new();
+    for (k, c) in s.chars().enumerate() {
+        if k > 0 && (s.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The opening announcement of a game.
+pub fn announcement(state: &State) -> String {
+    let s = state.settings();
+    let mut m = format!("{} game to {} points.", s.name, points(s.target));
+    if state.jokers() {
+        m.push_str(" This is a JOKERS game: 13-sided dice with a Joker (face value 30).");
+    }
+    m
+}
+
+impl App {
+    /// A new game.
+    pub fn new(settings: Settings, seats: Vec<Seat>, seed: u64) -> anyhow::Result<App> {
+        let state = State::new(settings.clone(), seats.len(), seed)?;
+        let record = GameRecord::new(settings, seats.len(), seed);
+        let message = (announcement(&state), Tone::Info);
+        let mut app = App {
+            state,
+            record,
+            seats,
+            selected: DiceMask::EMPTY,
+            message,
+            log: Vec::new(),
+            mode: Mode::Play,
+        };
+        let first = app.seats[0].name.clone();
+        app.log.push(app.message.0.clone());
+        app.log.push(format!("{first} starts."));
+        Ok(app)
+    }
+
+    /// The seat to act, if the game goes on.
+    pub fn to_act(&self) -> Option<usize> {
+        match self.state.to_act() {
+            ToAct::Seat(s) => Some(s),
+            ToAct::GameOver { .. } => None,
+        }
+    }
+
+    /// Whether a human must act now.
+    pub fn human_to_act(&self) -> bool {
+        self.to_act().is_some_and(|s| !self.seats[s].is_computer())
+    }
+
+    /// Whether the game has humans at all.
+    pub fn has_humans(&self) -> bool {
+        self.seats.iter().any(|s| !s.is_computer())
+    }
+
+    fn error(&mut self, m: impl Into<String>) {
+        self.message = (m.into(), Tone::Error);
+    }
+
+    /// Handles one input.
+    pub fn update(&mut self, input: Input) -> Effect {
+        match self.mode {
+            Mode::Help => {
+                self.mode = if self.state.winner().is_some() {
+                    Mode::Over
+                } else {
+                    Mode::Play
+                };
+                Effect::None
+            }
+            Mode::ConfirmQuit => match input {
+                Input::Key('y' | 'Y') => Effect::Quit { unfinished: true },
+                _ => {
+                    self.mode = Mode::Play;
+                    self.message = ("Good: the game goes on.".into(), Tone::Info);
+                    Effect::None
+                }
+            },
+            Mode::Over => match input {
+                Input::Key('?') => {
+                    self.mode = Mode::Help;
+                    Effect::None
+                }
+                Input::Key('q' | 'Q') | Input::Enter | Input::Esc => {
+                    Effect::Quit { unfinished: false }
+                }
+                _ => Effect::None,
+            },
+            Mode::Play => self.play(input),
+        }
+    }
+
+    fn play(&mut self, input: Input) -> Effect {
+        match input {
+            Input::Key('?') => {
+                self.mode = Mode::Help;
+                return Effect::None;
+            }
+            Input::Key('q' | 'Q') | Input::Esc => {
+                if self.has_humans() {
+                    self.mode = Mode::ConfirmQuit;
+                    return Effect::None;
+                }
+                return Effect::Quit { unfinished: true };
+            }
+            _ => {}
+        }
+        let Some(seat) = self.to_act() else {
+            return Effect::None;
+        };
+        if self.seats[seat].is_computer() {
+            if input == Input::Tick {
+                let view = self.state.view(seat);
+                let action = match &mut self.seats[seat].kind {
+                    SeatKind::Computer(bot) => bot.act(&view),
+                    SeatKind::Human => return Effect::None,
+                };
+                return self.apply(action);
+            }
+            if input != Input::Tick {
+                self.message = (
+                    format!(
+                        "{} is playing; wait for your turn (? help, q quit).",
+                        self.seats[seat].name
+                    ),
+                    Tone::Info,
+                );
+            }
+            return Effect::None;
+        }
+        match input {
+            Input::Key(c @ '1'..='5') => {
+                let i = usize::from(c as u8 - b'1');
+                let turn = self.state.turn();
+                match (self.state.phase(), turn.states[i]) {
+                    (Phase::Rolled, DieState::Rolled) => {
+                        self.selected = self.selected.toggled(i);
+                        self.describe_selection();
+                    }
+                    (Phase::Rolled, DieState::Held) => self.error(format!(
+                        "Die {c} is held from an earlier roll; pick among the dice just rolled."
+                    )),
+                    _ => self.error("Roll first: press r to roll all five dice."),
+                }
+                Effect::None
+            }
+            Input::Key('a' | 'A') => {
+                match self.state.turn().best_keep() {
+                    Some(k) if self.state.phase() == Phase::Rolled => {
+                        self.selected = k.mask;
+                        self.describe_selection();
+                    }
+                    _ => self.error("Roll first: press r to roll all five dice."),
+                }
+                Effect::None
+            }
+            Input::Key('r' | 'R' | ' ') | Input::Enter => {
+                if self.state.phase() == Phase::Start {
+                    return self.apply(Action::Roll);
+                }
+                if self.selected.is_empty() {
+                    self.error(
+                        "First pick the scoring dice to keep: press 1-5 to pick dice, or a for all scoring dice; then r rolls the others. Or h to hold.",
+                    );
+                    return Effect::None;
+                }
+                self.apply(Action::Keep(self.selected))
+            }
+            Input::Key('h' | 'H' | 'b' | 'B') => self.apply(Action::Hold),
+            Input::Key(c) => {
+                self.error(format!("The key {c} does nothing here; press ? for help."));
+                Effect::None
+            }
+            _ => Effect::None,
+        }
+    }
+
+    fn describe_selection(&mut self) {
+        if self.selected.is_empty() {
+            self.message = ("Nothing picked.".into(), Tone::Info);
+            return;
+        }
+        match self.state.turn().score_keep(self.selected) {
+            Some(k) => {
+                let left = self.state.turn().mask(DieState::Rolled).len() - self.selected.len();
+                let next = if left == 0 { 5 } else { left };
+                let forgotten = if k.forgotten > 0 {
+                    format!(", giving up the held dice's {}", points(k.forgotten))
+                } else {
+                    String::new()
+                };
+                self.message = (
+                    format!(
+                        "Keep {}{forgotten}: r rolls {next} dice{}.",
+                        k.combos,
+                        if left == 0 { " (all five scored!)" } else { "" }
+                    ),
+                    Tone::Info,
+                );
+            }
+            None => self.error("These dice do not all score: every die you keep must be part of a scoring combination."),
+        }
+    }
+
+    fn apply(&mut self, action: Action) -> Effect {
+        let seat = self.state.current();
+        match self.state.apply(action) {
+            Err(e) => {
+                self.error(e.to_string());
+                Effect::None
+            }
+            Ok(events) => {
+                self.record.actions.push(action);
+                self.selected = DiceMask::EMPTY;
+                let mut lines = Vec::new();
+                for e in &events {
+                    lines.push(self.describe(e));
+                }
+                let who = &self.seats[seat].name;
+                let summary = lines
+                    .iter()
+                    .filter(|l| !l.is_empty())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                self.log.extend(lines.into_iter().filter(|l| !l.is_empty()));
+                if self.log.len() > 200 {
+                    self.log.drain(..self.log.len() - 200);
+                }
+                let hint = match self.to_act() {
+                    Some(s)
+                        if !self.seats[s].is_computer() && self.state.phase() == Phase::Rolled =>
+                    {
+                        " Pick dice to keep (1-5, a), then r; or h to hold."
+                    }
+                    Some(s) if !self.seats[s].is_computer() => " Press r to roll.",
+                    _ => "",
+                };
+                let _ = who;
+                self.message = (format!("{summary}{hint}"), Tone::Info);
+                if self.state.winner().is_some() {
+                    self.mode = Mode::Over;
+                    return Effect::GameOver;
+                }
+                Effect::None
+            }
+        }
+    }
+
+    /// One event as a sentence.
+    pub fn describe(&self, e: &Event) -> String {
+        let name = |s: usize| self.seats[s].name.clone();
+        match e {
+            Event::Rolled { seat, dice, rolled } => {
+                let faces: Vec<String> = rolled
+                    .positions()
+                    .map(|i| dice[i].symbol().to_string())
+                    .collect();
+                format!("{} rolls {}.", name(*seat), faces.join(" "))
+            }
+            Event::Kept {
+                seat,
+                combos,
+                forgotten,
+                turn_points,
+                ..
+            } => {
+                let f = if *forgotten > 0 {
+                    format!(" (held dice's {} given up)", points(*forgotten))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{} keeps {combos}{f}: turn {}.",
+                    name(*seat),
+                    points(*turn_points)
+                )
+            }
+            Event::AllFiveScored { seat } => format!(
+                "All five dice scored: {} rolls all five again.",
+                name(*seat)
+            ),
+            Event::Bust { seat, lost } => {
+                if *lost > 0 {
+                    format!(
+                        "Nothing scores: {} loses {} points.",
+                        name(*seat),
+                        points(*lost)
+                    )
+                } else {
+                    format!("Nothing scores: {}'s turn is over.", name(*seat))
+                }
+            }
+            Event::Banked {
+                seat,
+                points: p,
+                score,
+                got_on_board,
+                ..
+            } => format!(
+                "{} holds and banks {}: score {}{}.",
+                name(*seat),
+                points(*p),
+                points(*score),
+                if *got_on_board { ", on board" } else { "" }
+            ),
+            Event::Overtime { leader, lead } => format!(
+                "Overtime! {} leads by {}; the winner must lead by {}.",
+                name(*leader),
+                points(*lead),
+                points(self.state.settings().overtime_lead)
+            ),
+            Event::TurnStarted { seat } => format!("{}'s turn.", name(*seat)),
+            Event::GameOver { winner } => format!(
+                "{} wins with {} points!",
+                name(*winner),
+                points(self.state.players()[*winner].score)
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cubes_ai::Personality;
+
+    fn app() -> App {
+        let seats = vec![
+            Seat {
+                name: "ann".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        App::new(Settings::standard(), seats, 11).expect("app")
+    }
+
+    #[test]
+    fn points_have_separators() {
+        assert_eq!(points(0), "0");
+        assert_eq!(points(950), "950");
+        assert_eq!(points(10_000), "10,000");
+        assert_eq!(points(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn a_human_turn_by_keys() {
+        let mut a = app();
+        assert_eq!(a.update(Input::Key('h')), Effect::None);
+        assert_eq!(a.message.1, Tone::Error);
+        assert!(
+            a.message.0.starts_with("Roll the dice first"),
+            "{}",
+            a.message.0
+        );
+        a.update(Input::Key('r'));
+        assert_eq!(a.record.actions, vec![Action::Roll]);
+        if a.state.phase() == Phase::Rolled {
+            a.update(Input::Enter);
+            assert!(a.message.0.starts_with("First pick"), "{}", a.message.0);
+            a.update(Input::Key('a'));
+            assert!(!a.selected.is_empty());
+            assert!(a.message.0.starts_with("Keep "), "{}", a.message.0);
+            a.update(Input::Key('r'));
+            assert_eq!(a.record.actions.len(), 2);
+        }
+        // The record replays to the same state.
+        assert!(a.record.replay().expect("replays") == a.state);
+    }
+
+    #[test]
+    fn quitting_asks_first() {
+        let mut a = app();
+        assert_eq!(a.update(Input::Key('q')), Effect::None);
+        assert_eq!(a.mode, Mode::ConfirmQuit);
+        assert_eq!(a.update(Input::Key('n')), Effect::None);
+        assert_eq!(a.mode, Mode::Play);
+        a.update(Input::Key('q'));
+        assert_eq!(a.update(Input::Key('y')), Effect::Quit { unfinished: true });
+    }
+
+    #[test]
+    fn help_opens_and_closes() {
+        let mut a = app();
+        a.update(Input::Key('?'));
+        assert_eq!(a.mode, Mode::Help);
+        a.update(Input::Key('x'));
+        assert_eq!(a.mode, Mode::Play);
+    }
+
+    #[test]
+    fn computers_move_on_ticks_and_games_end() {
+        let seats = vec![
+            Seat {
+                name: "Bold Bella".into(),
+                kind: SeatKind::Computer(Box::new(Personality::bold())),
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        let mut a = App::new(Settings::blitz(), seats, 5).expect("app");
+        let mut over = false;
+        for _ in 0..100_000 {
+            if a.update(Input::Tick) == Effect::GameOver {
+                over = true;
+                break;
+            }
+        }
+        assert!(over);
+        assert_eq!(a.mode, Mode::Over);
+        assert!(
+            a.log.last().is_some_and(|l| l.contains("wins with")),
+            "{:?}",
+            a.log.last()
+        );
+        assert_eq!(
+            a.update(Input::Key('q')),
+            Effect::Quit { unfinished: false }
+        );
+    }
+}

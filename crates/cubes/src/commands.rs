@@ -1,0 +1,277 @@
+//! The commands behind the command line: setting up and recording a game,
+//! rank, stat, sim and solve.
+
+use crate::app::{App, Seat, SeatKind};
+use crate::scores::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
+use crate::{Cli, Jokers};
+use anyhow::{Context, Result, bail};
+use cubes_ai::sim::run_match;
+use cubes_ai::solver::{Rules, solve as solve_table};
+use cubes_ai::tables::{encode, file_name};
+use cubes_ai::{BOT_NAMES, Bot, by_name};
+use cubes_engine::{JokerRule, Settings};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+/// Longest name accepted.
+const MAX_NAME: usize = 20;
+
+fn check_name(n: &str) -> Result<String> {
+    let n = n.trim();
+    if n.is_empty() {
+        bail!("a player name cannot be empty");
+    }
+    if n.chars().count() > MAX_NAME || n.chars().any(char::is_control) {
+        bail!(
+            "player name {n:?} is too long or has control characters (at most {MAX_NAME} characters)"
+        );
+    }
+    Ok(n.to_string())
+}
+
+fn bot(name: &str) -> Result<Box<dyn Bot>> {
+    by_name(name).with_context(|| {
+        format!(
+            "no computer player called {name:?}; choose from {}",
+            BOT_NAMES.join(", ")
+        )
+    })
+}
+
+/// The seats of a game from the command line.
+pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
+    let mut seats = Vec::new();
+    if !cli.watch {
+        let me = match &cli.name {
+            Some(n) => n.clone(),
+            None => std::env::var("USER")
+                .or_else(|_| std::env::var("USERNAME"))
+                .unwrap_or_else(|_| "player".into()),
+        };
+        for n in std::iter::once(&me).chain(&cli.humans) {
+            seats.push(Seat {
+                name: check_name(n)?,
+                kind: SeatKind::Human,
+            });
+        }
+    }
+    let mut computers = cli.computers.clone();
+    if computers.is_empty() && cli.humans.is_empty() {
+        computers.push("steady".into());
+        if cli.watch {
+            computers.push("optimal".into());
+        }
+    }
+    for c in &computers {
+        let b = bot(c)?;
+        let mut name = b.name().to_string();
+        let same = seats
+            .iter()
+            .filter(|s: &&Seat| s.name.starts_with(&name))
+            .count();
+        if same > 0 {
+            name = format!("{name} {}", same + 1);
+        }
+        seats.push(Seat {
+            name,
+            kind: SeatKind::Computer(b),
+        });
+    }
+    for (k, s) in seats.iter().enumerate() {
+        if seats[..k].iter().any(|o| o.name == s.name) {
+            bail!(
+                "two players are called {:?}; give everybody a different name",
+                s.name
+            );
+        }
+    }
+    if seats.len() > cubes_engine::MAX_PLAYERS {
+        bail!("at most {} players can play", cubes_engine::MAX_PLAYERS);
+    }
+    Ok(seats)
+}
+
+/// The settings from the command line.
+pub fn settings(cli: &Cli) -> Settings {
+    let s = if cli.blitz {
+        Settings::blitz()
+    } else {
+        Settings::standard()
+    };
+    s.with_jokers(match cli.jokers {
+        Jokers::Never => JokerRule::Never,
+        Jokers::Sometimes => JokerRule::OneGameInSix,
+        Jokers::Always => JokerRule::Always,
+    })
+}
+
+fn fresh_seed() -> u64 {
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    (t as u64) ^ (u64::from(std::process::id()) << 32)
+}
+
+/// Plays a game (full screen or plain) and records it.
+pub fn play(cli: &Cli) -> Result<()> {
+    let seats = seats(cli)?;
+    let seed = cli.seed.unwrap_or_else(fresh_seed);
+    let mut app = App::new(settings(cli), seats, seed)?;
+    let scores = if cli.no_record {
+        None
+    } else {
+        Some(ScoreFile::open_default()?)
+    };
+    if let Some(f) = &scores {
+        for s in app.seats.iter().filter(|s| !s.is_computer()) {
+            f.start_playing(&s.name)?;
+        }
+    }
+    let outcome = if cli.plain {
+        crate::plain::run(&mut app, std::io::stdin().lock(), std::io::stdout().lock())
+    } else {
+        crate::term::run(&mut app, cli.delay)
+    };
+    let mut scores = scores;
+    if let Some(f) = &mut scores {
+        let _ = f.stop_playing();
+        let unfinished = app.state.winner().is_none();
+        // A game left after at least one action counts (the man page's
+        // "Don't quit!"); one left before anything happened does not.
+        if !unfinished || !app.record.actions.is_empty() {
+            f.record(&result(&app))
+                .with_context(|| format!("recording the game in {}", f.path().display()))?;
+        }
+    }
+    let unfinished = outcome?;
+    if unfinished && app.state.winner().is_none() {
+        println!("Game left unfinished (seed {seed}).");
+    } else if let Some(w) = app.state.winner() {
+        println!(
+            "{} won (seed {seed}). `cubes rank` shows the rankings.",
+            app.seats[w].name
+        );
+    }
+    Ok(())
+}
+
+/// What goes into the score file for this game: every player of a finished
+/// game; only the people of a game left before its end (as a loss).
+pub fn result(app: &App) -> GameResult {
+    let players = app.state.players();
+    let mut order: Vec<usize> = (0..players.len()).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(players[k].score), k));
+    let winner = app.state.winner();
+    GameResult {
+        kind: app.state.settings().name.clone(),
+        jokers: app.state.jokers(),
+        seed: app.state.seed(),
+        turns: players.iter().map(|p| p.turns).sum(),
+        quit: winner.is_none(),
+        players: order
+            .iter()
+            .enumerate()
+            .filter(|&(_, &k)| winner.is_some() || !app.seats[k].is_computer())
+            .map(|(place, &k)| PlayerResult {
+                name: app.seats[k].name.clone(),
+                computer: app.seats[k].is_computer(),
+                seat: k,
+                score: players[k].score,
+                won: winner == Some(k),
+                place: place + 1,
+            })
+            .collect(),
+    }
+}
+
+/// `cubes rank`.
+pub fn rank(min_games: u32) -> Result<()> {
+    let f = ScoreFile::open_default()?;
+    print!("{}", rank_text(&f, min_games)?);
+    Ok(())
+}
+
+/// `cubes stat`.
+pub fn stat(name: Option<&str>, min_games: u32) -> Result<()> {
+    let f = ScoreFile::open_default()?;
+    print!("{}", stat_text(&f, name, min_games)?);
+    Ok(())
+}
+
+/// `cubes sim`.
+pub fn sim(games: u64, a: &str, b: &[String], blitz: bool, jokers: bool, seed: u64) -> Result<()> {
+    let mut settings = if blitz {
+        Settings::blitz()
+    } else {
+        Settings::standard()
+    };
+    if jokers {
+        settings = settings.with_jokers(JokerRule::Always);
+    }
+    bot(a)?;
+    let opponents: Vec<String> = if b.is_empty() {
+        BOT_NAMES.iter().map(|s| s.to_string()).collect()
+    } else {
+        b.to_vec()
+    };
+    println!(
+        "{} games per match, {} game{}, seats alternate, seeds {seed}..",
+        games,
+        settings.name,
+        if jokers { " with Jokers" } else { "" }
+    );
+    println!(
+        "{:<10} {:<10} {:>8} {:>9} {:>11} {:>8} {:>8} {:>7}",
+        "A", "B", "A wins", "A win%", "95% CI", "first%", "turns", "secs"
+    );
+    for o in &opponents {
+        bot(o)?;
+        let t = Instant::now();
+        let r = run_match(
+            &settings,
+            games,
+            seed,
+            || by_name(a).unwrap_or_else(|| Box::new(cubes_ai::Personality::steady())),
+            || by_name(o).unwrap_or_else(|| Box::new(cubes_ai::Personality::steady())),
+        );
+        let rate = r.a_rate();
+        println!(
+            "{:<10} {:<10} {:>8} {:>8.2}% {:>10.2}% {:>7.2}% {:>8.1} {:>7.1}",
+            a,
+            o,
+            r.a_wins,
+            100.0 * rate,
+            100.0 * r.ci95(rate),
+            100.0 * r.first_rate(),
+            r.turns as f64 / r.games.max(1) as f64,
+            t.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// `cubes solve`.
+pub fn solve(out: &std::path::Path, only: &[String]) -> Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    for settings in [Settings::standard(), Settings::blitz()] {
+        for jokers in [false, true] {
+            let rules = Rules::of(&settings);
+            let name = file_name(&rules, jokers);
+            let short = name.trim_start_matches('w').trim_end_matches(".bin");
+            if !only.is_empty() && !only.iter().any(|o| o == short) {
+                continue;
+            }
+            let t = Instant::now();
+            let table = solve_table(&settings, jokers);
+            let path = out.join(&name);
+            game_store::atomic_write(&path, &encode(&table))?;
+            println!(
+                "{}: solved in {:.1} s; first player wins {:.2}% under optimal play",
+                path.display(),
+                t.elapsed().as_secs_f64(),
+                100.0 * table.get(0, 0)
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! `cubes`: the five-dice game in the terminal, its score file and rankings.
+//!
+//! `cubes [options] [name]` plays (ratatui, or `--plain` lines); `cubes rank`
+//! ranks every player (cuberank); `cubes stat [name]` shows statistics and
+//! who is playing now (cubestat); `cubes sim` and `cubes solve` measure the
+//! computer players and regenerate the optimal player's tables.
+
+mod app;
+mod commands;
+mod plain;
+mod scores;
+mod term;
+mod ui;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// When to play with Jokers dice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Jokers {
+    /// Ordinary dice.
+    Never,
+    /// About one game in six, announced at the start (the original's way).
+    Sometimes,
+    /// Always.
+    Always,
+}
+
+/// cubes: a dice game for one or more players, people and computers.
+#[derive(Parser, Debug)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Your name, as recorded in the score file (default: your login name).
+    pub name: Option<String>,
+    /// Play a Blitz game (to 7,500) instead of a Standard one (to 10,000).
+    #[arg(short, long)]
+    pub blitz: bool,
+    /// When to play with the 13-sided Jokers dice.
+    #[arg(short, long, value_enum, default_value_t = Jokers::Sometimes)]
+    pub jokers: Jokers,
+    /// A computer player: optimal, cautious, steady, bold or reckless
+    /// (repeat for more). Default: one steady player, unless other people
+    /// play.
+    #[arg(short, long = "computer", value_name = "PLAYER")]
+    pub computers: Vec<String>,
+    /// Another person playing at this keyboard (repeat for more).
+    #[arg(short = 'H', long = "human", value_name = "NAME")]
+    pub humans: Vec<String>,
+    /// Only computer players: watch them play.
+    #[arg(short, long)]
+    pub watch: bool,
+    /// Seed of the dice, to replay a game.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Plain lines on standard input and output instead of the full screen.
+    #[arg(long)]
+    pub plain: bool,
+    /// Milliseconds between computer moves on screen.
+    #[arg(long, default_value_t = 600)]
+    pub delay: u64,
+    /// Do not write the result to the score file.
+    #[arg(long)]
+    pub no_record: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The other programs of cubes.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Rank all players from best to worst (cuberank).
+    Rank {
+        /// Games a player needs to be ranked.
+        #[arg(short, long, default_value_t = 5)]
+        min_games: u32,
+    },
+    /// A player's statistics, and who is playing now (cubestat).
+    Stat {
+        /// The player (default: everybody's summary).
+        name: Option<String>,
+        /// Games a player needs to be ranked.
+        #[arg(short, long, default_value_t = 5)]
+        min_games: u32,
+    },
+    /// Simulate games between computer players and report win rates.
+    Sim {
+        /// Games per match.
+        #[arg(short, long, default_value_t = 10_000)]
+        games: u64,
+        /// First player of each match.
+        #[arg(long, default_value = "optimal")]
+        a: String,
+        /// Opponents (default: every personality and optimal itself).
+        #[arg(long)]
+        b: Vec<String>,
+        /// Blitz games.
+        #[arg(long)]
+        blitz: bool,
+        /// Jokers dice.
+        #[arg(long)]
+        jokers: bool,
+        /// Seed of the first game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Solve the optimal player's win tables and write them to a directory.
+    Solve {
+        /// Where to write the tables.
+        #[arg(long, default_value = "crates/cubes-ai/data")]
+        out: std::path::PathBuf,
+        /// Only these (e.g. `10000`, `7500j`); default all four.
+        #[arg(long)]
+        only: Vec<String>,
+    },
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match &cli.command {
+        Some(Command::Rank { min_games }) => commands::rank(*min_games),
+        Some(Command::Stat { name, min_games }) => commands::stat(name.as_deref(), *min_games),
+        Some(Command::Sim {
+            games,
+            a,
+            b,
+            blitz,
+            jokers,
+            seed,
+        }) => commands::sim(*games, a, b, *blitz, *jokers, *seed),
+        Some(Command::Solve { out, only }) => commands::solve(out, only),
+        None => commands::play(&cli),
+    }
+}

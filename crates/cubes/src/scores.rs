@@ -1,0 +1,476 @@
+//! The score file: every finished game's results in SQLite (through
+//! `game-store`, in the user's data directory), the rankings of `cubes
+//! rank` (cuberank) and the statistics of `cubes stat` (cubestat), and the
+//! list of who is playing now.
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, params};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Schema migrations, in order (see `game_store::open_db`).
+pub const MIGRATIONS: &[&str] = &["
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    finished_at INTEGER NOT NULL,   -- unix seconds
+    kind TEXT NOT NULL,             -- Standard / Blitz
+    jokers INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    turns INTEGER NOT NULL,
+    quit INTEGER NOT NULL           -- 1: left before the end
+);
+CREATE TABLE results (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    name TEXT NOT NULL,
+    computer INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    score INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    place INTEGER NOT NULL          -- 1 = winner
+);
+CREATE INDEX results_by_name ON results(name);
+CREATE TABLE playing (
+    pid INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    started_at INTEGER NOT NULL
+);
+"];
+
+/// One player's result in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerResult {
+    /// Player name.
+    pub name: String,
+    /// Whether a computer player.
+    pub computer: bool,
+    /// Seat.
+    pub seat: usize,
+    /// Final score.
+    pub score: u32,
+    /// Whether the player won.
+    pub won: bool,
+    /// Place, 1 = first.
+    pub place: usize,
+}
+
+/// A game to record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// "Standard" or "Blitz".
+    pub kind: String,
+    /// Jokers dice.
+    pub jokers: bool,
+    /// The seed.
+    pub seed: u64,
+    /// Turns played in all.
+    pub turns: u32,
+    /// Whether somebody quit.
+    pub quit: bool,
+    /// Results of the players to record.
+    pub players: Vec<PlayerResult>,
+}
+
+/// A line of the rankings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranked {
+    /// Player.
+    pub name: String,
+    /// Whether a computer player.
+    pub computer: bool,
+    /// Games played.
+    pub games: u32,
+    /// Games won.
+    pub wins: u32,
+    /// Average final score.
+    pub average: f64,
+    /// Best final score.
+    pub best: u32,
+}
+
+impl Ranked {
+    /// Wins per game.
+    pub fn rate(&self) -> f64 {
+        f64::from(self.wins) / f64::from(self.games.max(1))
+    }
+}
+
+/// One of a player's recorded games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recent {
+    /// When it ended (unix seconds).
+    pub at: i64,
+    /// Standard or Blitz.
+    pub kind: String,
+    /// Jokers dice.
+    pub jokers: bool,
+    /// The player's score.
+    pub score: u32,
+    /// Whether the player won.
+    pub won: bool,
+    /// The player's place.
+    pub place: u32,
+    /// Players in the game.
+    pub players: u32,
+    /// Whether the game was left unfinished.
+    pub quit: bool,
+}
+
+/// The score file.
+pub struct ScoreFile {
+    conn: Connection,
+    path: PathBuf,
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+impl ScoreFile {
+    /// Opens the score file in the user's data directory.
+    pub fn open_default() -> Result<ScoreFile> {
+        let dir = game_store::data_dir("cubes").context("finding the cubes data directory")?;
+        ScoreFile::open(&dir.join("scores.db"))
+    }
+
+    /// Opens (creating) a score file.
+    pub fn open(path: &Path) -> Result<ScoreFile> {
+        let conn = game_store::open_db(path, MIGRATIONS)
+            .with_context(|| format!("opening the score file {}", path.display()))?;
+        Ok(ScoreFile {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Where the file is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records a game and its players' results in one transaction.
+    pub fn record(&mut self, g: &GameResult) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO games (finished_at, kind, jokers, players, seed, turns, quit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![now(), g.kind, g.jokers, g.players.len() as i64, g.seed as i64, g.turns, g.quit],
+        )?;
+        let id = tx.last_insert_rowid();
+        for p in &g.players {
+            tx.execute(
+                "INSERT INTO results (game_id, name, computer, seat, score, won, place) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![id, p.name, p.computer, p.seat as i64, p.score, p.won, p.place as i64],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every player, best first: ranked players (at least `min_games`) by
+    /// win rate, then average score; then the others.
+    pub fn rankings(&self, min_games: u32) -> Result<(Vec<Ranked>, Vec<Ranked>)> {
+        let mut st = self.conn.prepare(
+            "SELECT name, max(computer), count(*), sum(won), avg(score), max(score)
+             FROM results GROUP BY name",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(Ranked {
+                name: r.get(0)?,
+                computer: r.get(1)?,
+                games: r.get(2)?,
+                wins: r.get(3)?,
+                average: r.get(4)?,
+                best: r.get(5)?,
+            })
+        })?;
+        let mut all = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        all.sort_by(|a, b| {
+            b.rate()
+                .total_cmp(&a.rate())
+                .then(b.average.total_cmp(&a.average))
+                .then(a.name.cmp(&b.name))
+        });
+        Ok(all.into_iter().partition(|r| r.games >= min_games))
+    }
+
+    /// One player's summary, or `None` if they never played.
+    pub fn player(&self, name: &str) -> Result<Option<Ranked>> {
+        let (a, b) = self.rankings(0)?;
+        Ok(a.into_iter().chain(b).find(|r| r.name == name))
+    }
+
+    /// A player's last games: (unix time, kind, jokers, score, won, place,
+    /// players, quit), newest first.
+    pub fn recent(&self, name: &str, limit: u32) -> Result<Vec<Recent>> {
+        let mut st = self.conn.prepare(
+            "SELECT g.finished_at, g.kind, g.jokers, r.score, r.won, r.place, g.players, g.quit
+             FROM results r JOIN games g ON g.id = r.game_id
+             WHERE r.name = ?1 ORDER BY g.id DESC LIMIT ?2",
+        )?;
+        let rows = st.query_map(params![name, limit], |r| {
+            Ok(Recent {
+                at: r.get(0)?,
+                kind: r.get(1)?,
+                jokers: r.get(2)?,
+                score: r.get(3)?,
+                won: r.get(4)?,
+                place: r.get(5)?,
+                players: r.get(6)?,
+                quit: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Marks `name` as playing now (this process).
+    pub fn start_playing(&self, name: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO playing (pid, name, started_at) VALUES (?1, ?2, ?3)",
+            params![i64::from(std::process::id()), name, now()],
+        )?;
+        Ok(())
+    }
+
+    /// Removes this process's "playing now" entries.
+    pub fn stop_playing(&self) -> Result<()> {
+        self.conn.execute(
+            "DELETE FROM playing WHERE pid = ?1",
+            params![i64::from(std::process::id())],
+        )?;
+        Ok(())
+    }
+
+    /// Who is playing now: (name, started unix time). Entries older than a
+    /// day are taken as left over by a crashed game and dropped.
+    pub fn playing(&self) -> Result<Vec<(String, i64)>> {
+        self.conn.execute(
+            "DELETE FROM playing WHERE started_at < ?1",
+            params![now() - 86_400],
+        )?;
+        let mut st = self
+            .conn
+            .prepare("SELECT name, started_at FROM playing ORDER BY started_at")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) of a unix time.
+pub fn format_time(t: i64) -> String {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+/// The rankings as text (cuberank).
+pub fn rank_text(file: &ScoreFile, min_games: u32) -> Result<String> {
+    let (ranked, unranked) = file.rankings(min_games)?;
+    let mut out = String::new();
+    if ranked.is_empty() && unranked.is_empty() {
+        out.push_str("No games recorded yet. Play one with `cubes`.\n");
+        return Ok(out);
+    }
+    out.push_str(&format!(
+        "{:>4}  {:<20} {:>6} {:>5} {:>6} {:>8} {:>7}\n",
+        "rank", "player", "games", "wins", "win%", "average", "best"
+    ));
+    for (k, r) in ranked.iter().enumerate() {
+        out.push_str(&line(&format!("{}", k + 1), r));
+    }
+    if !unranked.is_empty() {
+        out.push_str(&format!(
+            "Not ranked yet (fewer than {min_games} game{}):\n",
+            if min_games == 1 { "" } else { "s" }
+        ));
+        for r in &unranked {
+            out.push_str(&line("-", r));
+        }
+    }
+    Ok(out)
+}
+
+fn line(rank: &str, r: &Ranked) -> String {
+    let name = if r.computer {
+        format!("{} (computer)", r.name)
+    } else {
+        r.name.clone()
+    };
+    format!(
+        "{:>4}  {:<20} {:>6} {:>5} {:>5.1}% {:>8.0} {:>7}\n",
+        rank,
+        name,
+        r.games,
+        r.wins,
+        100.0 * r.rate(),
+        r.average,
+        r.best
+    )
+}
+
+/// A player's statistics as text (cubestat), or everybody's summary and who
+/// is playing now without a name.
+pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result<String> {
+    let mut out = String::new();
+    let playing = file.playing()?;
+    match name {
+        Some(name) => match file.player(name)? {
+            None => out.push_str(&format!("{name} has no recorded games.\n")),
+            Some(r) => {
+                let (ranked, _) = file.rankings(min_games)?;
+                let place = ranked.iter().position(|x| x.name == r.name);
+                out.push_str(&format!(
+                    "{}{}\n",
+                    r.name,
+                    if r.computer { " (computer player)" } else { "" }
+                ));
+                out.push_str(&format!(
+                    "  games {}, wins {} ({:.1}%), average score {:.0}, best game {}\n",
+                    r.games,
+                    r.wins,
+                    100.0 * r.rate(),
+                    r.average,
+                    r.best
+                ));
+                match place {
+                    Some(p) => out.push_str(&format!("  ranked {} of {}\n", p + 1, ranked.len())),
+                    None => out.push_str(&format!(
+                        "  not ranked yet: {} more game(s) to play\n",
+                        min_games.saturating_sub(r.games)
+                    )),
+                }
+                out.push_str("  last games:\n");
+                for g in file.recent(name, 10)? {
+                    let (place, players) = (g.place, g.players);
+                    out.push_str(&format!(
+                        "    {}  {:<8}{} {:>6}  {}{}\n",
+                        format_time(g.at),
+                        g.kind,
+                        if g.jokers { " Jokers" } else { "       " },
+                        g.score,
+                        if g.won {
+                            "won".to_string()
+                        } else {
+                            format!("place {place} of {players}")
+                        },
+                        if g.quit { " (quit)" } else { "" }
+                    ));
+                }
+            }
+        },
+        None => {
+            let (ranked, unranked) = file.rankings(min_games)?;
+            let games: u32 = ranked.iter().chain(&unranked).map(|r| r.games).sum();
+            out.push_str(&format!(
+                "{} player(s), {} result(s) recorded in {}\n",
+                ranked.len() + unranked.len(),
+                games,
+                file.path().display()
+            ));
+        }
+    }
+    if playing.is_empty() {
+        out.push_str("Nobody is playing now.\n");
+    } else {
+        out.push_str("Playing now:\n");
+        for (n, t) in playing {
+            out.push_str(&format!("  {n} (since {})\n", format_time(t)));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(players: &[(&str, u32, bool)]) -> GameResult {
+        let mut sorted: Vec<_> = players.to_vec();
+        sorted.sort_by_key(|p| std::cmp::Reverse(p.1));
+        GameResult {
+            kind: "Standard".into(),
+            jokers: false,
+            seed: 1,
+            turns: 40,
+            quit: false,
+            players: players
+                .iter()
+                .enumerate()
+                .map(|(seat, &(name, score, won))| PlayerResult {
+                    name: name.into(),
+                    computer: name.starts_with("Bot"),
+                    seat,
+                    score,
+                    won,
+                    place: sorted.iter().position(|p| p.0 == name).unwrap_or(0) + 1,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn ranks_by_win_rate_with_a_minimum_of_games() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
+        for _ in 0..3 {
+            f.record(&game(&[("ann", 10_300, true), ("Bot Sam", 8_000, false)]))
+                .expect("record");
+        }
+        f.record(&game(&[("ann", 9_000, false), ("Bot Sam", 10_500, true)]))
+            .expect("record");
+        f.record(&game(&[("bob", 10_250, true), ("Bot Sam", 9_000, false)]))
+            .expect("record");
+        let (ranked, unranked) = f.rankings(3).expect("rank");
+        let names: Vec<_> = ranked.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["ann", "Bot Sam"]);
+        assert_eq!(
+            (ranked[0].games, ranked[0].wins, ranked[0].best),
+            (4, 3, 10_300)
+        );
+        assert_eq!(unranked.len(), 1);
+        let text = rank_text(&f, 3).expect("text");
+        assert!(text.contains("Bot Sam (computer)"), "{text}");
+        assert!(
+            text.contains("Not ranked yet (fewer than 3 games)"),
+            "{text}"
+        );
+        assert!(text.contains("75.0%"), "{text}");
+        let stat = stat_text(&f, Some("bob"), 3).expect("stat");
+        assert!(stat.contains("not ranked yet: 2 more game(s)"), "{stat}");
+        assert!(stat.contains("won"), "{stat}");
+    }
+
+    #[test]
+    fn playing_now_comes_and_goes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
+        f.start_playing("ann").expect("start");
+        assert_eq!(f.playing().expect("list").len(), 1);
+        assert!(stat_text(&f, None, 5).expect("stat").contains("ann (since"));
+        f.stop_playing().expect("stop");
+        assert!(f.playing().expect("list").is_empty());
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(format_time(0), "1970-01-01 00:00");
+        assert_eq!(format_time(951_782_400), "2000-02-29 00:00");
+        assert_eq!(format_time(1_700_000_000), "2023-11-14 22:13");
+    }
+}

@@ -1,0 +1,265 @@
+//! Drawing the game with ratatui: the scores, the five dice, the scoring
+//! combinations, what happened, the status line and the keys; plus the help
+//! page, the quit question and the final standings. Rendering only reads
+//! the [`App`].
+
+use crate::app::{App, Mode, Tone, points};
+use cubes_engine::{DieState, Phase};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+/// The help page (also printed by `--plain` on `?`).
+pub const HELP: &str = "\
+cubes: score 10,000 points (7,500 in Blitz) with five dice.
+
+A turn starts with a roll of all five dice. After each roll, keep one or
+more scoring dice (every die kept must score) and roll the others, or hold
+to bank the turn. A roll that scores nothing ends the turn and loses all
+its points. When all five dice have scored, you roll all five again.
+
+Scoring: five of a kind face x 300; four of a kind face x 200; three of a
+kind face x 100 (face = 10 for a One, 30 for a Joker, else the spots);
+straight 1500 (750 if completed with held dice); small straight (four in a
+row) 400; a One 100; a Five 50; a Joker 0. Only five of a kind and the
+straight may use dice held from earlier rolls.
+
+On board: your first banked turn needs 500 points. Off board: the turn
+that crosses the target needs 500 points. Overtime: the winner must lead
+second place by 250; until then play goes on.
+
+Keys: r or Enter roll / keep the picked dice and roll the rest;
+1-5 pick a die; a pick all scoring dice; h hold (bank);
+? this help; q quit (asks first).";
+
+const KEYS: &str = " r roll  1-5 pick  a all scoring  h hold  ? help  q quit";
+
+fn die_style(state: DieState, selected: bool) -> Style {
+    match (state, selected) {
+        (_, true) => Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        (DieState::Held, _) => Style::new().fg(Color::DarkGray),
+        (DieState::Rolled, _) => Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+        (DieState::Idle, _) => Style::new().fg(Color::DarkGray),
+    }
+}
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame, app: &App) {
+    let n = app.seats.len() as u16;
+    let [title, players, dice, bottom, status, keys] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(n + 2),
+        Constraint::Length(6),
+        Constraint::Min(4),
+        Constraint::Length(3),
+        Constraint::Length(1),
+    ])
+    .areas(f.area());
+
+    let s = app.state.settings();
+    let mut t = format!(" cubes: {} game to {} points", s.name, points(s.target));
+    if app.state.jokers() {
+        t.push_str(" with JOKERS");
+    }
+    f.render_widget(
+        Paragraph::new(t).style(Style::new().add_modifier(Modifier::BOLD)),
+        title,
+    );
+
+    draw_players(f, app, players);
+    draw_dice(f, app, dice);
+
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(bottom);
+    draw_scoring(f, app, left);
+    let h = right.height.saturating_sub(2) as usize;
+    let log: Vec<Line> = app.log[app.log.len().saturating_sub(h)..]
+        .iter()
+        .map(|l| Line::from(l.as_str()))
+        .collect();
+    f.render_widget(
+        Paragraph::new(log).block(Block::bordered().title(" What happened ")),
+        right,
+    );
+
+    let style = match app.message.1 {
+        Tone::Info => Style::new().fg(Color::Cyan),
+        Tone::Error => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+    };
+    f.render_widget(
+        Paragraph::new(app.message.0.as_str())
+            .style(style)
+            .wrap(Wrap { trim: true }),
+        status,
+    );
+    f.render_widget(
+        Paragraph::new(KEYS).style(Style::new().fg(Color::DarkGray)),
+        keys,
+    );
+
+    match app.mode {
+        Mode::Help => popup(f, " Help (any key to go back) ", HELP, 78, 24),
+        Mode::ConfirmQuit => popup(
+            f,
+            " Quit? ",
+            "Really leave this game? It is not over: it will be recorded in the \
+             score file as an unfinished game, a loss at your current score.\n\n\
+             y: quit    any other key: keep playing",
+            50,
+            8,
+        ),
+        Mode::Over => {
+            let mut standings: Vec<(usize, u32)> = app
+                .state
+                .players()
+                .iter()
+                .enumerate()
+                .map(|(k, p)| (k, p.score))
+                .collect();
+            standings.sort_by_key(|&(k, sc)| (std::cmp::Reverse(sc), k));
+            let mut text = String::new();
+            for (place, (k, sc)) in standings.iter().enumerate() {
+                text.push_str(&format!(
+                    "{}. {:<20} {:>7}\n",
+                    place + 1,
+                    app.seats[*k].name,
+                    points(*sc)
+                ));
+            }
+            text.push_str(
+                "\nThe result is in the score file: see `cubes rank`.\nq or Enter: leave",
+            );
+            popup(f, " Game over ", &text, 44, n + 7);
+        }
+        Mode::Play => {}
+    }
+}
+
+fn popup(f: &mut Frame, title: &str, text: &str, w: u16, h: u16) {
+    let area = f.area();
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    let r = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(text).wrap(Wrap { trim: false }).block(
+            Block::bordered()
+                .title(title)
+                .style(Style::new().fg(Color::White)),
+        ),
+        r,
+    );
+}
+
+fn draw_players(f: &mut Frame, app: &App, area: Rect) {
+    let current = app.to_act();
+    let lines: Vec<Line> = app
+        .state
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let me = current == Some(k);
+            let marker = if me { "> " } else { "  " };
+            let mut note = String::new();
+            if !p.on_board {
+                note.push_str("  not on board");
+            }
+            if app.seats[k].is_computer() {
+                note.push_str("  (computer)");
+            }
+            if me {
+                let turn = app.state.turn();
+                if app.state.phase() == Phase::Rolled {
+                    let bank = turn.bank_value().unwrap_or(0);
+                    note.push_str(&format!(
+                        "  turn {}, hold banks {}",
+                        points(turn.points),
+                        points(bank)
+                    ));
+                }
+            }
+            let style = if me {
+                Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)
+            } else {
+                Style::new()
+            };
+            Line::from(vec![
+                Span::styled(
+                    format!("{marker}{:<20} {:>7}", app.seats[k].name, points(p.score)),
+                    style,
+                ),
+                Span::styled(note, Style::new().fg(Color::DarkGray)),
+            ])
+        })
+        .collect();
+    f.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" Players ")),
+        area,
+    );
+}
+
+fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
+    let turn = app.state.turn();
+    let mut rows: [Vec<Span>; 4] = Default::default();
+    for i in 0..5 {
+        let st = turn.states[i];
+        let sel = app.selected.contains(i);
+        let style = die_style(st, sel);
+        let face = if st == DieState::Idle {
+            ' '
+        } else {
+            turn.dice[i].symbol()
+        };
+        rows[0].push(Span::styled(" ╭───╮ ", style));
+        rows[1].push(Span::styled(format!(" │ {face} │ "), style));
+        rows[2].push(Span::styled(" ╰───╯ ", style));
+        let label = match (st, sel) {
+            (_, true) => " keep ",
+            (DieState::Held, _) => " held ",
+            _ => "      ",
+        };
+        rows[3].push(Span::styled(format!("{}{label}", i + 1), style));
+    }
+    let who = app
+        .to_act()
+        .map(|s| app.seats[s].name.clone())
+        .unwrap_or_default();
+    let title = match app.state.phase() {
+        Phase::Start => format!(" {who}: roll the dice "),
+        Phase::Rolled => format!(" {who}: keep and roll, or hold "),
+        Phase::Over => " Dice ".to_string(),
+    };
+    let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
+    f.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(title)),
+        area,
+    );
+}
+
+fn draw_scoring(f: &mut Frame, app: &App, area: Rect) {
+    let mut lines = vec![
+        "Five of a kind   face x 300",
+        "Four of a kind   face x 200",
+        "Three of a kind  face x 100",
+        "Straight   1500 (750 w/ held)",
+        "Small straight          400",
+        "One 100   Five 50",
+    ];
+    if app.state.jokers() {
+        lines.push("Joker 0 (face value 30)");
+    }
+    lines.push("face: One = 10, else spots");
+    let text = Text::from(lines.into_iter().map(Line::from).collect::<Vec<_>>());
+    f.render_widget(
+        Paragraph::new(text).block(Block::bordered().title(" Scoring ")),
+        area,
+    );
+}
