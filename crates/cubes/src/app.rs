@@ -90,8 +90,11 @@ pub struct App {
     pub selected: DiceMask,
     /// Status line.
     pub message: (String, Tone),
-    /// What happened, oldest first.
+    /// What happened, oldest first (the last 200 lines).
     pub log: Vec<String>,
+    /// Lines ever added to the log (so a reader can tell what is new even
+    /// after old lines were dropped).
+    pub logged: usize,
     /// What the screen shows.
     pub mode: Mode,
 }
@@ -132,11 +135,17 @@ impl App {
             selected: DiceMask::EMPTY,
             message,
             log: Vec::new(),
+            logged: 2,
             mode: Mode::Play,
         };
         let first = app.seats[0].name.clone();
         app.log.push(app.message.0.clone());
         app.log.push(format!("{first} starts."));
+        if !app.seats[0].is_computer() {
+            app.message
+                .0
+                .push_str(" Press r to roll the dice, ? for help.");
+        }
         Ok(app)
     }
 
@@ -328,7 +337,9 @@ impl App {
                     .cloned()
                     .collect::<Vec<_>>()
                     .join(" ");
+                let before = self.log.len();
                 self.log.extend(lines.into_iter().filter(|l| !l.is_empty()));
+                self.logged += self.log.len() - before;
                 if self.log.len() > 200 {
                     self.log.drain(..self.log.len() - 200);
                 }

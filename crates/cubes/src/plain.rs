@@ -25,10 +25,11 @@ pub fn run(app: &mut App, input: impl BufRead, mut out: impl Write) -> anyhow::R
     let mut shown = 0;
     let mut lines = input.lines();
     loop {
-        for l in &app.log[shown.min(app.log.len())..] {
+        let new = (app.logged - shown).min(app.log.len());
+        for l in &app.log[app.log.len() - new..] {
             writeln!(out, "{l}")?;
         }
-        shown = app.log.len();
+        shown = app.logged;
         if app.mode == Mode::Over {
             let scores: Vec<String> = app
                 .seats

@@ -243,13 +243,29 @@ impl ScoreFile {
         Ok(())
     }
 
-    /// Who is playing now: (name, started unix time). Entries older than a
-    /// day are taken as left over by a crashed game and dropped.
+    /// Who is playing now: (name, started unix time). Entries of games that
+    /// ended without cleaning up (a closed terminal, a crash) are dropped:
+    /// where `/proc` lists processes, those whose process is gone; anywhere,
+    /// those older than a day.
     pub fn playing(&self) -> Result<Vec<(String, i64)>> {
         self.conn.execute(
             "DELETE FROM playing WHERE started_at < ?1",
             params![now() - 86_400],
         )?;
+        let proc_dir = Path::new("/proc");
+        if proc_dir.join("self").exists() {
+            let pids: Vec<i64> = {
+                let mut st = self.conn.prepare("SELECT DISTINCT pid FROM playing")?;
+                st.query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?
+            };
+            for pid in pids {
+                if !proc_dir.join(pid.to_string()).exists() {
+                    self.conn
+                        .execute("DELETE FROM playing WHERE pid = ?1", params![pid])?;
+                }
+            }
+        }
         let mut st = self
             .conn
             .prepare("SELECT name, started_at FROM playing ORDER BY started_at")?;
@@ -366,10 +382,12 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
                         g.score,
                         if g.won {
                             "won".to_string()
+                        } else if g.quit {
+                            "left unfinished".to_string()
                         } else {
                             format!("place {place} of {players}")
                         },
-                        if g.quit { " (quit)" } else { "" }
+                        ""
                     ));
                 }
             }

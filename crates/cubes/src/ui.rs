@@ -51,9 +51,9 @@ pub fn draw(f: &mut Frame, app: &App) {
     let [title, players, dice, bottom, status, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(n + 2),
-        Constraint::Length(6),
+        Constraint::Length(7),
         Constraint::Min(4),
-        Constraint::Length(3),
+        Constraint::Length(2),
         Constraint::Length(1),
     ])
     .areas(f.area());
@@ -74,13 +74,27 @@ pub fn draw(f: &mut Frame, app: &App) {
     let [left, right] =
         Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(bottom);
     draw_scoring(f, app, left);
+    // The newest entries that fit, each wrapped to the box's width.
     let h = right.height.saturating_sub(2) as usize;
-    let log: Vec<Line> = app.log[app.log.len().saturating_sub(h)..]
+    let w = right.width.saturating_sub(2).max(1) as usize;
+    let mut used = 0;
+    let mut first = app.log.len();
+    while first > 0 {
+        let need = app.log[first - 1].chars().count().div_ceil(w).max(1);
+        if used + need > h {
+            break;
+        }
+        used += need;
+        first -= 1;
+    }
+    let log: Vec<Line> = app.log[first..]
         .iter()
         .map(|l| Line::from(l.as_str()))
         .collect();
     f.render_widget(
-        Paragraph::new(log).block(Block::bordered().title(" What happened ")),
+        Paragraph::new(log)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(" What happened ")),
         right,
     );
 
@@ -175,17 +189,6 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
             if app.seats[k].is_computer() {
                 note.push_str("  (computer)");
             }
-            if me {
-                let turn = app.state.turn();
-                if app.state.phase() == Phase::Rolled {
-                    let bank = turn.bank_value().unwrap_or(0);
-                    note.push_str(&format!(
-                        "  turn {}, hold banks {}",
-                        points(turn.points),
-                        points(bank)
-                    ));
-                }
-            }
             let style = if me {
                 Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)
             } else {
@@ -208,7 +211,7 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
     let turn = app.state.turn();
-    let mut rows: [Vec<Span>; 4] = Default::default();
+    let mut rows: [Vec<Span>; 5] = Default::default();
     for i in 0..5 {
         let st = turn.states[i];
         let sel = app.selected.contains(i);
@@ -221,12 +224,13 @@ fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
         rows[0].push(Span::styled(" ╭───╮ ", style));
         rows[1].push(Span::styled(format!(" │ {face} │ "), style));
         rows[2].push(Span::styled(" ╰───╯ ", style));
+        rows[3].push(Span::styled(format!("   {}   ", i + 1), style));
         let label = match (st, sel) {
-            (_, true) => " keep ",
-            (DieState::Held, _) => " held ",
-            _ => "      ",
+            (_, true) => " keep  ",
+            (DieState::Held, _) => " held  ",
+            _ => "       ",
         };
-        rows[3].push(Span::styled(format!("{}{label}", i + 1), style));
+        rows[4].push(Span::styled(label, style));
     }
     let who = app
         .to_act()
@@ -237,11 +241,45 @@ fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
         Phase::Rolled => format!(" {who}: keep and roll, or hold "),
         Phase::Over => " Dice ".to_string(),
     };
+    let block = Block::bordered().title(title);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let [dice_area, info_area] =
+        Layout::horizontal([Constraint::Length(36), Constraint::Min(10)]).areas(inner);
     let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
-    f.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(title)),
-        area,
-    );
+    f.render_widget(Paragraph::new(lines), dice_area);
+
+    // What a newcomer needs next to the dice: the turn so far, what this
+    // roll scores, what the picked dice score, and whether holding is open.
+    let mut info: Vec<Line> = Vec::new();
+    if app.to_act().is_some() {
+        info.push(Line::from(format!("Turn total: {}", points(turn.points))));
+    }
+    if app.state.phase() == Phase::Rolled {
+        if let Some(k) = turn.best_keep() {
+            info.push(Line::from(format!("This roll: {}", k.combos)));
+        }
+        if !app.selected.is_empty() {
+            let picked = match turn.score_keep(app.selected) {
+                Some(k) => format!("Picked: {}", k.combos),
+                None => "Picked dice do not all score".to_string(),
+            };
+            info.push(Line::styled(picked, Style::new().fg(Color::Yellow)));
+        }
+        match app.state.can_hold() {
+            Ok(b) => info.push(Line::from(format!("Hold now banks {}", points(b)))),
+            Err(cubes_engine::IllegalAction::NotOnBoard { needed, .. }) => info.push(Line::styled(
+                format!("Cannot hold yet: {} needed to get on board", points(needed)),
+                Style::new().fg(Color::DarkGray),
+            )),
+            Err(cubes_engine::IllegalAction::OffBoard { needed, .. }) => info.push(Line::styled(
+                format!("Cannot hold: crossing the target needs {}", points(needed)),
+                Style::new().fg(Color::DarkGray),
+            )),
+            Err(_) => {}
+        }
+    }
+    f.render_widget(Paragraph::new(info).wrap(Wrap { trim: true }), info_area);
 }
 
 fn draw_scoring(f: &mut Frame, app: &App, area: Rect) {
@@ -251,15 +289,118 @@ fn draw_scoring(f: &mut Frame, app: &App, area: Rect) {
         "Three of a kind  face x 100",
         "Straight   1500 (750 w/ held)",
         "Small straight          400",
-        "One 100   Five 50",
+        "One 100  Five 50  (face: One=10)",
     ];
     if app.state.jokers() {
         lines.push("Joker 0 (face value 30)");
     }
-    lines.push("face: One = 10, else spots");
     let text = Text::from(lines.into_iter().map(Line::from).collect::<Vec<_>>());
     f.render_widget(
         Paragraph::new(text).block(Block::bordered().title(" Scoring ")),
         area,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Input, Seat, SeatKind};
+    use cubes_ai::Personality;
+    use cubes_engine::{JokerRule, Settings};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn app(settings: Settings, seed: u64) -> App {
+        let seats = vec![
+            Seat {
+                name: "ann".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        App::new(settings, seats, seed).expect("app")
+    }
+
+    fn screen(app: &App) -> String {
+        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        t.draw(|f| draw(f, app)).expect("draw");
+        t.backend().to_string()
+    }
+
+    #[test]
+    fn start_of_game() {
+        let a = app(Settings::standard(), 7);
+        let s = screen(&a);
+        assert!(s.contains("Press r to roll"));
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn a_roll_with_a_die_picked() {
+        let mut a = app(Settings::standard(), 7);
+        a.update(Input::Key('r'));
+        a.update(Input::Key('1'));
+        let s = screen(&a);
+        assert!(s.contains("keep"));
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn refused_hold_shows_the_rule() {
+        let mut a = app(Settings::standard(), 7);
+        a.update(Input::Key('r'));
+        a.update(Input::Key('h'));
+        let s = screen(&a);
+        assert!(s.contains("not on board"));
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn help_page() {
+        let mut a = app(Settings::blitz(), 7);
+        a.update(Input::Key('?'));
+        insta::assert_snapshot!(screen(&a));
+    }
+
+    #[test]
+    fn quit_question() {
+        let mut a = app(Settings::standard(), 7);
+        a.update(Input::Key('q'));
+        insta::assert_snapshot!(screen(&a));
+    }
+
+    #[test]
+    fn jokers_game_is_announced_and_scored() {
+        let a = app(Settings::standard().with_jokers(JokerRule::Always), 9);
+        let s = screen(&a);
+        assert!(s.contains("JOKERS"));
+        assert!(s.contains("Joker 0 (face value 30)"));
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn game_over() {
+        let seats = vec![
+            Seat {
+                name: "Bold Bella".into(),
+                kind: SeatKind::Computer(Box::new(Personality::bold())),
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        let mut a = App::new(Settings::blitz(), seats, 5).expect("app");
+        for _ in 0..100_000 {
+            if a.update(Input::Tick) == crate::app::Effect::GameOver {
+                break;
+            }
+        }
+        let s = screen(&a);
+        assert!(s.contains("Game over"));
+        insta::assert_snapshot!(s);
+    }
 }

@@ -1,0 +1,286 @@
+//! End-to-end tests: the real `cubes` binary in a pseudo-terminal (the
+//! full-screen game, read back through a terminal emulator) and on pipes
+//! (`--plain`, `rank`, `stat`). Every run uses its own temporary data
+//! directory through `GAMES_DATA_DIR`, so the user's score file is never
+//! touched and nothing needs installing.
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cubes");
+
+/// A `cubes` running in a pseudo-terminal of 80 x 24.
+struct Pty {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Pty {
+    fn spawn(data: &Path, args: &[&str]) -> Pty {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: 24,
+                cols: 80,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(BIN);
+        cmd.args(args);
+        cmd.env("GAMES_DATA_DIR", data);
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).expect("spawn cubes");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("reader");
+        let writer = pair.master.take_writer().expect("writer");
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            std::num::NonZeroU16::new(24).expect("rows"),
+            std::num::NonZeroU16::new(80).expect("cols"),
+            0,
+        )));
+        let s = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut p) = s.lock() {
+                    p.process(&buf[..n]);
+                }
+            }
+        });
+        // Keep the master alive as long as the child runs.
+        std::mem::forget(pair.master);
+        Pty {
+            screen,
+            writer,
+            child,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.screen
+            .lock()
+            .map(|p| p.screen().contents())
+            .unwrap_or_default()
+    }
+
+    fn wait_for(&self, needle: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let t = self.text();
+            if t.contains(needle) {
+                return t;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "timed out waiting for {needle:?}; screen:\n{t}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn keys(&mut self, k: &str) {
+        self.writer.write_all(k.as_bytes()).expect("type");
+        self.writer.flush().expect("flush");
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    fn wait_exit(&mut self) -> bool {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.success();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "cubes did not exit:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+fn run(data: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("GAMES_DATA_DIR", data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cubes");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("run cubes");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_newcomer_rolls_reads_help_and_quits_after_confirming() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut p = Pty::spawn(data.path(), &["--seed", "7", "--jokers", "never", "alice"]);
+    p.wait_for("Press r to roll");
+    assert!(p.text().contains("Standard game to 10,000 points"));
+    p.keys("r");
+    let s = p.wait_for("This roll:");
+    assert!(s.contains("alice rolls"), "{s}");
+    // Holding before getting on board is refused with the rule.
+    p.keys("h");
+    p.wait_for("not on board yet");
+    p.keys("?");
+    p.wait_for("Help (any key to go back)");
+    p.keys("x");
+    p.wait_for("This roll:");
+    // Quitting asks first; "n" goes on, "y" leaves.
+    p.keys("q");
+    p.wait_for("Really leave this game?");
+    p.keys("n");
+    p.wait_for("the game goes on");
+    p.keys("q");
+    p.wait_for("Really leave this game?");
+    p.keys("y");
+    assert!(p.wait_exit(), "cubes exits cleanly");
+    // The unfinished game is in the score file, as the man page warns.
+    let (ok, out, err) = run(data.path(), &["stat", "alice"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("games 1, wins 0"), "{out}");
+    assert!(out.contains("left unfinished"), "{out}");
+    assert!(out.contains("Nobody is playing now"), "{out}");
+}
+
+#[test]
+fn picking_dice_and_rolling_the_rest() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut p = Pty::spawn(
+        data.path(),
+        &["--seed", "7", "--jokers", "never", "--no-record", "bob"],
+    );
+    p.wait_for("Press r to roll");
+    p.keys("r");
+    p.wait_for("This roll:");
+    // Rolling with nothing picked explains what to do.
+    p.keys("r");
+    p.wait_for("First pick the scoring dice");
+    p.keys("a");
+    let s = p.wait_for("Picked:");
+    assert!(s.contains("keep"), "{s}");
+    p.keys("r");
+    p.wait_for("bob keeps");
+    p.keys("q");
+    p.keys("y");
+    assert!(p.wait_exit());
+    let (_, out, _) = run(data.path(), &["rank"], "");
+    assert!(
+        out.contains("No games recorded yet"),
+        "--no-record writes nothing: {out}"
+    );
+}
+
+#[test]
+fn watching_computers_play_a_whole_game_records_it() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut p = Pty::spawn(
+        data.path(),
+        &[
+            "--watch", "--delay", "0", "-c", "bold", "-c", "cautious", "--blitz", "--seed", "3",
+        ],
+    );
+    let s = p.wait_for("Game over");
+    assert!(
+        s.contains("Bold Bella") && s.contains("Cautious Carla"),
+        "{s}"
+    );
+    p.keys("q");
+    assert!(p.wait_exit());
+    let (ok, out, err) = run(data.path(), &["rank", "--min-games", "1"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("Bold Bella (computer)"), "{out}");
+    assert!(out.contains("Cautious Carla (computer)"), "{out}");
+    let wins: u32 = out
+        .lines()
+        .filter(|l| l.contains("(computer)"))
+        .filter_map(|l| {
+            l.split_whitespace()
+                .rev()
+                .nth(3)
+                .and_then(|w| w.parse::<u32>().ok())
+        })
+        .sum();
+    assert_eq!(wins, 1, "exactly one winner recorded:\n{out}");
+}
+
+#[test]
+fn plain_mode_plays_on_lines() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let (ok, out, err) = run(
+        data.path(),
+        &["--plain", "--seed", "7", "--jokers", "never", "ann"],
+        "h\nr\nk 9\n?\nq\ny\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("Roll the dice first"), "{out}");
+    assert!(out.contains("ann rolls"), "{out}");
+    assert!(out.contains("\"9\" is not a die number"), "{out}");
+    assert!(
+        out.contains("On board: your first banked turn needs 500"),
+        "{out}"
+    );
+    assert!(out.contains("Game left unfinished"), "{out}");
+}
+
+#[test]
+fn plain_watch_game_ends_with_a_winner_over_the_target() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let (ok, out, err) = run(
+        data.path(),
+        &[
+            "--plain", "--watch", "-c", "optimal", "-c", "steady", "--seed", "11",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let last = out
+        .lines()
+        .find(|l| l.contains(" wins with "))
+        .expect("a winner");
+    let score: u32 = last
+        .split(" wins with ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .map(|n| n.replace(',', ""))
+        .and_then(|n| n.parse().ok())
+        .expect("a score");
+    assert!(score >= 7_500, "{last}");
+    let (_, stat, _) = run(data.path(), &["stat", "Steady Sam"], "");
+    assert!(stat.contains("games 1"), "{stat}");
+}
+
+#[test]
+fn bad_command_lines_are_refused_clearly() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let (ok, _, err) = run(data.path(), &["-c", "nobody", "--plain"], "");
+    assert!(!ok);
+    assert!(
+        err.contains("no computer player called \"nobody\""),
+        "{err}"
+    );
+    let (ok, _, err) = run(data.path(), &["--plain", "-H", "ann", "ann"], "");
+    assert!(!ok);
+    assert!(err.contains("two players are called"), "{err}");
+}
