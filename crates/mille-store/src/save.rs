@@ -75,7 +75,9 @@ pub enum SaveError {
     #[error("{0} is not a mille saved game (it has no \"format\": \"mille-save\" field)")]
     Foreign(PathBuf),
     /// Written by a newer program.
-    #[error("{path} was saved by a newer version of mille (save format {version}; this mille reads up to {SAVE_VERSION}): please upgrade mille")]
+    #[error(
+        "{path} was saved by a newer version of mille (save format {version}; this mille reads up to {SAVE_VERSION}): please upgrade mille"
+    )]
     Newer {
         /// The path.
         path: PathBuf,
@@ -187,13 +189,13 @@ impl SaveFile {
         if obj.get("format").and_then(|f| f.as_str()) != Some(SAVE_FORMAT) {
             return Err(SaveError::Foreign(p()));
         }
-        let version = obj
-            .get("version")
-            .and_then(|v| v.as_u64())
-            .ok_or_else(|| SaveError::Damaged {
-                path: p(),
-                why: "the \"version\" field is missing or not a number".into(),
-            })?;
+        let version =
+            obj.get("version")
+                .and_then(|v| v.as_u64())
+                .ok_or_else(|| SaveError::Damaged {
+                    path: p(),
+                    why: "the \"version\" field is missing or not a number".into(),
+                })?;
         if version > u64::from(SAVE_VERSION) {
             return Err(SaveError::Newer { path: p(), version });
         }
@@ -257,13 +259,22 @@ mod tests {
             check(&text.as_bytes()[..text.len() / 2]),
             Err(SaveError::Truncated(_))
         ));
-        assert!(matches!(check(b"\x00\x01garbage"), Err(SaveError::Corrupt { .. })));
+        assert!(matches!(
+            check(b"\x00\x01garbage"),
+            Err(SaveError::Corrupt { .. })
+        ));
         assert!(matches!(check(b"{\"a\": 1}"), Err(SaveError::Foreign(_))));
         assert!(matches!(check(b"[1,2]"), Err(SaveError::Foreign(_))));
         let newer = text.replace("\"version\": 1", "\"version\": 2");
-        assert!(matches!(check(newer.as_bytes()), Err(SaveError::Newer { .. })));
+        assert!(matches!(
+            check(newer.as_bytes()),
+            Err(SaveError::Newer { .. })
+        ));
         let bad = text.replace("\"draw\"", "\"fly\"");
-        assert!(matches!(check(bad.as_bytes()), Err(SaveError::Damaged { .. })));
+        assert!(matches!(
+            check(bad.as_bytes()),
+            Err(SaveError::Damaged { .. })
+        ));
         let illegal = text.replace("\"draw\"", "\"next_hand\"");
         assert!(matches!(
             check(illegal.as_bytes()),

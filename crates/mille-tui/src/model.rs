@@ -320,7 +320,11 @@ impl Model {
     pub fn sync_mode(&mut self) {
         let asking_game = matches!(
             self.mode,
-            Mode::Normal | Mode::Another | Mode::Extension | Mode::PickCard { .. } | Mode::Target { .. }
+            Mode::Normal
+                | Mode::Another
+                | Mode::Extension
+                | Mode::PickCard { .. }
+                | Mode::Target { .. }
         );
         if !asking_game {
             return;
@@ -401,7 +405,10 @@ impl Model {
     pub fn prompt(&self) -> String {
         match &self.mode {
             Mode::Name { buf } => {
-                format!("Your name for the high-score table [{}]: {buf}", self.default_name)
+                format!(
+                    "Your name for the high-score table [{}]: {buf}",
+                    self.default_name
+                )
             }
             Mode::PickCard { verb, slot } => {
                 let v = match verb {
@@ -416,7 +423,10 @@ impl Model {
                     .filter(|&t| t != self.state.team_of(HUMAN))
                     .map(|t| format!("{} = {}", t + 1, self.team_name(t)))
                     .collect();
-                format!("Play {card} on which side? ({}; ESC cancels)", opts.join(", "))
+                format!(
+                    "Play {card} on which side? ({}; ESC cancels)",
+                    opts.join(", ")
+                )
             }
             Mode::ConfirmQuit => "Really quit? (y/n)".into(),
             Mode::SaveOnExit { .. } => "Save the game? (y/n)".into(),
@@ -435,24 +445,24 @@ impl Model {
                     } else if w.first() == Some(&self.state.team_of(HUMAN)) {
                         "You won the game!".to_string()
                     } else {
-                        format!("{} won the game.", self.team_name(w.first().copied().unwrap_or(1)))
+                        format!(
+                            "{} won the game.",
+                            self.team_name(w.first().copied().unwrap_or(1))
+                        )
                     };
                     format!("{who} Another game? (y/n)")
                 } else {
-                    let scores: Vec<String> = (0..self.teams())
-                        .map(|t| format!("{} {}", self.team_name(t), self.hand_score(t).total()))
-                        .collect();
                     let trip = match self.state.completed() {
-                        Some(t) if t == self.state.team_of(HUMAN) => "You completed the trip! ".to_string(),
+                        Some(t) if t == self.state.team_of(HUMAN) => {
+                            "You completed the trip! ".to_string()
+                        }
                         Some(t) => format!("{} completed the trip. ", self.team_name(t)),
                         None => "Nobody completed the trip. ".to_string(),
                     };
-                    format!("{trip}This hand: {}. Another hand? (y/n)", scores.join(", "))
+                    format!("{trip}Another hand? (y/n)")
                 }
             }
-            Mode::Extension => {
-                "You made 700 miles! Extend the trip to 1000 miles? (y/n)".into()
-            }
+            Mode::Extension => "You made 700 miles! Extend the trip to 1000 miles? (y/n)".into(),
             Mode::Help => "Press any key to go back to the game.".into(),
             Mode::Quitting => String::new(),
             Mode::Normal => match self.state.phase() {

@@ -147,10 +147,8 @@ pub fn run<R: BufRead, W: Write>(
                 }
                 Effect::Think { generation } => {
                     if let Some(action) = think(&model.state, &model.record, model.level) {
-                        pending.extend(update::update(
-                            model,
-                            Event::BotMove { generation, action },
-                        ));
+                        pending
+                            .extend(update::update(model, Event::BotMove { generation, action }));
                         flush_messages(model, &mut out, &mut printed_log)?;
                     }
                 }
@@ -206,7 +204,11 @@ pub fn run<R: BufRead, W: Write>(
 }
 
 /// Prints the computer's moves not printed yet.
-fn flush_messages<W: Write>(model: &Model, out: &mut W, printed: &mut Vec<String>) -> io::Result<()> {
+fn flush_messages<W: Write>(
+    model: &Model,
+    out: &mut W,
+    printed: &mut Vec<String>,
+) -> io::Result<()> {
     let skip = if model.log.starts_with(printed) {
         printed.len()
     } else {

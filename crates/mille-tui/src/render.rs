@@ -21,7 +21,11 @@ const BOTTOM: u16 = 5;
 /// Rows of one side's section of the board (battle and speed on one line
 /// when the screen is short).
 fn team_rows(teams: u8, top_h: u16) -> u16 {
-    if u16::from(teams) * 5 + HAND_ROWS <= top_h { 5 } else { 4 }
+    if u16::from(teams) * 5 + HAND_ROWS <= top_h {
+        5
+    } else {
+        4
+    }
 }
 /// Rows of the hand section.
 const HAND_ROWS: u16 = 6;
@@ -80,11 +84,20 @@ impl Hits {
         let slot_w = col.saturating_sub(1).min(22);
         items.push((Rect::new(1, y + 1, slot_w, 1), Hit::Slot(0)));
         for i in 0..3u16 {
-            items.push((Rect::new(1, y + 2 + i, slot_w, 1), Hit::Slot(1 + i as usize)));
-            items.push((Rect::new(col, y + 2 + i, slot_w, 1), Hit::Slot(4 + i as usize)));
+            items.push((
+                Rect::new(1, y + 2 + i, slot_w, 1),
+                Hit::Slot(1 + i as usize),
+            ));
+            items.push((
+                Rect::new(col, y + 2 + i, slot_w, 1),
+                Hit::Slot(4 + i as usize),
+            ));
         }
         items.push((Rect::new(col, y + 1, slot_w, 1), Hit::Deck));
-        items.push((Rect::new(1, y + 5, left_w.saturating_sub(2), 1), Hit::Discard));
+        items.push((
+            Rect::new(1, y + 5, left_w.saturating_sub(2), 1),
+            Hit::Discard,
+        ));
         Hits {
             items,
             teams: team_rects,
@@ -170,7 +183,11 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
         mille_engine::ToAct::Seat(s) if model.state.team_of(s) == team => " ◀",
         _ => "",
     };
-    let head = rule_line(&format!("{title}{to_act}"), width, Style::default().add_modifier(Modifier::BOLD));
+    let head = rule_line(
+        &format!("{title}{to_act}"),
+        width,
+        Style::default().add_modifier(Modifier::BOLD),
+    );
     let mut safeties = vec![Span::raw(" Safety:  ")];
     if t.safeties.is_empty() {
         safeties.push(Span::styled("(none)", Style::default().fg(Color::DarkGray)));
@@ -221,7 +238,10 @@ fn slot_span(model: &Model, slot: usize, width: u16) -> Line<'static> {
     }
     let text = format!("{name:<w$}", w = (width as usize).saturating_sub(4));
     Line::from(vec![
-        Span::styled(format!("{label:>1}  "), Style::default().add_modifier(Modifier::BOLD)),
+        Span::styled(
+            format!("{label:>1}  "),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
         Span::styled(text, style),
     ])
 }
@@ -238,7 +258,11 @@ fn hand_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
         }
         spans
     };
-    let mut lines = vec![rule_line("Your hand", width, Style::default().add_modifier(Modifier::BOLD))];
+    let mut lines = vec![rule_line(
+        "Your hand",
+        width,
+        Style::default().add_modifier(Modifier::BOLD),
+    )];
     let mut first = vec![Span::raw(" ")];
     first.extend(pad(slot_span(model, 0, slot_w), col - 1));
     let deck = model.state.deck_len();
@@ -291,13 +315,24 @@ pub fn score_rows(model: &Model, bonuses: bool) -> Vec<(String, Vec<String>)> {
     rows.push(row("Hand Total", &|s| s.total()));
     rows.push((
         "Overall Total".into(),
-        teams.iter().map(|&t| model.overall(t).to_string()).collect(),
+        teams
+            .iter()
+            .map(|&t| model.overall(t).to_string())
+            .collect(),
     ));
     rows.push((
         "Games".into(),
         teams
             .iter()
-            .map(|&t| model.state.games_won().get(t as usize).copied().unwrap_or(0).to_string())
+            .map(|&t| {
+                model
+                    .state
+                    .games_won()
+                    .get(t as usize)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string()
+            })
             .collect(),
     ));
     rows
@@ -329,7 +364,10 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
     for t in 0..model.teams() {
         head.push_str(&format!("{:>7}", model.team_short(t)));
     }
-    lines.push(Line::from(Span::styled(head, Style::default().add_modifier(Modifier::BOLD))));
+    lines.push(Line::from(Span::styled(
+        head,
+        Style::default().add_modifier(Modifier::BOLD),
+    )));
     for (label, values) in score_rows(model, bonuses) {
         let mut s = format!("{label:<16}");
         for v in values {
@@ -415,7 +453,10 @@ pub fn view(model: &Model, f: &mut Frame) {
             r,
         );
     }
-    f.render_widget(Paragraph::new(hand_lines(model, hits.hand.width)), hits.hand);
+    f.render_widget(
+        Paragraph::new(hand_lines(model, hits.hand.width)),
+        hits.hand,
+    );
     score_window(model, hits.score, f);
 
     let b = hits.bottom;
@@ -427,7 +468,10 @@ pub fn view(model: &Model, f: &mut Frame) {
         } else {
             Style::default().fg(Color::Yellow)
         };
-        f.render_widget(Paragraph::new(Span::styled(l.clone(), style)), row(i as u16));
+        f.render_widget(
+            Paragraph::new(Span::styled(l.clone(), style)),
+            row(i as u16),
+        );
     }
     f.render_widget(
         Paragraph::new(Span::styled(
@@ -459,7 +503,11 @@ pub fn view(model: &Model, f: &mut Frame) {
         let lines: Vec<Line> = HELP.iter().map(|l| Line::from(*l)).collect();
         f.render_widget(
             Paragraph::new(lines)
-                .block(Block::default().borders(Borders::ALL).title(" Help: any key returns "))
+                .block(
+                    Block::default()
+                        .borders(Borders::ALL)
+                        .title(" Help: any key returns "),
+                )
                 .wrap(Wrap { trim: false }),
             r,
         );

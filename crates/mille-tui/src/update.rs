@@ -115,7 +115,9 @@ pub fn update(model: &mut Model, event: Event) -> Vec<Effect> {
 /// Starts the game: the computer's first move if it is to act.
 pub fn start(model: &mut Model) -> Vec<Effect> {
     let mut fx = Vec::new();
+    let dirty = model.dirty;
     after_change(model, &mut fx);
+    model.dirty = dirty;
     fx
 }
 
@@ -154,7 +156,12 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 model.mode = Mode::PickCard { verb, slot: None };
             }
             KeyCode::Char(c) => match slot_of(c) {
-                Some(s) => model.mode = Mode::PickCard { verb, slot: Some(s) },
+                Some(s) => {
+                    model.mode = Mode::PickCard {
+                        verb,
+                        slot: Some(s),
+                    }
+                }
                 None => {
                     model.error(format!(
                         "{c:?} is not a card: type 1 to 6 or P, then RETURN (ESC cancels)"
@@ -167,7 +174,10 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         Mode::Target { card } => match k.code {
             KeyCode::Esc => model.mode = Mode::Normal,
             KeyCode::Char(c) => {
-                let team = c.to_digit(10).and_then(|d| u8::try_from(d).ok()).map(|d| d.wrapping_sub(1));
+                let team = c
+                    .to_digit(10)
+                    .and_then(|d| u8::try_from(d).ok())
+                    .map(|d| d.wrapping_sub(1));
                 match team {
                     Some(t) if t < model.teams() && t != model.state.team_of(HUMAN) => {
                         model.mode = Mode::Normal;
@@ -330,7 +340,8 @@ fn slot_of(c: char) -> Option<usize> {
 }
 
 fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
-    if k.code == KeyCode::Delete {
+    // DELETE, or RUBOUT (which terminals send as backspace), quits.
+    if matches!(k.code, KeyCode::Delete | KeyCode::Backspace) {
         model.mode = Mode::ConfirmQuit;
         return;
     }
@@ -346,7 +357,12 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
     model.message = None;
     match c.to_ascii_lowercase() {
         'p' => pick(model, fx),
-        'u' => model.mode = Mode::PickCard { verb: Verb::Use, slot: None },
+        'u' => {
+            model.mode = Mode::PickCard {
+                verb: Verb::Use,
+                slot: None,
+            }
+        }
         'd' => {
             model.mode = Mode::PickCard {
                 verb: Verb::Discard,
@@ -376,7 +392,9 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         }
         '?' | 'h' => model.mode = Mode::Help,
         _ => {
-            model.error(format!("Unknown command {c:?}: type ? for the list of commands"));
+            model.error(format!(
+                "Unknown command {c:?}: type ? for the list of commands"
+            ));
             fx.push(Effect::Bell);
         }
     }
@@ -390,7 +408,12 @@ fn pick(model: &mut Model, fx: &mut Vec<Effect>) {
         if !human_action(model, Action::DeclineCoupFourre, fx) {
             return;
         }
-        if model.state.phase() != (Phase::Turn { seat: HUMAN, drawn: false }) {
+        if model.state.phase()
+            != (Phase::Turn {
+                seat: HUMAN,
+                drawn: false,
+            })
+        {
             return;
         }
     }
@@ -424,7 +447,14 @@ fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effe
         return;
     }
     if card.kind() != Kind::Hazard {
-        human_action(model, Action::Play { card, target: target.unwrap_or(own) }, fx);
+        human_action(
+            model,
+            Action::Play {
+                card,
+                target: target.unwrap_or(own),
+            },
+            fx,
+        );
         return;
     }
     if let Some(t) = target {
@@ -444,7 +474,14 @@ fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effe
         .collect();
     match (opponents.len(), open.len()) {
         (_, 1) => {
-            human_action(model, Action::Play { card, target: open[0] }, fx);
+            human_action(
+                model,
+                Action::Play {
+                    card,
+                    target: open[0],
+                },
+                fx,
+            );
         }
         (n, 0) | (n @ 1, _) => {
             // Let the engine say why (about the first opponent).
@@ -748,9 +785,10 @@ fn smart_play(model: &mut Model, s: usize, fx: &mut Vec<Effect>) {
     let Some(card) = model.slots()[s] else { return };
     let mut list = ActionList::default();
     model.state.legal_actions(&mut list);
-    let play = list.iter().copied().find(|a| {
-        matches!(a, Action::Play { card: c, .. } | Action::CoupFourre(c) if *c == card)
-    });
+    let play = list
+        .iter()
+        .copied()
+        .find(|a| matches!(a, Action::Play { card: c, .. } | Action::CoupFourre(c) if *c == card));
     match play {
         Some(a) => {
             human_action(model, a, fx);

@@ -129,7 +129,11 @@ fn a_bad_card_number_rings() {
     type_keys(&mut m, "p");
     let fx = type_keys(&mut m, "u9");
     assert!(fx.contains(&Effect::Bell));
-    assert!(m.message.as_deref().is_some_and(|s| s.contains("not a card")));
+    assert!(
+        m.message
+            .as_deref()
+            .is_some_and(|s| s.contains("not a card"))
+    );
 }
 
 #[test]
@@ -143,9 +147,36 @@ fn unknown_commands_ring() {
 fn playing_a_go_and_the_computer_answers() {
     let state = Scenario::new(GameConfig::default())
         .expect("config")
-        .hand(0, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Stop])
-        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
-        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D200])
+        .hand(
+            0,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Stop,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .deck(&[
+            Card::D25,
+            Card::D25,
+            Card::D25,
+            Card::D50,
+            Card::Repairs,
+            Card::D200,
+        ])
         .build();
     let mut m = scenario(state);
     type_keys(&mut m, "p");
@@ -157,7 +188,10 @@ fn playing_a_go_and_the_computer_answers() {
     // As in BSD, the picked card moves into the played card's slot.
     assert_eq!(m.slots()[1], Some(Card::D200));
     assert_eq!(m.slots()[0], None);
-    assert!(m.human_to_act(), "the computer played and it is our turn again");
+    assert!(
+        m.human_to_act(),
+        "the computer played and it is our turn again"
+    );
     assert!(!m.log.is_empty(), "the computer's move is shown");
 }
 
@@ -254,10 +288,37 @@ fn s_asks_a_name_and_return_alone_cancels() {
 fn coup_fourre_position() -> State {
     Scenario::new(GameConfig::default())
         .expect("config")
-        .hand(0, &[Card::D25, Card::RightOfWay, Card::D50, Card::D75, Card::D100, Card::Go])
-        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::RightOfWay,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
         .battle(0, &[Card::Go, Card::Stop])
-        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D200])
+        .deck(&[
+            Card::D25,
+            Card::D25,
+            Card::D25,
+            Card::D50,
+            Card::Repairs,
+            Card::D200,
+        ])
         .phase(Phase::CoupFourre {
             seat: 0,
             hazard: Card::Stop,
@@ -290,11 +351,41 @@ fn p_lets_a_coup_fourre_pass_and_picks() {
 fn the_extension_question() {
     let state = Scenario::new(GameConfig::default())
         .expect("config")
-        .hand(0, &[Card::D25, Card::D50, Card::D75, Card::D100, Card::Go, Card::Go])
-        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+                Card::Go,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
         .battle(0, &[Card::Go])
-        .distance(0, &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D75])
-        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D200])
+        .distance(
+            0,
+            &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D75],
+        )
+        .deck(&[
+            Card::D25,
+            Card::D25,
+            Card::D25,
+            Card::D50,
+            Card::Repairs,
+            Card::D200,
+        ])
         .build();
     let mut m = scenario(state);
     type_keys(&mut m, "p");
@@ -309,7 +400,10 @@ fn the_extension_question() {
     type_keys(&mut m, "y");
     assert!(!m.hand_over());
     assert_eq!(m.state.hand_number(), 1);
-    assert!(m.human_to_act(), "the computer started the new hand and it is our turn");
+    assert!(
+        m.human_to_act(),
+        "the computer started the new hand and it is our turn"
+    );
 }
 
 #[test]
@@ -343,7 +437,11 @@ fn z_takes_back_the_last_move_and_the_computers_reply() {
     let slot = (0..7)
         .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
         .expect("a discardable card");
-    let label = if slot == 0 { 'p' } else { char::from(b'0' + slot as u8) };
+    let label = if slot == 0 {
+        'p'
+    } else {
+        char::from(b'0' + slot as u8)
+    };
     let before = m.state.hand(0).to_vec();
     type_keys(&mut m, &format!("d{label}\n"));
     assert!(m.record.actions.len() > 2, "the computer replied");
@@ -387,10 +485,37 @@ fn click(m: &mut Model, hit: Hit, ms: u64) -> Vec<Effect> {
 fn mouse_position() -> State {
     Scenario::new(GameConfig::default())
         .expect("config")
-        .hand(0, &[Card::Go, Card::D25, Card::Stop, Card::D75, Card::D100, Card::Gasoline])
-        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .hand(
+            0,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::Stop,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
         .battle(1, &[Card::Go])
-        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D50])
+        .deck(&[
+            Card::D25,
+            Card::D25,
+            Card::D25,
+            Card::D50,
+            Card::Repairs,
+            Card::D50,
+        ])
         .build()
 }
 
@@ -430,8 +555,14 @@ fn mouse_drag_and_drop_to_discard() {
             ms,
         )
     };
-    update(&mut m, ev(MouseEventKind::Down(MouseButton::Left), from, 1000));
-    update(&mut m, ev(MouseEventKind::Drag(MouseButton::Left), to, 1100));
+    update(
+        &mut m,
+        ev(MouseEventKind::Down(MouseButton::Left), from, 1000),
+    );
+    update(
+        &mut m,
+        ev(MouseEventKind::Drag(MouseButton::Left), to, 1100),
+    );
     update(&mut m, ev(MouseEventKind::Up(MouseButton::Left), to, 1200));
     assert_eq!(m.record.actions[1], Action::Discard(Card::Gasoline));
 }
@@ -450,7 +581,9 @@ fn double_click_plays_if_legal_else_discards() {
     run_computer(&mut m, vec![Effect::Think { generation }], &mut fx);
     if m.state.to_act() == ToAct::Seat(0) {
         click(&mut m, Hit::Deck, 3000);
-        let go = (0..7).find(|&i| m.slots()[i] == Some(Card::Go)).expect("go");
+        let go = (0..7)
+            .find(|&i| m.slots()[i] == Some(Card::Go))
+            .expect("go");
         click(&mut m, Hit::Slot(go), 4000);
         click(&mut m, Hit::Slot(go), 4100);
         assert_eq!(m.state.tableau(0).battle.top(), Some(Card::Go));
@@ -501,19 +634,41 @@ fn a_whole_game_through_the_keyboard() {
         let keys = match action {
             Action::Draw | Action::DeclineCoupFourre => "p".to_string(),
             Action::Play { card, .. } | Action::CoupFourre(card) => {
-                let slot = (0..7).find(|&i| m.slots()[i] == Some(card)).expect("in hand");
-                format!("u{}\n", if slot == 0 { 'p' } else { char::from(b'0' + slot as u8) })
+                let slot = (0..7)
+                    .find(|&i| m.slots()[i] == Some(card))
+                    .expect("in hand");
+                format!(
+                    "u{}\n",
+                    if slot == 0 {
+                        'p'
+                    } else {
+                        char::from(b'0' + slot as u8)
+                    }
+                )
             }
             Action::Discard(card) => {
-                let slot = (0..7).find(|&i| m.slots()[i] == Some(card)).expect("in hand");
-                format!("d{} ", if slot == 0 { 'p' } else { char::from(b'0' + slot as u8) })
+                let slot = (0..7)
+                    .find(|&i| m.slots()[i] == Some(card))
+                    .expect("in hand");
+                format!(
+                    "d{} ",
+                    if slot == 0 {
+                        'p'
+                    } else {
+                        char::from(b'0' + slot as u8)
+                    }
+                )
             }
             other => panic!("unexpected {other}"),
         };
         let n = m.record.actions.len();
         let fx = type_keys(&mut m, &keys);
         fx_all.extend(fx);
-        assert!(m.record.actions.len() > n, "{keys:?} did nothing: {:?}", m.message);
+        assert!(
+            m.record.actions.len() > n,
+            "{keys:?} did nothing: {:?}",
+            m.message
+        );
     }
     assert_eq!(m.state.phase(), Phase::GameOver);
     assert_eq!(m.mode, Mode::Another);
@@ -522,5 +677,8 @@ fn a_whole_game_through_the_keyboard() {
             .iter()
             .any(|e| matches!(e, Effect::RecordScores { sides, .. } if sides[0].0 == "Tester"))
     );
-    assert_eq!(m.record.replay().map(|s| s.totals().to_vec()).ok(), Some(m.state.totals().to_vec()));
+    assert_eq!(
+        m.record.replay().map(|s| s.totals().to_vec()).ok(),
+        Some(m.state.totals().to_vec())
+    );
 }

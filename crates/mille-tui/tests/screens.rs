@@ -32,14 +32,38 @@ fn screen(m: &mut Model, w: u16, h: u16) -> String {
 }
 
 fn key(m: &mut Model, c: char) {
-    update(m, Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+    update(
+        m,
+        Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+    );
 }
 
 fn mid_hand() -> State {
     Scenario::new(GameConfig::default())
         .expect("config")
-        .hand(0, &[Card::D25, Card::Stop, Card::D50, Card::ExtraTank, Card::D100, Card::Gasoline, Card::D200])
-        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::Stop,
+                Card::D50,
+                Card::ExtraTank,
+                Card::D100,
+                Card::Gasoline,
+                Card::D200,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
         .battle(0, &[Card::Go])
         .speed(0, &[Card::SpeedLimit])
         .distance(0, &[Card::D25, Card::D50, Card::D50, Card::D200])
@@ -50,7 +74,10 @@ fn mid_hand() -> State {
         .deck(&[Card::D25; 40])
         .discards(&[Card::D75, Card::Accident])
         .totals(&[1200, 950])
-        .phase(Phase::Turn { seat: 0, drawn: true })
+        .phase(Phase::Turn {
+            seat: 0,
+            drawn: true,
+        })
         .build()
 }
 
@@ -63,10 +90,16 @@ fn start_of_a_game() {
 #[test]
 fn mid_hand_with_a_coup_fourre_and_an_error() {
     let mut m = model(mid_hand());
-    m.log = vec!["Computer played the safety Driving Ace".into(), "Computer discarded 75".into()];
+    m.log = vec![
+        "Computer played the safety Driving Ace".into(),
+        "Computer discarded 75".into(),
+    ];
     key(&mut m, 'u');
     key(&mut m, '6');
-    update(&mut m, Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    update(
+        &mut m,
+        Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
     assert!(m.message_is_error);
     insta::assert_snapshot!(screen(&mut m, 80, 24));
 }
@@ -84,12 +117,42 @@ fn mid_hand_sorted_with_the_score_window() {
 fn end_of_hand_window() {
     let state = Scenario::new(GameConfig::default())
         .expect("config")
-        .hand(0, &[Card::D25, Card::D50, Card::D75, Card::D100, Card::Go, Card::Go])
-        .hand(1, &[Card::Go, Card::D25, Card::D50, Card::D75, Card::D100, Card::Gasoline])
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+                Card::Go,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
         .battle(0, &[Card::Go])
-        .distance(0, &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D75])
+        .distance(
+            0,
+            &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D75],
+        )
         .safeties(0, &[Card::ExtraTank], true)
-        .deck(&[Card::D25, Card::D25, Card::D25, Card::D50, Card::Repairs, Card::D200])
+        .deck(&[
+            Card::D25,
+            Card::D25,
+            Card::D25,
+            Card::D50,
+            Card::Repairs,
+            Card::D200,
+        ])
         .build();
     let mut m = model(state);
     key(&mut m, 'p');

@@ -70,11 +70,23 @@ pub struct PlayArgs {
 fn seed_from_clock() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32))
+        .map_or(0, |d| {
+            d.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32)
+        })
 }
 
-/// Plays.
+/// Plays. A failure (a bad save file, an impossible set of options) is
+/// reported as one sentence on standard error with exit status 1, whatever
+/// the backtrace settings of the environment.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    if let Err(e) = play(args) {
+        eprintln!("mille: {e:#}");
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn play(args: PlayArgs) -> anyhow::Result<()> {
     if args.scores || args.clear_scores {
         return high_scores(&args);
     }
@@ -106,7 +118,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     }
     let (record, state, level, save_path, sorted) = match &args.file {
         Some(path) => {
-            let (save, state) = SaveFile::load(path)?;
+            let (save, state) = SaveFile::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
             let level: Level = save.settings.level.parse().map_err(|_| {
                 anyhow::anyhow!(
                     "the saved game {} names an unknown computer level {:?}",
@@ -172,7 +184,9 @@ fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {
             std::io::stdout().flush()?;
             let mut answer = String::new();
             std::io::stdin().lock().read_line(&mut answer)?;
-            if !answer.trim().eq_ignore_ascii_case("y") && !answer.trim().eq_ignore_ascii_case("yes") {
+            if !answer.trim().eq_ignore_ascii_case("y")
+                && !answer.trim().eq_ignore_ascii_case("yes")
+            {
                 println!("The high-score table was left alone.");
                 return Ok(());
             }
