@@ -61,8 +61,13 @@ pub fn score(state: &State, seat: u8, action: Action) -> i32 {
                     .is_some_and(|h| h.safety().map(Safety::card) == Some(card));
                 if cancels || (card == Card::RightOfWay && tab.limited()) {
                     100
-                } else if state.deck_len() < 12 {
-                    60
+                } else if state.deck_len() < 16
+                    || no_coup_left(state, card)
+                    || opponent_near_end(state, me)
+                {
+                    // No coup fourré to wait for, or no time: take the 100
+                    // points (and the extra turn) now.
+                    90
                 } else {
                     // Kept for a coup fourré.
                     2
@@ -101,6 +106,36 @@ pub fn score(state: &State, seat: u8, action: Action) -> i32 {
         Action::Discard(card) => -keep_value(state, seat, card),
         _ => 0,
     }
+}
+
+/// Whether every hazard a safety answers is already out of play, so that
+/// holding it for a coup fourré is pointless.
+fn no_coup_left(state: &State, safety: Card) -> bool {
+    let teams = state.rules().teams;
+    let gone = |h: Card| {
+        let mut n = state.discards().iter().filter(|&&c| c == h).count();
+        for t in 0..teams {
+            let tab = state.tableau(t);
+            n += tab.battle.as_slice().iter().filter(|&&c| c == h).count();
+            n += tab.speed.as_slice().iter().filter(|&&c| c == h).count();
+        }
+        n >= usize::from(state.rules().copies(h))
+    };
+    match safety {
+        Card::ExtraTank => gone(Card::OutOfGas),
+        Card::PunctureProof => gone(Card::FlatTire),
+        Card::DrivingAce => gone(Card::Accident),
+        _ => gone(Card::Stop) && gone(Card::SpeedLimit),
+    }
+}
+
+/// Whether an opposing side is within one distance card of the target.
+fn opponent_near_end(state: &State, me: u8) -> bool {
+    let teams = state.rules().teams;
+    (0..teams).filter(|&t| t != me).any(|t| {
+        let tab = state.tableau(t);
+        tab.can_go(state.rules()) && state.target().saturating_sub(tab.miles) <= 200
+    })
 }
 
 /// How much a seat would rather keep a card than throw it away.

@@ -12,7 +12,7 @@
 //! against (team-aware at 3 to 6 players). Root parallelisation: several
 //! independent trees (rayon), merged by visit counts.
 
-use crate::{Bot, fallback_action, policy};
+use crate::{Bot, ClassicBot, fallback_action, policy};
 use mille_engine::view::{Decision, determinize_for};
 use mille_engine::{Action, ActionList, Phase, State, View};
 use rand_chacha::ChaCha8Rng;
@@ -61,6 +61,8 @@ pub struct SearchBot {
     name: String,
     budget: Budget,
     rng: ChaCha8Rng,
+    /// Proposes the anchor move the search must beat.
+    anchor: ClassicBot,
 }
 
 impl SearchBot {
@@ -70,6 +72,7 @@ impl SearchBot {
             name: name.to_string(),
             budget,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            anchor: ClassicBot::new(seed ^ 0xC1A5_51C0),
         }
     }
 
@@ -86,45 +89,101 @@ impl Bot for SearchBot {
 
     fn decide(&mut self, view: &View, decision: Decision) -> Action {
         let seed = self.rng.next_u64();
-        search(view, decision, self.budget, seed).unwrap_or_else(|| fallback_action(view, decision))
+        let anchor = self.anchor.decide(view, decision);
+        search(view, decision, Some(anchor), self.budget, seed)
+            .unwrap_or_else(|| fallback_action(view, decision))
     }
 }
 
-/// The merged root statistics of a search: (action, visits, total reward).
+/// What the search learnt about one root action.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootStat {
+    /// The action.
+    pub action: Action,
+    /// Samples in which it was played out.
+    pub visits: u32,
+    /// Sum of its rewards.
+    pub reward: f64,
+    /// Samples shared with the anchor action.
+    pub paired: u32,
+    /// Sum of (its reward - the anchor's reward) on shared samples.
+    pub diff: f64,
+    /// Sum of the squares of those differences.
+    pub diff_sq: f64,
+}
+
+impl RootStat {
+    /// Mean reward.
+    pub fn mean(&self) -> f64 {
+        self.reward / f64::from(self.visits.max(1))
+    }
+    /// Lower end of a one-sided confidence bound on its advantage over the
+    /// anchor (`z` standard errors below the mean paired difference).
+    pub fn advantage_lower_bound(&self, z: f64) -> f64 {
+        if self.paired < 8 {
+            return f64::NEG_INFINITY;
+        }
+        let n = f64::from(self.paired);
+        let mean = self.diff / n;
+        let var = (self.diff_sq / n - mean * mean).max(0.0);
+        mean - z * (var / n).sqrt()
+    }
+}
+
+/// The merged root statistics of a search whose anchor is `anchor` (the
+/// move a sound heuristic would play; it is never eliminated and every
+/// other move is compared with it on the same samples).
 pub fn search_stats(
     view: &View,
     decision: Decision,
+    anchor: Option<Action>,
     budget: Budget,
     seed: u64,
-) -> Vec<(Action, u32, f64)> {
+) -> Vec<RootStat> {
     let trees = budget.trees.max(1);
     let per_tree = budget.iterations.div_ceil(trees).max(1);
     let deadline = budget.time_limit.map(|d| Instant::now() + d);
-    let roots: Vec<Vec<(Action, u32, f64)>> = (0..trees)
+    let roots: Vec<Vec<RootStat>> = (0..trees)
         .into_par_iter()
         .map(|i| {
             let tree_seed = seed ^ (u64::from(i) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            Tree::search(view, decision, per_tree, deadline, tree_seed)
+            Tree::search(view, decision, anchor, per_tree, deadline, tree_seed)
         })
         .collect();
     // Merge the trees' root statistics action by action.
-    let mut merged: Vec<(Action, u32, f64)> = Vec::new();
+    let mut merged: Vec<RootStat> = Vec::new();
     for root in roots {
-        for (a, n, w) in root {
-            match merged.iter_mut().find(|m| m.0 == a) {
+        for r in root {
+            match merged.iter_mut().find(|m| m.action == r.action) {
                 Some(m) => {
-                    m.1 += n;
-                    m.2 += w;
+                    m.visits += r.visits;
+                    m.reward += r.reward;
+                    m.paired += r.paired;
+                    m.diff += r.diff;
+                    m.diff_sq += r.diff_sq;
                 }
-                None => merged.push((a, n, w)),
+                None => merged.push(r),
             }
         }
     }
     merged
 }
 
-/// Searches `decision` in `view`; `None` when the view cannot be sampled.
-pub fn search(view: &View, decision: Decision, budget: Budget, seed: u64) -> Option<Action> {
+/// How many standard errors a move must beat the anchor by to replace it.
+const OVERRIDE_Z: f64 = 1.5;
+
+/// Searches `decision` in `view`, starting from the anchor move `anchor`
+/// (when given): the search plays another move only when its paired
+/// samples show it is better with some confidence, so it never plays
+/// worse than its anchor by chasing noise. `None` when the view cannot be
+/// sampled.
+pub fn search(
+    view: &View,
+    decision: Decision,
+    anchor: Option<Action>,
+    budget: Budget,
+    seed: u64,
+) -> Option<Action> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let probe = determinize_for(view, decision, &mut rng).ok()?;
     let mut legal = ActionList::default();
@@ -134,18 +193,26 @@ pub fn search(view: &View, decision: Decision, budget: Budget, seed: u64) -> Opt
         1 => return legal.first().copied(),
         _ => {}
     }
-    let merged = search_stats(view, decision, budget, seed);
-    // The most visited legal action; mean reward breaks ties.
-    merged
-        .into_iter()
-        .filter(|m| legal.contains(&m.0))
-        .max_by(|a, b| {
-            let ma = a.2 / f64::from(a.1.max(1));
-            let mb = b.2 / f64::from(b.1.max(1));
-            a.1.cmp(&b.1).then(ma.total_cmp(&mb))
-        })
-        .map(|m| m.0)
-        .or_else(|| legal.first().copied())
+    let anchor = anchor.filter(|a| legal.contains(a));
+    let merged = search_stats(view, decision, anchor, budget, seed);
+    let legal_stats = merged.iter().filter(|m| legal.contains(&m.action));
+    match anchor {
+        Some(a) => {
+            let best = legal_stats
+                .filter(|m| m.action != a)
+                .map(|m| (m.advantage_lower_bound(OVERRIDE_Z), m.action))
+                .max_by(|x, y| x.0.total_cmp(&y.0));
+            match best {
+                Some((lb, b)) if lb > 0.0 => Some(b),
+                _ => Some(a),
+            }
+        }
+        // The most visited legal action; mean reward breaks ties.
+        None => legal_stats
+            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.mean().total_cmp(&b.mean())))
+            .map(|m| m.action)
+            .or_else(|| legal.first().copied()),
+    }
 }
 
 struct Node {
@@ -175,10 +242,11 @@ impl Tree {
     fn search(
         view: &View,
         decision: Decision,
+        anchor: Option<Action>,
         iterations: u32,
         deadline: Option<Instant>,
         seed: u64,
-    ) -> Vec<(Action, u32, f64)> {
+    ) -> Vec<RootStat> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut tree = Tree {
             nodes: vec![Node {
@@ -212,6 +280,15 @@ impl Tree {
         if survivors.is_empty() {
             return Vec::new();
         }
+        let anchor_node = anchor.and_then(|a| {
+            survivors
+                .iter()
+                .copied()
+                .find(|&c| tree.nodes[c as usize].action == a)
+        });
+        // Paired differences with the anchor, per root child index.
+        let mut paired = vec![(0u32, 0.0f64, 0.0f64); tree.nodes.len()];
+        let mut sample_values = vec![0.0f64; tree.nodes.len()];
         let rounds = (usize::BITS - (survivors.len() - 1).leading_zeros()).max(1);
         let per_round = (iterations / rounds).max(1);
         let mut path: Vec<u32> = Vec::with_capacity(64);
@@ -241,12 +318,23 @@ impl Tree {
                     tree.descend(&mut state, child, &mut path, &mut legal);
                     rollout(&mut state, &mut r);
                     let values = evaluate(&state);
+                    sample_values[child as usize] = values[root_team as usize];
                     for &n in &path {
                         let node = &mut tree.nodes[n as usize];
                         node.visits += 1;
                         node.reward += values[node.team as usize];
                     }
                     done += 1;
+                }
+                if let Some(a) = anchor_node {
+                    let va = sample_values[a as usize];
+                    for &c in &survivors {
+                        let d = sample_values[c as usize] - va;
+                        let p = &mut paired[c as usize];
+                        p.0 += 1;
+                        p.1 += d;
+                        p.2 += d * d;
+                    }
                 }
             }
             if round + 1 < rounds && survivors.len() > 1 {
@@ -256,6 +344,12 @@ impl Tree {
                 };
                 survivors.sort_by(|a, b| mean(b).total_cmp(&mean(a)));
                 survivors.truncate(survivors.len().div_ceil(2));
+                // The anchor stays in: everything is measured against it.
+                if let Some(a) = anchor_node
+                    && !survivors.contains(&a)
+                {
+                    survivors.push(a);
+                }
             }
         }
         tree.nodes[0].visits = done;
@@ -264,7 +358,15 @@ impl Tree {
             .iter()
             .map(|&c| {
                 let n = &tree.nodes[c as usize];
-                (n.action, n.visits, n.reward)
+                let p = paired[c as usize];
+                RootStat {
+                    action: n.action,
+                    visits: n.visits,
+                    reward: n.reward,
+                    paired: p.0,
+                    diff: p.1,
+                    diff_sq: p.2,
+                }
             })
             .collect()
     }

@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 /// Options of `mille match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// A player: a level (random, classic, easy, normal, hard) or the
+    /// A player: a level (random, classic, easy, normal, hard), `policy`
+    /// (the search's rollout policy alone), or the
     /// command line of a program speaking the bot protocol. Give one per
     /// side (2 for 2 or 4 players, 3 for 3 or 6); partners are played by
     /// separate instances of the same bot. Default: normal against classic.
@@ -71,17 +72,25 @@ impl Player {
 #[derive(Clone, Debug)]
 enum Spec {
     Level(Level),
+    /// The search's rollout policy alone (for measuring the search's gain).
+    Policy,
     Command(String),
 }
 
 impl Spec {
     fn parse(s: &str) -> Spec {
+        if s == "policy" {
+            return Spec::Policy;
+        }
         s.parse::<Level>()
             .map_or_else(|_| Spec::Command(s.to_string()), Spec::Level)
     }
     fn start(&self, seed: u64, timeout: Duration) -> Result<Player, String> {
         match self {
             Spec::Level(l) => Ok(Player::Builtin(make_bot(*l, seed))),
+            Spec::Policy => Ok(Player::Builtin(Box::new(mille_ai::policy::PolicyBot::new(
+                seed,
+            )))),
             Spec::Command(c) => ExternalBot::spawn(c, timeout)
                 .map(|b| Player::External(Box::new(b)))
                 .map_err(|e| e.to_string()),
