@@ -163,13 +163,25 @@ fn speed_text(t: &Tableau) -> (String, Style) {
     }
 }
 
-/// The miles as "325 of 700 (25 50 50 200)".
+/// The miles as "325 of 700  (25 50x2 200)": the distance cards played,
+/// counted by value.
 pub fn miles_text(t: &Tableau, target: u16) -> String {
-    let cards: Vec<&str> = t.distance_cards().map(|c| c.name()).collect();
-    if cards.is_empty() {
+    let counts: Vec<String> = [Card::D25, Card::D50, Card::D75, Card::D100, Card::D200]
+        .into_iter()
+        .zip(t.distance)
+        .filter(|&(_, n)| n > 0)
+        .map(|(c, n)| {
+            if n == 1 {
+                c.name().to_string()
+            } else {
+                format!("{}x{n}", c.name())
+            }
+        })
+        .collect();
+    if counts.is_empty() {
         format!("0 of {target}")
     } else {
-        format!("{} of {target}  ({})", t.miles, cards.join(" "))
+        format!("{} of {target}  ({})", t.miles, counts.join(" "))
     }
 }
 
@@ -395,26 +407,23 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
 fn status_text(model: &Model) -> String {
     let deck = model.state.deck_len();
     let r = model.state.rules();
-    let mut s = format!(
-        " Deck: {deck} | {} rules, {} players | computer: {} | sort {} | mouse: {}",
+    let mut s = format!(" Deck: {deck} | Trip: {} | ", model.state.target());
+    s.push_str(&format!(
+        "{} rules | level {} | sort {} | mouse: {}",
         r.config.rules.id(),
-        r.seats,
         model.level.id(),
         if model.sorted { "on" } else { "off" },
         match model.options.mouse {
-            mille_store::MouseMethod::ClickClick => "click-click",
+            mille_store::MouseMethod::ClickClick => "click",
             mille_store::MouseMethod::DragAndDrop => "drag",
         }
-    );
-    if model.state.extension_caller().is_some() {
-        s.push_str(" | extended to 1000");
-    }
+    ));
     s
 }
 
 /// The help screen's lines.
 pub const HELP: &[&str] = &[
-    "Mille: race to exactly 700 miles (1000 after an extension); first to 5000 points wins.",
+    "Race to exactly 700 miles (1000 if extended); 5000 points wins the game.",
     "",
     "P        pick a card from the deck (or let a coup fourré chance pass)",
     "U n      use (play) card n: 1-6 or P, then RETURN or SPACE",
@@ -497,7 +506,7 @@ pub fn view(model: &Model, f: &mut Frame) {
     }
     if model.mode == Mode::Help {
         let w = area.width.saturating_sub(4).min(80);
-        let h = (HELP.len() as u16 + 2).min(area.height.saturating_sub(2));
+        let h = (HELP.len() as u16 + 3).min(area.height.saturating_sub(2));
         let r = Rect::new((area.width - w) / 2, 1, w, h);
         f.render_widget(Clear, r);
         let lines: Vec<Line> = HELP.iter().map(|l| Line::from(*l)).collect();

@@ -508,6 +508,17 @@ pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> 
     }
     model.selected = None;
     apply(model, HUMAN, action, fx);
+    match action {
+        Action::CoupFourre(c) => model.notice(format!(
+            "Coup fourré! Your {c} scores 300 more points, and you take another turn."
+        )),
+        Action::Play { card, .. } if card.kind() == Kind::Safety => {
+            model.notice(format!(
+                "{card} is in play for the hand: you take another turn."
+            ));
+        }
+        _ => {}
+    }
     true
 }
 
@@ -534,9 +545,7 @@ fn apply(model: &mut Model, seat: u8, action: Action, fx: &mut Vec<Effect>) {
     match model.state.apply(action) {
         Ok(outcome) => {
             model.record.actions.push(action);
-            if seat != HUMAN
-                && let Some(l) = line
-            {
+            if let Some(l) = line {
                 model.log.push(l);
                 if model.log.len() > 6 {
                     model.log.remove(0);
