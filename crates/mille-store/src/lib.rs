@@ -19,10 +19,7 @@ pub use scores::{HighScore, HighScores, ScoreDb, ScoreKind};
 /// What can go wrong with the data directory, the options or the scores.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// No home or data directory could be found.
-    #[error("cannot find a data directory: set GAMES_DATA_DIR or XDG_DATA_HOME")]
-    NoDataDir,
-    /// A file or directory could not be read or written.
+    /// A file could not be read.
     #[error("{what} {path}: {source}")]
     Io {
         /// What was being done.
@@ -40,6 +37,10 @@ pub enum StoreError {
         /// Why.
         why: String,
     },
+    /// The shared storage layer failed (data directory, atomic write,
+    /// database).
+    #[error("{0}")]
+    Shared(#[from] game_store::StoreError),
     /// The score database failed.
     #[error("the high-score table {path}: {source}")]
     Db {

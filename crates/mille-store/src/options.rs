@@ -78,11 +78,7 @@ impl Options {
             path: path.clone(),
             why: e.to_string(),
         })?;
-        atomic_write(&path, text.as_bytes()).map_err(|source| StoreError::Io {
-            what: "cannot write",
-            path,
-            source,
-        })
+        atomic_write(&path, text.as_bytes())
     }
 }
 

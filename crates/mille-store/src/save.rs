@@ -109,13 +109,8 @@ pub enum SaveError {
         why: String,
     },
     /// Writing failed.
-    #[error("cannot save the game to {path}: {source}")]
-    Write {
-        /// The path.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    #[error("cannot save the game: {0}")]
+    Write(crate::StoreError),
 }
 
 impl SaveFile {
@@ -139,10 +134,7 @@ impl SaveFile {
 
     /// Writes the save file atomically (temporary file, fsync, rename).
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
-        atomic_write(path, self.to_text().as_bytes()).map_err(|source| SaveError::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+        atomic_write(path, self.to_text().as_bytes()).map_err(SaveError::Write)
     }
 
     /// Reads and validates a save file, returning it with the replayed

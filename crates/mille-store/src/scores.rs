@@ -5,8 +5,8 @@
 
 use crate::StoreError;
 use rusqlite::{Connection, TransactionBehavior, params};
+
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// File name of the database in the data directory.
 pub const SCORES_FILE: &str = "scores.db";
@@ -107,25 +107,7 @@ impl ScoreDb {
     /// Opens (creating and migrating if needed) the table in `dir`.
     pub fn open(dir: &Path) -> Result<ScoreDb, StoreError> {
         let path = dir.join(SCORES_FILE);
-        let db_err = |source| StoreError::Db {
-            path: path.clone(),
-            source,
-        };
-        let mut conn = Connection::open(&path).map_err(db_err)?;
-        conn.busy_timeout(Duration::from_secs(5)).map_err(db_err)?;
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db_err)?;
-        let version: i64 = tx
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db_err)?;
-        let start = usize::try_from(version).unwrap_or(0);
-        for (i, m) in MIGRATIONS.iter().enumerate().skip(start) {
-            tx.execute_batch(m).map_err(db_err)?;
-            tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))
-                .map_err(db_err)?;
-        }
-        tx.commit().map_err(db_err)?;
+        let conn = game_store::open_db(&path, MIGRATIONS)?;
         Ok(ScoreDb { conn, path })
     }
 

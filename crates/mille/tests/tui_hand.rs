@@ -82,7 +82,7 @@ fn the_first_run_asks_the_name_and_remembers_it() {
     pty.wait_for("Your turn", 5);
     pty.send("qy");
     assert_eq!(pty.wait_exit(10), Some(true));
-    let options = std::fs::read_to_string(data.path().join("options.json")).expect("options");
+    let options = std::fs::read_to_string(data.path().join("mille").join("options.json")).expect("options");
     assert!(options.contains("Ana"));
     let mut pty = Pty::spawn(&["--seed", "1"], data.path(), data.path(), 80, 24);
     let s = pty.wait_for("Your turn", 10);
