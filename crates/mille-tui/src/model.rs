@@ -236,7 +236,13 @@ impl Model {
     /// A side's name in the score window (a few letters).
     pub fn team_short(&self, team: u8) -> String {
         let r = self.state.rules();
-        if team == self.state.team_of(HUMAN) {
+        if r.seats > r.teams && r.teams == 2 {
+            if team == self.state.team_of(HUMAN) {
+                "Us".into()
+            } else {
+                "Them".into()
+            }
+        } else if team == self.state.team_of(HUMAN) {
             if r.seats > r.teams {
                 "Us".into()
             } else {

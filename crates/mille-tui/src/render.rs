@@ -16,12 +16,16 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 pub const MIN_W: u16 = 64;
 /// Smallest usable screen height.
 pub const MIN_H: u16 = 20;
-/// Lines under the board: two log lines, prompt, status, message.
-const BOTTOM: u16 = 5;
+/// Lines under the board besides the log: prompt, status, message.
+const FIXED_BOTTOM: u16 = 3;
+/// Rows the score window needs (with the command list).
+const SCORE_ROWS: u16 = 17;
+/// Most log lines shown.
+const MAX_LOG: u16 = 6;
 /// Rows of one side's section of the board (battle and speed on one line
 /// when the screen is short).
-fn team_rows(teams: u8, top_h: u16) -> u16 {
-    if u16::from(teams) * 5 + HAND_ROWS <= top_h {
+fn team_rows(teams: u8, h: u16) -> u16 {
+    if (u16::from(teams) * 5 + HAND_ROWS).max(SCORE_ROWS) + FIXED_BOTTOM + 2 <= h {
         5
     } else {
         4
@@ -52,6 +56,7 @@ pub struct Hits {
     hand: Rect,
     score: Rect,
     bottom: Rect,
+    log_rows: u16,
 }
 
 fn contains(r: Rect, x: u16, y: u16) -> bool {
@@ -63,7 +68,10 @@ impl Hits {
     pub fn compute(model: &Model, w: u16, h: u16) -> Hits {
         let teams = model.teams();
         let score_w = (16 + 7 * u16::from(teams) + 3).min(w / 2);
-        let top_h = h.saturating_sub(BOTTOM);
+        let rows = team_rows(teams, h);
+        let board_h = (u16::from(teams) * rows + HAND_ROWS).max(SCORE_ROWS);
+        let log_rows = h.saturating_sub(FIXED_BOTTOM + board_h).clamp(2, MAX_LOG);
+        let top_h = h.saturating_sub(FIXED_BOTTOM + log_rows);
         let left_w = w.saturating_sub(score_w);
         let own = model.state.team_of(HUMAN);
         // Opponents first, then the player's side, then the hand.
@@ -71,7 +79,6 @@ impl Hits {
         order.push(own);
         let mut items = Vec::new();
         let mut team_rects = Vec::new();
-        let rows = team_rows(teams, top_h);
         let mut y = 0;
         for t in order {
             let r = Rect::new(0, y, left_w, rows.min(top_h.saturating_sub(y)));
@@ -104,6 +111,7 @@ impl Hits {
             hand,
             score: Rect::new(left_w, 0, score_w, top_h),
             bottom: Rect::new(0, top_h, w, h.saturating_sub(top_h)),
+            log_rows,
         }
     }
 
@@ -470,8 +478,12 @@ pub fn view(model: &Model, f: &mut Frame) {
 
     let b = hits.bottom;
     let row = |i: u16| Rect::new(b.x, b.y + i, b.width, 1);
-    let log_start = model.log.len().saturating_sub(2);
+    let n = hits.log_rows;
+    let log_start = model.log.len().saturating_sub(n as usize);
+    // The newest line sits just above the prompt.
+    let first_row = n - (model.log.len() - log_start) as u16;
     for (i, l) in model.log[log_start..].iter().enumerate() {
+        let i = first_row as usize + i;
         let style = if l.starts_with("COUP") {
             Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)
         } else {
@@ -487,14 +499,14 @@ pub fn view(model: &Model, f: &mut Frame) {
             model.prompt(),
             Style::default().add_modifier(Modifier::BOLD),
         )),
-        row(2),
+        row(n),
     );
     f.render_widget(
         Paragraph::new(Span::styled(
             status_text(model),
             Style::default().add_modifier(Modifier::REVERSED),
         )),
-        row(3),
+        row(n + 1),
     );
     if let Some(m) = &model.message {
         let style = if model.message_is_error {
@@ -502,7 +514,7 @@ pub fn view(model: &Model, f: &mut Frame) {
         } else {
             Style::default().fg(Color::Green)
         };
-        f.render_widget(Paragraph::new(Span::styled(m.clone(), style)), row(4));
+        f.render_widget(Paragraph::new(Span::styled(m.clone(), style)), row(n + 2));
     }
     if model.mode == Mode::Help {
         let w = area.width.saturating_sub(4).min(80);

@@ -547,7 +547,7 @@ fn apply(model: &mut Model, seat: u8, action: Action, fx: &mut Vec<Effect>) {
             model.record.actions.push(action);
             if let Some(l) = line {
                 model.log.push(l);
-                if model.log.len() > 6 {
+                if model.log.len() > 8 {
                     model.log.remove(0);
                 }
             }
