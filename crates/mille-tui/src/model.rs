@@ -384,7 +384,11 @@ impl Model {
             Action::Play { card, target } => match card.kind() {
                 Kind::Hazard => {
                     let on = if target == self.state.team_of(HUMAN) {
-                        "you".to_string()
+                        if self.state.rules().seats > self.teams() {
+                            "your team".to_string()
+                        } else {
+                            "you".to_string()
+                        }
                     } else {
                         self.team_name(target)
                     };
@@ -449,7 +453,11 @@ impl Model {
                     let who = if w.len() > 1 {
                         "It's a tie!".to_string()
                     } else if w.first() == Some(&self.state.team_of(HUMAN)) {
-                        "You won the game!".to_string()
+                        if self.state.rules().seats > self.teams() {
+                            "Your team won the game!".to_string()
+                        } else {
+                            "You won the game!".to_string()
+                        }
                     } else {
                         format!(
                             "{} won the game.",

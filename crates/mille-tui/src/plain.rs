@@ -160,6 +160,13 @@ pub fn run<R: BufRead, W: Write>(
             }
         }
         flush_messages(model, &mut out, &mut printed_log)?;
+        if model.mode == Mode::Help {
+            for l in crate::render::HELP {
+                writeln!(out, "{l}")?;
+            }
+            model.mode = Mode::Normal;
+            model.sync_mode();
+        }
         if model.generation != printed_gen {
             write!(out, "{}", board_text(model))?;
             printed_gen = model.generation;
