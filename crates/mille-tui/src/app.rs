@@ -34,6 +34,16 @@ pub fn think(state: &State, record: &GameRecord, level: Level) -> Option<Action>
     bot_action(bot.as_mut(), state)
 }
 
+/// `~/name` means `name` in the home directory, as in the shell.
+pub fn expand_home(path: PathBuf) -> PathBuf {
+    if let Ok(rest) = path.strip_prefix("~")
+        && let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty())
+    {
+        return PathBuf::from(home).join(rest);
+    }
+    path
+}
+
 /// Carries out the effects that touch files: saves, options, high scores.
 #[derive(Clone, Debug, Default)]
 pub struct Io {
@@ -54,9 +64,12 @@ impl Io {
     /// Carries out a file effect; returns the event reporting its result.
     pub fn file_effect(&self, model: &mut Model, effect: Effect) -> Option<Event> {
         match effect {
-            Effect::Save { path, file } => Some(Event::Saved(
-                file.write(&path).map(|()| path).map_err(|e| e.to_string()),
-            )),
+            Effect::Save { path, file } => {
+                let path = expand_home(path);
+                Some(Event::Saved(
+                    file.write(&path).map(|()| path).map_err(|e| e.to_string()),
+                ))
+            }
             Effect::SaveOptions(o) => {
                 self.save_options(model, &o);
                 None

@@ -12,13 +12,26 @@ use mille_tui::{Model, app, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
+/// The commands of the game, shown after the options in `--help` and the
+/// man page.
+const IN_GAME: &str = "\
+Commands in the game (? shows them too):
+  P        pick a card (or let a coup fourré chance pass)
+  U n      use card n (1-6, or P for the card just picked), then RETURN or SPACE
+  D n      discard card n, then RETURN or SPACE
+  O        sort the hand on/off        S  save the game
+  Q, DEL   quit (asks first)           R, ^L  redraw the screen
+  W        switch the score window     Z  take back your last move
+  M        mouse: click-click or drag and drop
+Mouse: click a card, then where it goes (or drag it); double-click plays it
+if it can, else discards it; click the deck to pick.
+
+Options and high scores live in $GAMES_DATA_DIR/mille if set, else in
+$XDG_DATA_HOME/mille (~/.local/share/mille).";
+
 /// Options of the game itself.
-///
-/// Commands in the game (type ? for help): P pick a card; U then a card
-/// number (1-6 or P) and RETURN or SPACE to use it; D likewise to discard;
-/// O sort the hand; S save; Q or DELETE quit; R or ^L redraw; W switch the
-/// score window; Z take back your last move; M switch the mouse method.
 #[derive(Args, Debug)]
+#[command(after_help = IN_GAME)]
 pub struct PlayArgs {
     /// A saved game to resume (written by the S command).
     #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed"])]
@@ -31,13 +44,15 @@ pub struct PlayArgs {
     rules: Option<String>,
 
     /// Number of players: 2, or 3, 4 or 6 with the classic rules (you and
-    /// computer players; 4 and 6 play in teams of two or three sides).
+    /// computer players; 4 players form two teams of two, 6 players three
+    /// teams of two).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
     players: u8,
 
-    /// Strength of the computer players.
-    #[arg(long, value_name = "LEVEL", default_value = "classic", value_parser = PossibleValuesParser::new(Level::ALL.map(|l| l.id())))]
-    level: String,
+    /// Strength of the computer players (default: classic, the BSD
+    /// computer; a restored game keeps its own unless this is given).
+    #[arg(long, value_name = "LEVEL", value_parser = PossibleValuesParser::new(Level::ALL.map(|l| l.id())))]
+    level: Option<String>,
 
     /// Seed of the shuffles, to deal the same game again (random if not given).
     #[arg(long, value_name = "N")]
@@ -119,13 +134,16 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     let (record, state, level, save_path, sorted) = match &args.file {
         Some(path) => {
             let (save, state) = SaveFile::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let level: Level = save.settings.level.parse().map_err(|_| {
-                anyhow::anyhow!(
-                    "the saved game {} names an unknown computer level {:?}",
-                    path.display(),
-                    save.settings.level
-                )
-            })?;
+            let level: Level = match &args.level {
+                Some(l) => l.parse()?,
+                None => save.settings.level.parse().map_err(|_| {
+                    anyhow::anyhow!(
+                        "the saved game {} names an unknown computer level {:?}",
+                        path.display(),
+                        save.settings.level
+                    )
+                })?,
+            };
             if options.name.is_none() && !save.settings.player.is_empty() {
                 options.name = Some(save.settings.player.clone());
             }
@@ -145,7 +163,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             };
             let seed = args.seed.unwrap_or_else(seed_from_clock);
             let state = State::new(config, seed)?;
-            let level: Level = args.level.parse()?;
+            let level: Level = args.level.as_deref().unwrap_or("classic").parse()?;
             (GameRecord::new(config, seed), state, level, None, None)
         }
     };
