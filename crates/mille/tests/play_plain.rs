@@ -276,3 +276,23 @@ fn bad_options_are_refused_in_one_sentence() {
         assert!(help.contains(opt), "{opt} missing from --help");
     }
 }
+
+#[test]
+fn clearing_the_scores_asks_first() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .arg("--clear-scores")
+        .env("GAMES_DATA_DIR", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "n").expect("answer");
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Clear the high-score table? (y/n)"), "{text}");
+    assert!(text.contains("left alone"), "{text}");
+}

@@ -82,11 +82,63 @@ fn the_first_run_asks_the_name_and_remembers_it() {
     pty.wait_for("Your turn", 5);
     pty.send("qy");
     assert_eq!(pty.wait_exit(10), Some(true));
-    let options = std::fs::read_to_string(data.path().join("mille").join("options.json")).expect("options");
+    let options =
+        std::fs::read_to_string(data.path().join("mille").join("options.json")).expect("options");
     assert!(options.contains("Ana"));
     let mut pty = Pty::spawn(&["--seed", "1"], data.path(), data.path(), 80, 24);
     let s = pty.wait_for("Your turn", 10);
     assert!(!s.contains("Your name"));
     pty.send("qy");
+    assert_eq!(pty.wait_exit(10), Some(true));
+}
+
+#[test]
+fn the_mouse_picks_and_double_click_smart_plays() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut pty = Pty::spawn(
+        &["--seed", "42", "--name", "Tester"],
+        data.path(),
+        data.path(),
+        80,
+        24,
+    );
+    let s = pty.wait_for("P to pick", 10);
+    // Find the deck and the P slot on screen (rows and columns are 1-based
+    // in mouse reports).
+    let rows = pty.rows();
+    let deck_row = rows
+        .iter()
+        .position(|r| r.contains("Deck: 89"))
+        .expect("deck shown");
+    let deck_col = rows[deck_row].find("Deck:").expect("deck column");
+    let click = |pty: &mut Pty, col: usize, row: usize| {
+        pty.send(&format!(
+            "\x1b[<0;{};{}M\x1b[<0;{};{}m",
+            col + 2,
+            row + 1,
+            col + 2,
+            row + 1
+        ));
+    };
+    click(&mut pty, deck_col, deck_row);
+    let after = pty.wait_change(&s, 5);
+    assert!(
+        after.contains("U to use or D to discard"),
+        "the click picked:\n{after}"
+    );
+    // Double-click the picked card in slot P: played if legal, else discarded.
+    let before = pty.screen();
+    click(&mut pty, 4, deck_row);
+    click(&mut pty, 4, deck_row);
+    let after = pty.wait_change(&before, 5);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let after = pty.wait_change(&after, 0);
+    assert!(
+        after.contains("You played") || after.contains("You discarded"),
+        "the double-click moved a card:\n{after}"
+    );
+    pty.send("qy");
+    pty.wait_for("Save the game?", 5);
+    pty.send("n");
     assert_eq!(pty.wait_exit(10), Some(true));
 }
