@@ -472,23 +472,14 @@ fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effe
                 .is_ok()
         })
         .collect();
-    match (opponents.len(), open.len()) {
-        (_, 1) => {
-            human_action(
-                model,
-                Action::Play {
-                    card,
-                    target: open[0],
-                },
-                fx,
-            );
+    match open.as_slice() {
+        [only] => {
+            human_action(model, Action::Play { card, target: *only }, fx);
         }
-        (n, 0) | (n @ 1, _) => {
-            // Let the engine say why (about the first opponent).
+        [] => {
+            // Nowhere to play it: let the engine say why (about the first
+            // opponent).
             let t = opponents.first().copied().unwrap_or(own);
-            if n > 1 {
-                let _ = t;
-            }
             human_action(model, Action::Play { card, target: t }, fx);
         }
         _ => model.mode = Mode::Target { card },

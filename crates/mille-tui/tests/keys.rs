@@ -682,3 +682,66 @@ fn a_whole_game_through_the_keyboard() {
         Some(m.state.totals().to_vec())
     );
 }
+
+#[test]
+fn a_hazard_with_two_opponents_asks_which_side() {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 3,
+        stacking: false,
+    };
+    let state = Scenario::new(config)
+        .expect("config")
+        .hand(
+            0,
+            &[
+                Card::Stop,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .hand(
+            2,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .battle(1, &[Card::Go])
+        .battle(2, &[Card::Go])
+        .deck(&[Card::D25; 20])
+        .build();
+    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "u1\n");
+    assert_eq!(m.mode, Mode::Target { card: Card::Stop });
+    assert!(m.prompt().contains("2 = Computer 1"));
+    let fx = type_keys(&mut m, "1");
+    assert!(fx.contains(&Effect::Bell), "not on our own side");
+    type_keys(&mut m, "3");
+    assert_eq!(
+        m.record.actions[1],
+        Action::Play {
+            card: Card::Stop,
+            target: 2
+        }
+    );
+}
