@@ -474,7 +474,14 @@ fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effe
         .collect();
     match open.as_slice() {
         [only] => {
-            human_action(model, Action::Play { card, target: *only }, fx);
+            human_action(
+                model,
+                Action::Play {
+                    card,
+                    target: *only,
+                },
+                fx,
+            );
         }
         [] => {
             // Nowhere to play it: let the engine say why (about the first
