@@ -13,7 +13,7 @@ fn a_whole_hand_to_the_score_window() {
         80,
         24,
     );
-    let start = pty.wait_for("Your hand", 10);
+    let start = pty.wait_for("Your hand", 30);
     assert!(start.contains("Score: hand 1"));
     assert!(start.contains("Milestones"));
     assert!(start.contains("Deck:"));
@@ -41,14 +41,14 @@ fn a_whole_hand_to_the_score_window() {
     assert!(end.contains("Another hand? (y/n)"));
     // Another hand: the second hand starts.
     pty.send("y");
-    pty.wait_for("Score: hand 2", 10);
+    pty.wait_for("Score: hand 2", 30);
     // Quit: asks, then offers to save; no.
     pty.send("q");
-    pty.wait_for("Really quit? (y/n)", 5);
+    pty.wait_for("Really quit? (y/n)", 30);
     pty.send("y");
-    pty.wait_for("Save the game? (y/n)", 5);
+    pty.wait_for("Save the game? (y/n)", 30);
     pty.send("n");
-    assert_eq!(pty.wait_exit(10), Some(true));
+    assert_eq!(pty.wait_exit(30), Some(true));
 }
 
 #[test]
@@ -61,35 +61,35 @@ fn a_mistake_rings_the_bell_and_says_why() {
         80,
         24,
     );
-    pty.wait_for("P to pick", 10);
+    pty.wait_for("P to pick", 30);
     pty.send("u1 ");
-    pty.wait_for("Draw a card first", 5);
+    pty.wait_for("Draw a card first", 30);
     pty.send("x");
-    pty.wait_for("Unknown command", 5);
+    pty.wait_for("Unknown command", 30);
     pty.send("\x7f");
     pty.send("q");
-    pty.wait_for("Really quit?", 5);
+    pty.wait_for("Really quit?", 30);
     pty.send("y");
-    assert_eq!(pty.wait_exit(10), Some(true));
+    assert_eq!(pty.wait_exit(30), Some(true));
 }
 
 #[test]
 fn the_first_run_asks_the_name_and_remembers_it() {
     let data = tempfile::tempdir().expect("tempdir");
     let mut pty = Pty::spawn(&["--seed", "1"], data.path(), data.path(), 80, 24);
-    pty.wait_for("Your name for the high-score table [tester]", 10);
+    pty.wait_for("Your name for the high-score table [tester]", 30);
     pty.send("Ana\r");
-    pty.wait_for("Your turn", 5);
+    pty.wait_for("Your turn", 30);
     pty.send("qy");
-    assert_eq!(pty.wait_exit(10), Some(true));
+    assert_eq!(pty.wait_exit(30), Some(true));
     let options =
         std::fs::read_to_string(data.path().join("mille").join("options.json")).expect("options");
     assert!(options.contains("Ana"));
     let mut pty = Pty::spawn(&["--seed", "1"], data.path(), data.path(), 80, 24);
-    let s = pty.wait_for("Your turn", 10);
+    let s = pty.wait_for("Your turn", 30);
     assert!(!s.contains("Your name"));
     pty.send("qy");
-    assert_eq!(pty.wait_exit(10), Some(true));
+    assert_eq!(pty.wait_exit(30), Some(true));
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn the_mouse_picks_and_double_click_smart_plays() {
         80,
         24,
     );
-    let s = pty.wait_for("P to pick", 10);
+    let s = pty.wait_for("P to pick", 30);
     // Find the deck and the P slot on screen (rows and columns are 1-based
     // in mouse reports).
     let rows = pty.rows();
@@ -138,7 +138,7 @@ fn the_mouse_picks_and_double_click_smart_plays() {
         "the double-click moved a card:\n{after}"
     );
     pty.send("qy");
-    pty.wait_for("Save the game?", 5);
+    pty.wait_for("Save the game?", 30);
     pty.send("n");
-    assert_eq!(pty.wait_exit(10), Some(true));
+    assert_eq!(pty.wait_exit(30), Some(true));
 }

@@ -20,15 +20,15 @@ fn save_quit_restore_and_compare() {
         80,
         24,
     );
-    pty.wait_for("P to pick", 10);
+    pty.wait_for("P to pick", 30);
     // Play a few turns.
     for _ in 0..3 {
-        let s = pty.wait_for("P to pick", 10);
+        let s = pty.wait_for("P to pick", 30);
         pty.send("p");
         pty.wait_change(&s, 5);
         let mut done = false;
         for a in ["dp ", "d1 ", "d2 ", "d3 ", "up "] {
-            let before = pty.wait_for("U to use or D to discard", 5);
+            let before = pty.wait_for("U to use or D to discard", 30);
             pty.send(a);
             let s = pty.wait_change(&before, 5);
             std::thread::sleep(std::time::Duration::from_millis(100));
@@ -40,31 +40,31 @@ fn save_quit_restore_and_compare() {
         assert!(done);
     }
     // Pick, so the P slot is full when saving.
-    let s = pty.wait_for("P to pick", 10);
+    let s = pty.wait_for("P to pick", 30);
     pty.send("p");
     pty.wait_change(&s, 5);
     std::thread::sleep(std::time::Duration::from_millis(100));
     let saved_board = board(&pty);
     pty.send("s");
-    pty.wait_for("Save in file (RETURN alone cancels):", 5);
+    pty.wait_for("Save in file (RETURN alone cancels):", 30);
     pty.send("\r");
-    pty.wait_for("Save cancelled.", 5);
+    pty.wait_for("Save cancelled.", 30);
     pty.send("s");
-    pty.wait_for("Save in file", 5);
+    pty.wait_for("Save in file", 30);
     pty.send("game.mille\r");
-    pty.wait_for("Game saved in game.mille", 5);
+    pty.wait_for("Game saved in game.mille", 30);
     let path = dir.path().join("game.mille");
     let text = std::fs::read_to_string(&path).expect("saved");
     assert!(text.contains("\"format\": \"mille-save\""));
     assert!(text.contains("\"level\": \"classic\""));
     // Saved: Q quits without asking to save again.
     pty.send("q");
-    pty.wait_for("Really quit?", 5);
+    pty.wait_for("Really quit?", 30);
     pty.send("y");
-    assert_eq!(pty.wait_exit(10), Some(true));
+    assert_eq!(pty.wait_exit(30), Some(true));
 
     let mut pty = Pty::spawn(&["game.mille"], &data, dir.path(), 80, 24);
-    pty.wait_for("U to use or D to discard", 10);
+    pty.wait_for("U to use or D to discard", 30);
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert_eq!(board(&pty), saved_board, "the restored game looks the same");
     assert_eq!(
@@ -74,9 +74,9 @@ fn save_quit_restore_and_compare() {
     );
     // S offers the same file.
     pty.send("s");
-    pty.wait_for("Save in game.mille? (y/n)", 5);
+    pty.wait_for("Save in game.mille? (y/n)", 30);
     pty.send("y");
-    pty.wait_for("Game saved in game.mille", 5);
+    pty.wait_for("Game saved in game.mille", 30);
     pty.send("qy");
-    assert_eq!(pty.wait_exit(10), Some(true));
+    assert_eq!(pty.wait_exit(30), Some(true));
 }
