@@ -87,6 +87,8 @@ pub struct TurnModel {
     /// game: held dice plus rolled Jokers kept for 0): values of one turn
     /// total then depend on each other and are iterated to a fixed point.
     pub zero_cycles: bool,
+    /// Probability that a roll from each class scores nothing.
+    pub bust: Vec<f64>,
     /// Flattened copy of `outcomes` for the solver's inner loop: per class
     /// `c`, outcomes `flat_class[c]..flat_class[c + 1]` of `flat_out`, each
     /// `(probability, first option, end option)` into `flat_opts`.
@@ -140,6 +142,7 @@ impl TurnModel {
             outcomes: Vec::new(),
             order: Vec::new(),
             zero_cycles: false,
+            bust: Vec::new(),
             flat_class: Vec::new(),
             flat_out: Vec::new(),
             flat_opts: Vec::new(),
@@ -161,6 +164,16 @@ impl TurnModel {
             .flatten()
             .flat_map(|o| &o.opts)
             .any(|o| o.gain == 0 && o.next == 0);
+        m.bust = m
+            .outcomes
+            .iter()
+            .map(|outs| {
+                outs.iter()
+                    .filter(|o| o.opts.is_empty())
+                    .map(|o| o.prob)
+                    .sum()
+            })
+            .collect();
         m.flat_class.push(0);
         for outs in &m.outcomes {
             for o in outs {

@@ -23,7 +23,7 @@ const EXPECTED_CAP: usize = 160;
 type Cache<K> = RwLock<HashMap<K, Arc<Vec<f32>>>>;
 
 /// Every brain made so far, by kind of game.
-type Brains = Mutex<HashMap<(Rules, bool), Arc<Brain>>>;
+type Brains = Mutex<HashMap<(Rules, bool), Arc<OnceLock<Arc<Brain>>>>>;
 
 /// Everything the optimal player knows about one kind of game, shared by
 /// all optimal players of that kind (caches grow as games are played).
@@ -54,18 +54,22 @@ impl Brain {
     pub fn get(settings: &Settings, jokers: bool) -> Arc<Brain> {
         static BRAINS: OnceLock<Brains> = OnceLock::new();
         let rules = Rules::of(settings);
-        let map = BRAINS.get_or_init(|| Mutex::new(HashMap::new()));
-        let mut map = match map.lock() {
-            Ok(m) => m,
-            Err(poisoned) => poisoned.into_inner(),
+        // Hold the map's lock only to find the slot; the (possibly long)
+        // solve happens in the slot, so other kinds of games are not held up.
+        let slot = {
+            let map = BRAINS.get_or_init(|| Mutex::new(HashMap::new()));
+            let mut map = match map.lock() {
+                Ok(m) => m,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            map.entry((rules, jokers)).or_default().clone()
         };
-        map.entry((rules, jokers))
-            .or_insert_with(|| {
-                let table = tables::shipped(&rules, jokers)
-                    .unwrap_or_else(|| crate::solver::solve(settings, jokers));
-                Arc::new(Brain::new(table))
-            })
-            .clone()
+        slot.get_or_init(|| {
+            let table = tables::shipped(&rules, jokers)
+                .unwrap_or_else(|| crate::solver::solve_sequential(settings, jokers));
+            Arc::new(Brain::new(table))
+        })
+        .clone()
     }
 
     fn turn(&self, i: usize, j: usize) -> Arc<Vec<f32>> {
@@ -151,19 +155,24 @@ enum Valuer {
 }
 
 impl Valuer {
-    fn state(&self, t: usize, class: usize) -> f64 {
+    /// Value of keeping dice that leave turn total `t` (units) and held
+    /// class `class`: a keep commits to rolling on.
+    fn keep(&self, t: usize, class: usize) -> f64 {
         match self {
             Valuer::Win { brain, i, j, turn } => {
-                let cap = brain.table.rules.t_cap(*i, *j);
-                if t >= cap {
-                    1.0
+                let r = &brain.table.rules;
+                let (ni, nj) = r.norm(*i, *j);
+                if t >= r.t_cap(ni, nj) {
+                    // Any scoring roll can then be held for the win.
+                    let bust = brain.model.bust[class];
+                    (1.0 - bust) + bust * (1.0 - brain.table.get(*j, *i))
                 } else {
                     f64::from(turn[t * brain.model.keys.len() + class])
                 }
             }
             Valuer::Expected { brain, turn } => {
                 if t >= EXPECTED_CAP {
-                    t as f64
+                    (1.0 - brain.model.bust[class]) * t as f64
                 } else {
                     f64::from(turn[t * brain.model.keys.len() + class])
                 }
@@ -171,6 +180,7 @@ impl Valuer {
         }
     }
 
+    /// Value of holding with turn total `t` (units).
     fn bank(&self, t: usize) -> f64 {
         match self {
             Valuer::Win { brain, i, j, .. } => {
@@ -262,7 +272,7 @@ fn choose(view: &View, valuer: &Valuer) -> Action {
             brain.model.class_of(&h, view.turn.held_points + k.points)
         };
         let Some(class) = class else { continue };
-        let v = valuer.state((t / UNIT) as usize, class);
+        let v = valuer.keep((t / UNIT) as usize, class);
         if best.is_none_or(|(b, _)| v > b + 1e-12) {
             best = Some((v, Action::Keep(k.mask)));
         }

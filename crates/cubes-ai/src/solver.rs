@@ -144,12 +144,17 @@ fn turn_value(
     x: f64,
     w: &dyn Fn(usize, usize) -> f64,
     scratch: &mut Vec<Vd>,
+    mut rolls: Option<&mut Vec<f64>>,
 ) -> Vd {
     TURN_SOLVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tcap = r.t_cap(i, j);
     let h = m.keys.len();
     scratch.clear();
     scratch.resize((tcap + 1) * h, Vd(1.0, 0.0));
+    if let Some(r) = rolls.as_deref_mut() {
+        r.clear();
+        r.resize((tcap + 1) * h, 1.0);
+    }
     let bust = Vd(1.0 - x, -1.0);
     let mut start = Vd(0.0, 0.0);
     for t in (0..tcap).rev() {
@@ -205,6 +210,9 @@ fn turn_value(
                 if t == 0 && c == 0 {
                     start = roll;
                 }
+                if let Some(r) = rolls.as_deref_mut() {
+                    r[t * h + c] = v;
+                }
                 let new = match bank {
                     Some(b) if b.0 >= roll.0 => b,
                     _ => roll,
@@ -222,8 +230,20 @@ fn turn_value(
     start
 }
 
-/// Solves the whole table for a kind of game. Uses all cores via rayon.
+/// Solves the whole table for a kind of game, using all cores (rayon).
 pub fn solve(settings: &Settings, jokers: bool) -> WinTable {
+    solve_with(settings, jokers, true)
+}
+
+/// Solves the whole table on the calling thread only. For solving lazily
+/// from inside parallel work: a rayon worker that waited for its own
+/// parallel solve could pick up a task that needs the very table being
+/// solved, and wait for itself.
+pub fn solve_sequential(settings: &Settings, jokers: bool) -> WinTable {
+    solve_with(settings, jokers, false)
+}
+
+fn solve_with(settings: &Settings, jokers: bool, parallel: bool) -> WinTable {
     let r = Rules::of(settings);
     let m = TurnModel::new(jokers);
     let n = r.size();
@@ -254,7 +274,7 @@ pub fn solve(settings: &Settings, jokers: bool) -> WinTable {
         for &(i, j) in &top {
             let snapshot = w.clone();
             let f = |a: usize, b: usize| get(&snapshot, a, b);
-            let v = turn_value(&m, &r, i, j, get(&w, j, i), &f, &mut scratch).0;
+            let v = turn_value(&m, &r, i, j, get(&w, j, i), &f, &mut scratch, None).0;
             delta = delta.max((v - w[i * n + j]).abs());
             w[i * n + j] = v;
         }
@@ -269,14 +289,17 @@ pub fn solve(settings: &Settings, jokers: bool) -> WinTable {
             .filter(|&(i, j)| j < r.target && i <= j)
             .collect();
         let wref = &w;
-        let results: Vec<((usize, usize), f64, f64)> = pairs
-            .par_iter()
-            .map_init(Vec::new, |scratch, &(i, j)| {
-                let f = |a: usize, b: usize| get(wref, a, b);
-                let (wij, wji) = solve_pair(&m, &r, i, j, &f, scratch);
-                ((i, j), wij, wji)
-            })
-            .collect();
+        let one = |scratch: &mut Vec<Vd>, &(i, j): &(usize, usize)| {
+            let f = |a: usize, b: usize| get(wref, a, b);
+            let (wij, wji) = solve_pair(&m, &r, i, j, &f, scratch);
+            ((i, j), wij, wji)
+        };
+        let results: Vec<((usize, usize), f64, f64)> = if parallel {
+            pairs.par_iter().map_init(Vec::new, one).collect()
+        } else {
+            let mut scratch = Vec::new();
+            pairs.iter().map(|p| one(&mut scratch, p)).collect()
+        };
         for ((i, j), wij, wji) in results {
             w[i * n + j] = wij;
             w[j * n + i] = wji;
@@ -302,7 +325,7 @@ fn solve_pair(
         // x = F(x), first guessed from the solved neighbour W(i, i + 1).
         let mut x = w(i, i + 1);
         for _ in 0..50 {
-            let Vd(v, d) = turn_value(m, r, i, i, x, w, scratch);
+            let Vd(v, d) = turn_value(m, r, i, i, x, w, scratch, None);
             let step = (v - x) / (d - 1.0);
             let nx = (x - step).clamp(0.0, 1.0);
             if (nx - x).abs() < 1e-11 {
@@ -317,8 +340,8 @@ fn solve_pair(
     // H(y) = G(F(y)) - y.
     let mut y = w(j, i + 1);
     for _ in 0..50 {
-        let Vd(fx, fd) = turn_value(m, r, i, j, y, w, scratch); // W(i,j) given y
-        let Vd(gy, gd) = turn_value(m, r, j, i, fx, w, scratch); // W(j,i) given W(i,j)
+        let Vd(fx, fd) = turn_value(m, r, i, j, y, w, scratch, None); // W(i,j) given y
+        let Vd(gy, gd) = turn_value(m, r, j, i, fx, w, scratch, None); // W(j,i) given W(i,j)
         let h = gy - y;
         let hd = gd * fd - 1.0;
         let ny = (y - h / hd).clamp(0.0, 1.0);
@@ -328,30 +351,36 @@ fn solve_pair(
         }
         y = ny;
     }
-    let Vd(x, _) = turn_value(m, r, i, j, y, w, scratch);
+    let Vd(x, _) = turn_value(m, r, i, j, y, w, scratch, None);
     (x, y)
 }
 
-/// Solves one turn's values for a seat with `i` units against `j` using a
-/// solved table: `V(t, class)` for every turn total below the cap (values
-/// at or above the cap are 1). Used by the optimal player to choose.
+/// The values of rolling on, for a seat with `i` units against `j` using a
+/// solved table: `R(t, class)` = win probability of rolling from that
+/// class with turn total `t` (then playing optimally), for every `t` below
+/// the cap `rules.t_cap(i, j)`. A keep commits to rolling, so this (not the
+/// better of banking and rolling) is what a keep is worth; holding is worth
+/// the bank value. Used by the optimal player to choose.
 pub fn turn_table(table: &WinTable, m: &TurnModel, i: usize, j: usize) -> Vec<f64> {
     let r = &table.rules;
     let (i, j) = r.norm(i, j);
     let x = table.get(j, i);
     let f = |a: usize, b: usize| table.get(a, b);
     let mut scratch = Vec::new();
-    turn_value(m, r, i, j, x, &f, &mut scratch);
-    scratch.into_iter().map(|v| v.0).collect()
+    let mut rolls = Vec::new();
+    turn_value(m, r, i, j, x, &f, &mut scratch, Some(&mut rolls));
+    rolls
 }
 
 /// Expected-points turn values for a seat with `i` units (several players):
 /// `E(t, class)` = best expected banked units, a bust being worth 0 and a
 /// bank `t` when the board rules allow it. Turn totals at or above `cap`
-/// are banked (worth `t`).
+/// are banked (worth `t`). Returns the values of rolling on, `R(t, class)`
+/// (what a keep is worth, as in [`turn_table`]).
 pub fn expected_table(m: &TurnModel, r: &Rules, i: usize, cap: usize) -> Vec<f64> {
     let h = m.keys.len();
     let mut e = vec![0.0f64; (cap + 1) * h];
+    let mut rolls = vec![0.0f64; (cap + 1) * h];
     for t in (0..cap).rev() {
         let bank = r.may_bank(i, t).then_some(t as f64);
         if m.zero_cycles {
@@ -378,6 +407,7 @@ pub fn expected_table(m: &TurnModel, r: &Rules, i: usize, cap: usize) -> Vec<f64
                     }
                     v += prob * best;
                 }
+                rolls[t * h + c] = v;
                 let new = bank.map_or(v, |b| b.max(v));
                 changed |= (e[t * h + c] - new).abs() > 1e-10;
                 e[t * h + c] = new;
@@ -387,7 +417,7 @@ pub fn expected_table(m: &TurnModel, r: &Rules, i: usize, cap: usize) -> Vec<f64
             }
         }
     }
-    e
+    rolls
 }
 
 #[cfg(test)]
@@ -411,7 +441,7 @@ mod tests {
             for j in 0..r.target {
                 let f = |a: usize, b: usize| t.get(a, b);
                 let mut s = Vec::new();
-                let v = turn_value(&m, &r, i, j, t.get(j, i), &f, &mut s).0;
+                let v = turn_value(&m, &r, i, j, t.get(j, i), &f, &mut s, None).0;
                 assert!(
                     (v - t.get(i, j)).abs() < 1e-9,
                     "({i},{j}) {v} vs {}",
