@@ -130,17 +130,18 @@ impl WinTable {
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Vd(f64, f64);
 
-/// Solves one turn for the player with `i` against `j`, where `x` is the
-/// current guess of `W(j, i)` and `w` gives every other needed `W`. Returns
-/// `W(i, j)` and its derivative in `x`. `scratch` is reused between calls.
 /// Number of turn solves made (for measurements).
 pub static TURN_SOLVES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Solves one turn for the player with `i` against `j`, where `x` is the
+/// current guess of `W(j, i)` and `w` gives every other needed `W`. Returns
+/// `W(i, j)` and its derivative in `x`. `scratch` is reused between calls;
+/// `rolls`, if given, receives the value of rolling on from every state.
 
 fn turn_value(
     m: &TurnModel,
     r: &Rules,
-    i: usize,
-    j: usize,
+    (i, j): (usize, usize),
     x: f64,
     w: &dyn Fn(usize, usize) -> f64,
     scratch: &mut Vec<Vd>,
@@ -274,7 +275,7 @@ fn solve_with(settings: &Settings, jokers: bool, parallel: bool) -> WinTable {
         for &(i, j) in &top {
             let snapshot = w.clone();
             let f = |a: usize, b: usize| get(&snapshot, a, b);
-            let v = turn_value(&m, &r, i, j, get(&w, j, i), &f, &mut scratch, None).0;
+            let v = turn_value(&m, &r, (i, j), get(&w, j, i), &f, &mut scratch, None).0;
             delta = delta.max((v - w[i * n + j]).abs());
             w[i * n + j] = v;
         }
@@ -325,7 +326,7 @@ fn solve_pair(
         // x = F(x), first guessed from the solved neighbour W(i, i + 1).
         let mut x = w(i, i + 1);
         for _ in 0..50 {
-            let Vd(v, d) = turn_value(m, r, i, i, x, w, scratch, None);
+            let Vd(v, d) = turn_value(m, r, (i, i), x, w, scratch, None);
             let step = (v - x) / (d - 1.0);
             let nx = (x - step).clamp(0.0, 1.0);
             if (nx - x).abs() < 1e-11 {
@@ -340,8 +341,8 @@ fn solve_pair(
     // H(y) = G(F(y)) - y.
     let mut y = w(j, i + 1);
     for _ in 0..50 {
-        let Vd(fx, fd) = turn_value(m, r, i, j, y, w, scratch, None); // W(i,j) given y
-        let Vd(gy, gd) = turn_value(m, r, j, i, fx, w, scratch, None); // W(j,i) given W(i,j)
+        let Vd(fx, fd) = turn_value(m, r, (i, j), y, w, scratch, None); // W(i,j) given y
+        let Vd(gy, gd) = turn_value(m, r, (j, i), fx, w, scratch, None); // W(j,i) given W(i,j)
         let h = gy - y;
         let hd = gd * fd - 1.0;
         let ny = (y - h / hd).clamp(0.0, 1.0);
@@ -351,7 +352,7 @@ fn solve_pair(
         }
         y = ny;
     }
-    let Vd(x, _) = turn_value(m, r, i, j, y, w, scratch, None);
+    let Vd(x, _) = turn_value(m, r, (i, j), y, w, scratch, None);
     (x, y)
 }
 
@@ -368,7 +369,7 @@ pub fn turn_table(table: &WinTable, m: &TurnModel, i: usize, j: usize) -> Vec<f6
     let f = |a: usize, b: usize| table.get(a, b);
     let mut scratch = Vec::new();
     let mut rolls = Vec::new();
-    turn_value(m, r, i, j, x, &f, &mut scratch, Some(&mut rolls));
+    turn_value(m, r, (i, j), x, &f, &mut scratch, Some(&mut rolls));
     rolls
 }
 
@@ -441,7 +442,7 @@ mod tests {
             for j in 0..r.target {
                 let f = |a: usize, b: usize| t.get(a, b);
                 let mut s = Vec::new();
-                let v = turn_value(&m, &r, i, j, t.get(j, i), &f, &mut s, None).0;
+                let v = turn_value(&m, &r, (i, j), t.get(j, i), &f, &mut s, None).0;
                 assert!(
                     (v - t.get(i, j)).abs() < 1e-9,
                     "({i},{j}) {v} vs {}",
