@@ -137,7 +137,6 @@ pub static TURN_SOLVES: std::sync::atomic::AtomicUsize = std::sync::atomic::Atom
 /// current guess of `W(j, i)` and `w` gives every other needed `W`. Returns
 /// `W(i, j)` and its derivative in `x`. `scratch` is reused between calls;
 /// `rolls`, if given, receives the value of rolling on from every state.
-
 fn turn_value(
     m: &TurnModel,
     r: &Rules,
