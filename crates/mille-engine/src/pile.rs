@@ -78,7 +78,26 @@ impl<const N: usize> Pile<N> {
     /// Position of the first copy of a card.
     #[inline]
     pub fn position(&self, c: Card) -> Option<usize> {
-        self.as_slice().iter().position(|&x| x == c)
+        if N == 8 {
+            // A hand: compare all eight slots at once as the bytes of one
+            // word (where the card sits is random in play, so a scan that
+            // stops early mispredicts its exit).
+            let mut bytes = [0u8; 8];
+            for (b, &x) in bytes.iter_mut().zip(&self.cards) {
+                *b = x as u8;
+            }
+            let x = u64::from_le_bytes(bytes) ^ (0x0101_0101_0101_0101 * u64::from(c as u8));
+            let zero = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
+            let live = if self.len >= 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * u32::from(self.len))) - 1
+            };
+            let zero = zero & live;
+            (zero != 0).then(|| zero.trailing_zeros() as usize / 8)
+        } else {
+            self.as_slice().iter().position(|&x| x == c)
+        }
     }
     /// Whether the pile holds a card.
     #[inline]
@@ -143,5 +162,33 @@ mod tests {
         assert!(!p.remove(Card::Stop));
         assert_eq!(p.pop(), Some(Card::D25));
         assert_eq!(p.pop(), None);
+    }
+
+    #[test]
+    fn hand_sized_position_matches_a_plain_scan() {
+        // Every length 0..=8 and every card, including cards left behind
+        // past the end by earlier removals.
+        let mut h: Pile<8> = Pile::default();
+        for c in [
+            Card::Go,
+            Card::Stop,
+            Card::Go,
+            Card::D200,
+            Card::ExtraTank,
+            Card::D25,
+        ] {
+            h.push(c);
+        }
+        h.push(Card::RightOfWay);
+        h.push(Card::Stop);
+        for len in (0..=8).rev() {
+            for c in Card::ALL {
+                let expect = h.as_slice().iter().position(|&x| x == c);
+                assert_eq!(h.position(c), expect, "{c:?} in {h:?}");
+            }
+            if len > 0 {
+                h.pop();
+            }
+        }
     }
 }

@@ -564,37 +564,34 @@ impl State {
     #[inline]
     fn turn_masks(&self, seat: u8) -> TurnMasks {
         let held = self.held_kinds(seat);
-        let own = self.team_of(seat);
-        let me = &self.tableaux[own as usize];
-        let mut playable = me.fast.own_base;
-        if me.fast.can_go {
-            let room = self.target.saturating_sub(me.miles) / 25;
-            playable |= DISTANCE_BY_ROOM[(room as usize).min(DISTANCE_BY_ROOM.len() - 1)]
-                & if me.fast.limited { SLOW_BITS } else { u32::MAX }
-                & if me.two_hundreds() >= 2 {
-                    !bit(Card::D200)
-                } else {
-                    u32::MAX
-                };
+        let own = self.team_of(seat) as usize;
+        let me = &self.tableaux[own];
+        // Branch-free on purpose: in play these conditions are random.
+        let room = self.target.saturating_sub(me.miles) / 25;
+        let distance = DISTANCE_BY_ROOM[(room as usize).min(DISTANCE_BY_ROOM.len() - 1)]
+            & if me.fast.limited { SLOW_BITS } else { u32::MAX }
+            & if me.two_hundreds() >= 2 {
+                !bit(Card::D200)
+            } else {
+                u32::MAX
+            }
+            & 0u32.wrapping_sub(u32::from(me.fast.can_go));
+        let hazards_held = held & HAZARD_BITS;
+        let teams = self.rules.teams as usize;
+        let mut attacks = [0u32; MAX_TEAMS];
+        for (t, a) in attacks.iter_mut().enumerate() {
+            let other = u32::from(t != own && t < teams);
+            *a = hazards_held & self.tableaux[t].fast.attack & 0u32.wrapping_sub(other);
         }
-        let mut m = TurnMasks {
-            own_plays: held & playable,
-            attacks: [0; MAX_TEAMS],
+        TurnMasks {
+            own_plays: held & (me.fast.own_base | distance),
+            attacks,
             discards: if self.rules.safeties_discardable {
                 held
             } else {
                 held & !SAFETY_BITS
             },
-        };
-        let hazards_held = held & HAZARD_BITS;
-        if hazards_held != 0 {
-            for t in 0..self.rules.teams as usize {
-                if t != own as usize {
-                    m.attacks[t] = hazards_held & self.tableaux[t].fast.attack;
-                }
-            }
         }
-        m
     }
 
     /// A uniformly random legal action of whoever is to act, without
@@ -662,9 +659,7 @@ impl State {
         let mut counts = [0u32; 2 + MAX_TEAMS];
         counts[0] = card_count(m.own_plays);
         for (t, &a) in m.attacks.iter().enumerate() {
-            if a != 0 {
-                counts[1 + t] = card_count(a);
-            }
+            counts[1 + t] = card_count(a);
         }
         counts[1 + MAX_TEAMS] = card_count(m.discards);
         let total: u32 = counts.iter().sum();
@@ -744,7 +739,7 @@ impl State {
         }
     }
 
-    #[inline(never)]
+    #[inline]
     fn discard(&mut self, seat: u8, card: Card) -> Outcome {
         self.hands[seat as usize].remove(card);
         self.discards.push(card);
@@ -1104,25 +1099,65 @@ struct TurnMasks {
 /// x86-64 baseline has no popcount instruction and this runs on every move.
 #[inline(always)]
 fn card_count(bits: u32) -> u32 {
-    const POP: [u8; 1024] = {
-        let mut t = [0u8; 1024];
-        let mut i = 0;
-        while i < 1024 {
-            t[i] = (i as u32).count_ones() as u8;
-            i += 1;
-        }
-        t
-    };
-    u32::from(POP[(bits & 1023) as usize]) + u32::from(POP[((bits >> 10) & 1023) as usize])
+    bits.to_le_bytes()
+        .into_iter()
+        .take(3)
+        .map(|b| u32::from(POP8[b as usize]))
+        .sum()
 }
 
-/// The `k`th set bit of `bits` as a card (k < popcount).
-#[inline]
-fn nth_card(mut bits: u32, k: u32) -> Card {
-    for _ in 0..k {
-        bits &= bits - 1;
+/// The card of a bit index (indices past the last card read as the last).
+#[inline(always)]
+fn card_at(i: u32) -> Card {
+    Card::ALL[(i as usize).min(Card::ALL.len() - 1)]
+}
+
+/// Set bits per byte value.
+const POP8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
     }
-    Card::ALL[(bits.trailing_zeros() as usize).min(Card::ALL.len() - 1)]
+    t
+};
+
+/// `SELECT8[b][k]`: index of the `k`th set bit of byte `b`.
+const SELECT8: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                t[b][k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The `k`th set bit of a card-kind set (k < count) as a card. The three
+/// bytes are skipped or entered by arithmetic rather than by a loop of `k`
+/// steps: in random play `k` is random, and a mispredicted branch costs
+/// more than these few instructions.
+#[inline(always)]
+fn nth_card(bits: u32, mut k: u32) -> Card {
+    let mut found = 0u32;
+    let mut done = 0u32;
+    for (i, byte) in bits.to_le_bytes().into_iter().take(3).enumerate() {
+        let c = u32::from(POP8[byte as usize]);
+        let inside = u32::from(k < c) & (done ^ 1);
+        found |= inside * (8 * i as u32 + u32::from(SELECT8[byte as usize][(k & 7) as usize]));
+        done |= inside;
+        k -= (done ^ 1) * c;
+    }
+    card_at(found)
 }
 
 /// What the rules need to know of a side, computed once per decision.
