@@ -246,9 +246,10 @@ fn three_players_with_the_classic_rules() {
 
 #[test]
 fn bad_options_are_refused_in_one_sentence() {
+    let data = tempfile::tempdir().expect("tempdir");
     let out = Command::new(env!("CARGO_BIN_EXE_mille"))
         .args(["--rules", "bsd", "--players", "3"])
-        .env("GAMES_DATA_DIR", std::env::temp_dir())
+        .env("GAMES_DATA_DIR", data.path())
         .stdin(Stdio::null())
         .output()
         .expect("run");
