@@ -12,7 +12,7 @@ use crate::model::{TurnModel, UNIT};
 use crate::personality::hold_wins;
 use crate::solver::{Rules, WinTable, expected_table, turn_table};
 use crate::tables;
-use cubes_engine::{Action, DieState, Face, Keep, Phase, Settings, View};
+use cubes_engine::{Action, DieState, Face, Phase, Settings, View};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
@@ -205,9 +205,17 @@ pub fn decide(view: &View) -> Action {
     if hold_wins(view) {
         return Action::Hold;
     }
+    match valuer(view) {
+        Some(v) => choose(view, &v),
+        None => Action::Roll,
+    }
+}
+
+/// How the player to act values its choices.
+fn valuer(view: &View) -> Option<Valuer> {
     let brain = Brain::get(&view.settings, view.jokers);
     let me = view.current;
-    let i = (view.players[me].score / UNIT) as usize;
+    let i = (view.players.get(me)?.score / UNIT) as usize;
     let opp = view
         .players
         .iter()
@@ -217,20 +225,17 @@ pub fn decide(view: &View) -> Action {
         .max();
     let Some(opp) = opp else {
         // Alone at the table: maximise expected points.
-        return choose(
-            view,
-            &Valuer::Expected {
-                turn: brain.expected(i),
-                brain,
-            },
-        );
+        return Some(Valuer::Expected {
+            turn: brain.expected(i),
+            brain,
+        });
     };
     let j = (opp / UNIT) as usize;
     let end_game = view
         .players
         .iter()
         .any(|p| p.score + 2000 >= view.settings.target);
-    let valuer = if view.players.len() == 2 || end_game {
+    Some(if view.players.len() == 2 || end_game {
         Valuer::Win {
             turn: brain.turn(i, j),
             brain,
@@ -242,11 +247,23 @@ pub fn decide(view: &View) -> Action {
             turn: brain.expected(i),
             brain,
         }
-    };
-    choose(view, &valuer)
+    })
 }
 
-fn choose(view: &View, valuer: &Valuer) -> Action {
+/// Every action open after a roll with the value the optimal player gives
+/// it: win probability (two players, or the end game) or expected banked
+/// units (several players). Empty when the dice are not rolled.
+pub fn action_values(view: &View) -> Vec<(Action, f64)> {
+    if view.phase != Phase::Rolled {
+        return Vec::new();
+    }
+    match valuer(view) {
+        Some(v) => values(view, &v),
+        None => Vec::new(),
+    }
+}
+
+fn values(view: &View, valuer: &Valuer) -> Vec<(Action, f64)> {
     let (brain, t0) = match valuer {
         Valuer::Win { brain, .. } | Valuer::Expected { brain, .. } => (brain, view.turn.points),
     };
@@ -257,12 +274,11 @@ fn choose(view: &View, valuer: &Valuer) -> Action {
         .map(|p| view.turn.dice[p])
         .collect();
     let rolled = view.turn.mask(DieState::Rolled).len();
-    let mut best: Option<(f64, Action)> = None;
+    let mut out = Vec::new();
     if let Ok(total) = view.can_hold() {
-        best = Some((valuer.bank((total / UNIT) as usize), Action::Hold));
+        out.push((Action::Hold, valuer.bank((total / UNIT) as usize)));
     }
-    let keeps: Vec<Keep> = view.turn.keeps();
-    for k in &keeps {
+    for k in view.turn.keeps() {
         let t = (i64::from(t0) + k.gain()).max(0) as u32;
         let class = if k.mask.len() == rolled {
             Some(0)
@@ -271,15 +287,31 @@ fn choose(view: &View, valuer: &Valuer) -> Action {
             h.extend(k.mask.positions().map(|p| view.turn.dice[p]));
             brain.model.class_of(&h, view.turn.held_points + k.points)
         };
-        let Some(class) = class else { continue };
-        let v = valuer.keep((t / UNIT) as usize, class);
+        if let Some(class) = class {
+            out.push((
+                Action::Keep(k.mask),
+                valuer.keep((t / UNIT) as usize, class),
+            ));
+        }
+    }
+    out
+}
+
+fn choose(view: &View, valuer: &Valuer) -> Action {
+    let mut best: Option<(f64, Action)> = None;
+    // Hold comes first, so a keep must be strictly better to be chosen.
+    for (a, v) in values(view, valuer) {
         if best.is_none_or(|(b, _)| v > b + 1e-12) {
-            best = Some((v, Action::Keep(k.mask)));
+            best = Some((v, a));
         }
     }
     match best {
         Some((_, a)) => a,
-        None => keeps.first().map_or(Action::Roll, |k| Action::Keep(k.mask)),
+        None => view
+            .turn
+            .keeps()
+            .first()
+            .map_or(Action::Roll, |k| Action::Keep(k.mask)),
     }
 }
 

@@ -22,7 +22,7 @@ fn simulated_first_player_rate_matches_the_table() {
     let settings = small();
     let w00 = Brain::get(&settings, false).win_probability(0, 0);
     assert!(w00 > 0.5 && w00 < 0.75, "{w00}");
-    let games = 40_000;
+    let games = 20_000;
     let r = run_match(
         &settings,
         games,
@@ -44,7 +44,7 @@ fn optimal_beats_every_personality() {
     for p in Personality::all() {
         let r = run_match(
             &settings,
-            6_000,
+            3_000,
             11,
             || Box::new(OptimalBot::default()) as Box<dyn Bot>,
             || Box::new(p.clone()) as Box<dyn Bot>,
@@ -52,4 +52,77 @@ fn optimal_beats_every_personality() {
         let rate = r.a_rate();
         assert!(rate - r.ci95(rate) > 0.5, "{}: {rate:.3}", p.name);
     }
+}
+
+/// Bellman consistency between the optimal player's values and the engine:
+/// the value it gives a keep must be the average, over every outcome of the
+/// dice it then rolls (as the engine rolls and scores them), of the best
+/// value of the next decision (a bust being worth the opponent's loss).
+/// This ties the solver's turn model to the engine's rules and catches a
+/// player that values a keep as if it could still bank.
+#[test]
+fn keep_values_are_the_average_of_what_the_engine_rolls_next() {
+    use cubes_ai::optimal::action_values;
+    use cubes_engine::{Action, DieState, Face, Phase, State, ToAct};
+
+    let settings = Settings::standard();
+    let brain = Brain::get(&settings, false);
+    let mut checked = 0;
+    for seed in 0..12u64 {
+        let mut s = State::new(settings.clone(), 2, seed).expect("game");
+        let mut bots: [Box<dyn Bot>; 2] = [
+            Box::new(OptimalBot::default()),
+            Box::new(Personality::bold()),
+        ];
+        let mut steps = 0;
+        while let ToAct::Seat(seat) = s.to_act() {
+            steps += 1;
+            if steps > 5_000 {
+                break;
+            }
+            let view = s.view(seat);
+            if seat == 0 && view.phase == Phase::Rolled && steps % 3 == 0 {
+                let me = view.players[0].score;
+                let opp = view.players[1].score;
+                for (a, v) in action_values(&view) {
+                    let Action::Keep(mask) = a else { continue };
+                    let rolling: Vec<usize> = (0..5)
+                        .filter(|&p| view.turn.states[p] == DieState::Rolled && !mask.contains(p))
+                        .collect();
+                    if rolling.is_empty() || rolling.len() > 3 {
+                        continue; // five fresh dice: 7776 outcomes, too slow here
+                    }
+                    let n = rolling.len();
+                    let mut total = 0.0;
+                    for code in 0..6usize.pow(n as u32) {
+                        let mut faces = view.turn.dice;
+                        for (k, &p) in rolling.iter().enumerate() {
+                            faces[p] = Face::ALL[code / 6usize.pow(k as u32) % 6];
+                        }
+                        let mut next = s.clone();
+                        next.apply_with_dice(a, faces).expect("legal keep");
+                        let value = if next.current() == 0 && next.phase() == Phase::Rolled {
+                            action_values(&next.view(0))
+                                .into_iter()
+                                .map(|(_, x)| x)
+                                .fold(f64::NEG_INFINITY, f64::max)
+                        } else {
+                            // Bust: the opponent moves with the scores unchanged.
+                            1.0 - brain.win_probability(opp, me)
+                        };
+                        total += value;
+                    }
+                    let avg = total / 6f64.powi(n as i32);
+                    assert!(
+                        (v - avg).abs() < 2e-5,
+                        "keep {mask:?} valued {v:.6}, next rolls average {avg:.6}"
+                    );
+                    checked += 1;
+                }
+            }
+            let a = bots[seat].act(&view);
+            s.apply(a).expect("legal");
+        }
+    }
+    assert!(checked > 50, "checked {checked} keeps");
 }
