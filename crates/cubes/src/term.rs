@@ -2,7 +2,7 @@
 //! Computer players move on ticks, `delay` milliseconds apart, so people can
 //! follow them.
 
-use crate::app::{App, Effect, Input};
+use crate::app::{App, Effect, Input, Mode};
 use anyhow::Result;
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use std::time::{Duration, Instant};
@@ -21,13 +21,15 @@ fn event_loop(
     app: &mut App,
     delay: Duration,
 ) -> Result<bool> {
-    let mut last_move = Instant::now();
+    // When the next computer move may happen. After a person's turn ends
+    // the pause is longer, so they can read how it ended before the
+    // computer's dice replace theirs.
+    let mut next_move = Instant::now() + delay;
     loop {
         terminal.draw(|f| crate::ui::draw(f, app))?;
-        let computer_turn =
-            app.to_act().is_some() && !app.human_to_act() && app.mode == crate::app::Mode::Play;
+        let computer_turn = app.to_act().is_some() && !app.human_to_act() && app.mode == Mode::Play;
         let wait = if computer_turn {
-            delay.saturating_sub(last_move.elapsed())
+            next_move.saturating_duration_since(Instant::now())
         } else {
             Duration::from_millis(500)
         };
@@ -45,13 +47,19 @@ fn event_loop(
                 _ => None,
             }
         } else if computer_turn {
-            last_move = Instant::now();
             Some(Input::Tick)
         } else {
             None
         };
         if let Some(input) = input {
-            match app.update(input) {
+            let human_before = app.human_to_act();
+            let effect = app.update(input);
+            if input == Input::Tick {
+                next_move = Instant::now() + delay;
+            } else if human_before && app.to_act().is_some() && !app.human_to_act() {
+                next_move = Instant::now() + delay + Duration::from_millis(1500);
+            }
+            match effect {
                 Effect::Quit { unfinished } => return Ok(unfinished),
                 Effect::GameOver | Effect::None => {}
             }
