@@ -204,10 +204,8 @@ impl TurnModel {
     fn explore(&mut self, key: &HeldKey, nfaces: usize, p_face: &[f64]) -> Vec<Outcome> {
         let (held, held_points): (Vec<Face>, u32) = match key {
             HeldKey::Combinable(f, p) => (f.clone(), p * UNIT),
-            // Plain held dice never combine: stand-in faces that cannot
-            // (a One and a Two pair up in no five of a kind or straight with
-            // any roll once more than one is held... so use no faces and let
-            // the roll be scored on its own).
+            // Plain held dice can never join a combination with the roll,
+            // so the roll is scored as if nothing were held.
             HeldKey::Plain(_) => (Vec::new(), 0),
         };
         let k = key.held();
@@ -228,9 +226,6 @@ impl TurnModel {
                 if kept.is_empty() {
                     continue;
                 }
-                // Plain classes: combinations with held dice are impossible,
-                // so score the kept dice on their own (`rolled` > kept.len()
-                // is not needed: with no held faces score_keep never combines).
                 let Some(keep) = score_keep(&held, held_points, &kept, n) else {
                     continue;
                 };
@@ -305,9 +300,10 @@ mod tests {
 
     #[test]
     fn fresh_roll_bust_chance_is_the_known_figure() {
-        // Five six-sided dice score nothing when there is no One, no Five, no
-        // triple and no straight: by direct enumeration elsewhere, 600 of the
-        // 7776 rolls (about 7.7%).
+        // Five six-sided dice score nothing when there is no One, no Five and
+        // no triple (every small straight holds a One or a Five): counted by
+        // hand, 360 rolls of the pattern 2-2-1 and 240 of 2-1-1-1 over the
+        // faces 2, 3, 4, 6, so 600 of the 7776 rolls (about 7.7%).
         let m = TurnModel::new(false);
         let bust: f64 = m.outcomes[0]
             .iter()

@@ -126,3 +126,28 @@ fn keep_values_are_the_average_of_what_the_engine_rolls_next() {
     }
     assert!(checked > 50, "checked {checked} keeps");
 }
+
+/// With three players Optimal Olga maximises expected points (and plays the
+/// two-player optimum against the leader in the end game): she must still
+/// win clearly more than her third of the games.
+#[test]
+fn optimal_wins_more_than_its_share_with_three_players() {
+    use cubes_ai::sim::play_game;
+    let settings = Settings::blitz();
+    let games = 600u64;
+    let mut wins = 0;
+    for g in 0..games {
+        let mut o: Box<dyn Bot> = Box::new(OptimalBot::default());
+        let mut a: Box<dyn Bot> = Box::new(Personality::steady());
+        let mut b: Box<dyn Bot> = Box::new(Personality::cautious());
+        // Rotate the seats so nobody always starts.
+        let seat = (g % 3) as usize;
+        let mut seats: Vec<&mut dyn Bot> = vec![a.as_mut(), b.as_mut()];
+        seats.insert(seat, o.as_mut());
+        let s = play_game(&settings, 1_000 + g, &mut seats).expect("game");
+        let w = s.winner().expect("finished");
+        wins += u64::from(w == seat);
+    }
+    let rate = wins as f64 / games as f64;
+    assert!(rate > 0.40, "optimal won {rate:.3} of three-player games");
+}
