@@ -97,7 +97,7 @@ impl Combos {
         }
     }
 
-    /// The combinations, biggest first as scored.
+    /// The combinations, biggest first.
     pub fn iter(&self) -> impl Iterator<Item = Combo> + '_ {
         self.items.iter().flatten().copied()
     }
@@ -143,6 +143,15 @@ pub fn counts(faces: &[Face]) -> Counts {
     c
 }
 
+impl Combos {
+    /// Biggest combination first, as a player would announce them.
+    fn sorted(mut self) -> Combos {
+        self.items
+            .sort_by_key(|c| std::cmp::Reverse(c.map_or(0, |c| c.points() + 1)));
+        self
+    }
+}
+
 fn single(face_index: usize) -> Option<Combo> {
     match face_index {
         1 => Some(Combo::SingleOne),
@@ -178,7 +187,7 @@ pub fn score_counts(c: &Counts, n: usize) -> Option<Combos> {
     let mut best: Option<Combos> = None;
     let mut consider = |cand: Combos| {
         if best.is_none_or(|b| cand.points() > b.points()) {
-            best = Some(cand);
+            best = Some(cand.sorted());
         }
     };
     // (a) N of a kind plus singles.

@@ -305,8 +305,9 @@ impl App {
                 };
                 self.message = (
                     format!(
-                        "Keep {}{forgotten}: r rolls {next} dice{}.",
+                        "Keep {}{forgotten}: r rolls {next} {}{}.",
                         k.combos,
+                        if next == 1 { "die" } else { "dice" },
                         if left == 0 { " (all five scored!)" } else { "" }
                     ),
                     Tone::Info,
