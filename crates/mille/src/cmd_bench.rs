@@ -75,7 +75,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         });
         println!("{out}");
     } else {
-        println!("random 2-player bsd hands, one core: {median:.0} hands/s (median of {batches} batches, {hands} hands, {per_hand:.1} actions per hand)");
+        println!(
+            "random 2-player bsd hands, one core: {median:.0} hands/s (median of {batches} batches, {hands} hands, {per_hand:.1} actions per hand)"
+        );
     }
     Ok(())
 }
