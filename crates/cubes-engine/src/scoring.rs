@@ -314,11 +314,29 @@ pub fn valid_keeps(
     held_points: u32,
     rolled: DiceMask,
 ) -> impl Iterator<Item = Keep> + '_ {
-    let held_faces: Vec<Face> = held.positions().map(|i| dice[i]).collect();
+    // Fixed buffers: listing the legal actions never allocates.
+    let (held_buf, held_n) = faces_of(dice, held);
     rolled.subsets().filter_map(move |m| {
-        let kept: Vec<Face> = m.positions().map(|i| dice[i]).collect();
-        score_keep(&held_faces, held_points, &kept, rolled.len()).map(|k| Keep { mask: m, ..k })
+        let (kept, kept_n) = faces_of(dice, m);
+        score_keep(
+            &held_buf[..held_n],
+            held_points,
+            &kept[..kept_n],
+            rolled.len(),
+        )
+        .map(|k| Keep { mask: m, ..k })
     })
+}
+
+/// The faces of the dice in `mask`, in a fixed buffer, and how many.
+pub fn faces_of(dice: &[Face; 5], mask: DiceMask) -> ([Face; 5], usize) {
+    let mut buf = [Face::One; 5];
+    let mut n = 0;
+    for i in mask.positions() {
+        buf[n] = dice[i];
+        n += 1;
+    }
+    (buf, n)
 }
 
 /// The keep that adds the most to the turn (ties: fewest dice kept, so the

@@ -3,7 +3,7 @@
 //! the list of actions replays a game exactly.
 
 use crate::dice::{DiceMask, Face};
-use crate::scoring::{Combos, Keep, best_keep, score_keep, valid_keeps};
+use crate::scoring::{Combos, Keep, best_keep, faces_of, score_keep, valid_keeps};
 use crate::settings::{JokerRule, Settings};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -120,10 +120,10 @@ impl Turn {
 
     /// The dice in a given state.
     pub fn mask(&self, state: DieState) -> DiceMask {
-        DiceMask::of(
-            &(0..5)
+        DiceMask(
+            (0..5)
                 .filter(|&i| self.states[i] == state)
-                .collect::<Vec<_>>(),
+                .fold(0u8, |m, i| m | (1 << i)),
         )
     }
 
@@ -154,13 +154,10 @@ impl Turn {
         if mask.is_empty() || !mask.is_subset_of(rolled) {
             return None;
         }
-        let held: Vec<Face> = self
-            .mask(DieState::Held)
-            .positions()
-            .map(|i| self.dice[i])
-            .collect();
-        let kept: Vec<Face> = mask.positions().map(|i| self.dice[i]).collect();
-        score_keep(&held, self.held_points, &kept, rolled.len()).map(|k| Keep { mask, ..k })
+        let (held, hn) = faces_of(&self.dice, self.mask(DieState::Held));
+        let (kept, kn) = faces_of(&self.dice, mask);
+        score_keep(&held[..hn], self.held_points, &kept[..kn], rolled.len())
+            .map(|k| Keep { mask, ..k })
     }
 
     /// What holding now would bank (turn points plus the best keep).
