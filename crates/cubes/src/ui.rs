@@ -48,6 +48,18 @@ fn die_style(state: DieState, selected: bool) -> Style {
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
     let n = app.seats.len() as u16;
+    let (min_w, min_h) = (60, 17 + n);
+    let area = f.area();
+    if area.width < min_w || area.height < min_h {
+        // Too small to show the dice and the scores legibly: say so rather
+        // than draw a garbled board.
+        let text = format!(
+            "cubes needs a terminal of at least {min_w} x {min_h}; this one is {} x {}. Please make it bigger (q then y quits).",
+            area.width, area.height
+        );
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
     let [title, players, dice, bottom, status, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(n + 2),
@@ -379,6 +391,15 @@ mod tests {
         assert!(s.contains("JOKERS"));
         assert!(s.contains("Joker 0 (face value 30)"));
         insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn a_too_small_terminal_says_so() {
+        let a = app(Settings::standard(), 7);
+        let mut t = Terminal::new(TestBackend::new(50, 15)).expect("terminal");
+        t.draw(|f| draw(f, &a)).expect("draw");
+        let s = t.backend().to_string();
+        assert!(s.contains("at least 60 x 19"), "{s}");
     }
 
     #[test]
