@@ -114,6 +114,11 @@ fn fresh_seed() -> u64 {
 
 /// Plays a game (full screen or plain) and records it.
 pub fn play(cli: &Cli) -> Result<()> {
+    use std::io::IsTerminal;
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if !cli.plain && !terminal {
+        bail!("the full-screen game needs a terminal; use --plain to play on lines of text");
+    }
     let seats = seats(cli)?;
     let seed = cli.seed.unwrap_or_else(fresh_seed);
     let mut app = App::new(settings(cli), seats, seed)?;

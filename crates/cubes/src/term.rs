@@ -3,14 +3,14 @@
 //! follow them.
 
 use crate::app::{App, Effect, Input, Mode};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use std::time::{Duration, Instant};
 
 /// Runs the game until the player leaves; returns whether it was left
 /// unfinished.
 pub fn run(app: &mut App, delay_ms: u64) -> Result<bool> {
-    let mut terminal = ratatui::try_init()?;
+    let mut terminal = ratatui::try_init().context("setting up the terminal")?;
     let result = event_loop(&mut terminal, app, Duration::from_millis(delay_ms));
     ratatui::restore();
     result

@@ -283,4 +283,8 @@ fn bad_command_lines_are_refused_clearly() {
     let (ok, _, err) = run(data.path(), &["--plain", "-H", "ann", "ann"], "");
     assert!(!ok);
     assert!(err.contains("two players are called"), "{err}");
+    // Without a terminal the full-screen game says what to do instead.
+    let (ok, _, err) = run(data.path(), &["ann"], "");
+    assert!(!ok);
+    assert!(err.contains("use --plain"), "{err}");
 }
