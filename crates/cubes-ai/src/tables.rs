@@ -109,3 +109,30 @@ pub fn shipped(rules: &Rules, jokers: bool) -> Option<WinTable> {
         .and_then(|(_, b)| decode(b).ok())
         .filter(|t| t.rules == *rules && t.jokers == jokers)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_tables_load_and_round_trip() {
+        for (name, bytes) in SHIPPED.iter() {
+            let t = decode(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(file_name(&t.rules, t.jokers), *name);
+            assert_eq!(encode(&t), bytes.to_vec(), "{name}");
+            assert!(t.get(0, 0) > 0.5 && t.get(0, 0) < 0.55, "{name}");
+        }
+    }
+
+    #[test]
+    fn damaged_tables_are_refused() {
+        let good = SHIPPED[2].1;
+        assert_eq!(decode(b"nonsense"), Err(TableError::Magic));
+        let short = &good[..good.len() - 4];
+        assert!(matches!(decode(short), Err(TableError::Length { .. })));
+        let mut bad = good.to_vec();
+        let last = bad.len() - 4;
+        bad[last..].copy_from_slice(&2.0f32.to_le_bytes());
+        assert!(matches!(decode(&bad), Err(TableError::Value(_))));
+    }
+}

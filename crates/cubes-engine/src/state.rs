@@ -384,12 +384,13 @@ pub struct View {
 impl View {
     /// Whether holding is allowed now, and if not why.
     pub fn can_hold(&self) -> Result<u32, IllegalAction> {
-        hold_check(
-            &self.settings,
-            &self.players[self.current],
-            self.phase,
-            &self.turn,
-        )
+        // A view comes from the engine, but one read from elsewhere may name
+        // a seat that does not exist: treat it as a finished game.
+        let me = self
+            .players
+            .get(self.current)
+            .ok_or(IllegalAction::GameOver)?;
+        hold_check(&self.settings, me, self.phase, &self.turn)
     }
 }
 
