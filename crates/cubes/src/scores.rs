@@ -304,7 +304,7 @@ pub fn rank_text(file: &ScoreFile, min_games: u32) -> Result<String> {
         return Ok(out);
     }
     out.push_str(&format!(
-        "{:>4}  {:<20} {:>6} {:>5} {:>6} {:>8} {:>7}\n",
+        "{:>4}  {:<31} {:>6} {:>5} {:>6} {:>8} {:>7}\n",
         "rank", "player", "games", "wins", "win%", "average", "best"
     ));
     for (k, r) in ranked.iter().enumerate() {
@@ -329,7 +329,7 @@ fn line(rank: &str, r: &Ranked) -> String {
         r.name.clone()
     };
     format!(
-        "{:>4}  {:<20} {:>6} {:>5} {:>5.1}% {:>8.0} {:>7}\n",
+        "{:>4}  {:<31} {:>6} {:>5} {:>5.1}% {:>8.0} {:>7}\n",
         rank,
         name,
         r.games,
