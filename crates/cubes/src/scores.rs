@@ -401,6 +401,23 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
                 games,
                 file.path().display()
             ));
+            let mut all: Vec<&Ranked> = ranked.iter().chain(&unranked).collect();
+            all.sort_by(|a, b| a.name.cmp(&b.name));
+            for r in all {
+                out.push_str(&format!(
+                    "  {:<31} {:>4} game(s), {:>4} win(s), average {:>6.0}, best {:>6}\n",
+                    if r.computer {
+                        format!("{} (computer)", r.name)
+                    } else {
+                        r.name.clone()
+                    },
+                    r.games,
+                    r.wins,
+                    r.average,
+                    r.best
+                ));
+            }
+            out.push_str("`cubes stat NAME` shows one player's games.\n");
         }
     }
     if playing.is_empty() {
@@ -469,6 +486,9 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("75.0%"), "{text}");
+        let all = stat_text(&f, None, 3).expect("stat");
+        assert!(all.contains("Bot Sam (computer)"), "{all}");
+        assert!(all.contains("5 game(s),    1 win(s)"), "{all}");
         let stat = stat_text(&f, Some("bob"), 3).expect("stat");
         assert!(stat.contains("not ranked yet: 2 more game(s)"), "{stat}");
         assert!(stat.contains("won"), "{stat}");
@@ -480,7 +500,9 @@ mod tests {
         let f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
         f.start_playing("ann").expect("start");
         assert_eq!(f.playing().expect("list").len(), 1);
-        assert!(stat_text(&f, None, 5).expect("stat").contains("ann (since"));
+        let all = stat_text(&f, None, 5).expect("stat");
+        assert!(all.contains("ann (since"), "{all}");
+        assert!(all.contains("0 player(s), 0 result(s)"), "{all}");
         f.stop_playing().expect("stop");
         assert!(f.playing().expect("list").is_empty());
     }
