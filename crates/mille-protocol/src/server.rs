@@ -120,3 +120,47 @@ pub fn guess_attacker(view: &View) -> u8 {
         .find(|&s| team_of(s) != me)
         .unwrap_or((view.seat + 1) % n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_ai::RandomBot;
+    use mille_engine::{GameConfig, State};
+
+    #[test]
+    fn every_line_gets_one_answer_in_order() {
+        let mut state = State::new(GameConfig::default(), 2).expect("state");
+        state.apply(Action::Draw).expect("draw");
+        let view = serde_json::to_string(&state.view(0)).expect("json");
+        let input = format!(
+            "{{\"id\":0,\"hello\":{{\"protocol\":1}}}}\n\n{{\"id\":1,\"decide\":\"turn\",\"view\":{view}}}\n\u{0}\u{ff}\n{{\"id\":2,\"hello\":{{\"protocol\":2}}}}\n"
+        );
+        let mut out = Vec::new();
+        let mut bot = RandomBot::new(1);
+        serve(input.as_bytes(), &mut out, &mut bot).expect("serve");
+        let text = String::from_utf8(out).expect("utf-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(lines[0].starts_with(r#"{"id":0,"name":"mille random""#));
+        assert!(lines[1].starts_with(r#"{"id":null,"error""#));
+        assert!(lines[2].starts_with(r#"{"id":1,"#) && !lines[2].contains("error"));
+        assert!(lines[3].starts_with(r#"{"id":null,"error""#));
+        assert!(lines[4].starts_with(r#"{"id":2,"error""#));
+    }
+
+    #[test]
+    fn attacker_is_an_opponent_before_the_victim() {
+        let state = State::new(
+            GameConfig {
+                rules: mille_engine::RulesetId::Classic,
+                players: 6,
+                stacking: false,
+            },
+            1,
+        )
+        .expect("state");
+        // Seat 3 plays for team 0; seat 2 (team 2) is just before it.
+        assert_eq!(guess_attacker(&state.view(3)), 2);
+        assert_eq!(guess_attacker(&state.view(0)), 5);
+    }
+}
