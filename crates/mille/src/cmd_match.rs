@@ -48,6 +48,10 @@ pub struct MatchArgs {
     /// How long an external bot may think about one answer, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
+    /// Search levels ignore their time cap (by default a safety against a
+    /// slow machine): a seed then replays exactly even on a loaded machine.
+    #[arg(long)]
+    exact: bool,
     /// Print the summary as one JSON object on standard output.
     #[arg(long)]
     json: bool,
@@ -85,9 +89,19 @@ impl Spec {
         s.parse::<Level>()
             .map_or_else(|_| Spec::Command(s.to_string()), Spec::Level)
     }
-    fn start(&self, seed: u64, timeout: Duration) -> Result<Player, String> {
+    fn start(&self, seed: u64, timeout: Duration, exact: bool) -> Result<Player, String> {
         match self {
-            Spec::Level(l) => Ok(Player::Builtin(make_bot(*l, seed))),
+            Spec::Level(l) => match l.budget() {
+                Some(budget) if exact => Ok(Player::Builtin(Box::new(mille_ai::SearchBot::new(
+                    l.id(),
+                    mille_ai::Budget {
+                        time_limit: None,
+                        ..budget
+                    },
+                    seed,
+                )))),
+                _ => Ok(Player::Builtin(make_bot(*l, seed))),
+            },
             Spec::Policy => Ok(Player::Builtin(Box::new(mille_ai::policy::PolicyBot::new(
                 seed,
             )))),
@@ -136,6 +150,7 @@ fn play_game(
     rotation: usize,
     bot_seed: u64,
     timeout: Duration,
+    exact: bool,
 ) -> GameResult {
     let nb = specs.len();
     let mut parts = vec![Part::default(); nb];
@@ -155,7 +170,7 @@ fn play_game(
     let mut players = Vec::new();
     for s in 0..seats {
         let b = bot_of_seat(s);
-        match specs[b].start(splitmix(bot_seed ^ u64::from(s)), timeout) {
+        match specs[b].start(splitmix(bot_seed ^ u64::from(s)), timeout, exact) {
             Ok(p) => players.push(p),
             Err(e) => return forfeit(parts, b, e, nb),
         }
@@ -355,7 +370,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
                 let rotation = (g % seatings) as usize;
                 let deal_seed = splitmix(args.seed ^ splitmix(u64::from(deal)));
                 let bot_seed = splitmix(deal_seed ^ splitmix(u64::from(g) + 0x1234));
-                let r = play_game(config, &specs, deal_seed, rotation, bot_seed, timeout);
+                let r = play_game(
+                    config, &specs, deal_seed, rotation, bot_seed, timeout, args.exact,
+                );
                 bar.inc(1);
                 r
             })

@@ -67,7 +67,7 @@ fn seeded_matches_replay_exactly() {
 #[test]
 fn search_levels_replay_too() {
     let args = [
-        "--bot", "easy", "--bot", "classic", "-n", "2", "--seed", "4",
+        "--bot", "easy", "--bot", "classic", "-n", "2", "--seed", "4", "--exact",
     ];
     assert_eq!(untimed(run_match(&args)), untimed(run_match(&args)));
 }
