@@ -1,8 +1,9 @@
 //! Simulated matches between computer players.
 //!
-//! Game `g` of a match uses seed `seed + g`; seats alternate so each player
-//! starts half of the games. Games run in parallel (rayon); the result does
-//! not depend on the number of threads.
+//! Games come in pairs on the same dice seed with the seats swapped (games
+//! `2k` and `2k + 1` use seed `seed + k`), so each player starts half of the
+//! games and luck of the first rolls is shared. Games run in parallel
+//! (rayon); the result does not depend on the number of threads.
 
 use crate::Bot;
 use cubes_engine::{Settings, SetupError, State, ToAct};
@@ -93,13 +94,13 @@ where
                 let played = if a_first {
                     play_game(
                         settings,
-                        seed.wrapping_add(g),
+                        seed.wrapping_add(g / 2),
                         &mut [a.as_mut(), b.as_mut()],
                     )
                 } else {
                     play_game(
                         settings,
-                        seed.wrapping_add(g),
+                        seed.wrapping_add(g / 2),
                         &mut [b.as_mut(), a.as_mut()],
                     )
                 };
