@@ -78,26 +78,7 @@ impl<const N: usize> Pile<N> {
     /// Position of the first copy of a card.
     #[inline]
     pub fn position(&self, c: Card) -> Option<usize> {
-        if N == 8 {
-            // A hand: compare all eight slots at once as the bytes of one
-            // word (where the card sits is random in play, so a scan that
-            // stops early mispredicts its exit).
-            let mut bytes = [0u8; 8];
-            for (b, &x) in bytes.iter_mut().zip(&self.cards) {
-                *b = x as u8;
-            }
-            let x = u64::from_le_bytes(bytes) ^ (0x0101_0101_0101_0101 * u64::from(c as u8));
-            let zero = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
-            let live = if self.len >= 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * u32::from(self.len))) - 1
-            };
-            let zero = zero & live;
-            (zero != 0).then(|| zero.trailing_zeros() as usize / 8)
-        } else {
-            self.as_slice().iter().position(|&x| x == c)
-        }
+        self.as_slice().iter().position(|&x| x == c)
     }
     /// Whether the pile holds a card.
     #[inline]
@@ -136,6 +117,115 @@ impl<const N: usize> Pile<N> {
     }
 }
 
+/// A player's hand: at most eight cards, in the order the player sees
+/// them, plus the set of card kinds held, which every turn of every
+/// play-out asks for (so it is kept up to date rather than recomputed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Hand {
+    cards: Pile<8>,
+    /// Bit `c` is set while the hand holds at least one card `c`.
+    kinds: u32,
+}
+
+impl Hand {
+    /// Capacity (six dealt, one drawn, one spare).
+    pub const CAPACITY: usize = 8;
+
+    /// The cards, in slot order.
+    #[inline]
+    pub fn as_slice(&self) -> &[Card] {
+        self.cards.as_slice()
+    }
+    /// Number of cards.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+    /// The card kinds held, one bit per [`Card`] (`1 << card as u32`).
+    #[inline]
+    pub fn kinds(&self) -> u32 {
+        self.kinds
+    }
+    /// Whether the hand holds a card.
+    #[inline]
+    pub fn contains(&self, c: Card) -> bool {
+        self.kinds & 1 << c as u32 != 0
+    }
+    /// Adds a card in the last slot; false (and nothing changes) when full.
+    #[inline]
+    pub fn push(&mut self, c: Card) -> bool {
+        let pushed = self.cards.push(c);
+        self.kinds |= u32::from(pushed) << c as u32;
+        pushed
+    }
+    /// Empties the hand.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.cards.clear();
+        self.kinds = 0;
+    }
+    /// Slots holding `c`, as a byte mask (0x80 in byte `i` when slot `i`
+    /// holds it). All eight slots are compared at once as the bytes of one
+    /// word: where a card sits is random in play, so a scan that stops
+    /// early mispredicts its exit.
+    #[inline]
+    fn slots_of(&self, c: Card) -> u64 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut bytes = [0u8; 8];
+        for (b, &x) in bytes.iter_mut().zip(&self.cards.cards) {
+            *b = x as u8;
+        }
+        let x = u64::from_le_bytes(bytes) ^ (0x0101_0101_0101_0101 * u64::from(c as u8));
+        // Exact per byte (no borrow between bytes): 0x80 where x's byte is 0.
+        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+        let len = self.cards.len;
+        let live = if len >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * u32::from(len))) - 1
+        };
+        zero & live
+    }
+    /// Slot of the first copy of a card.
+    #[inline]
+    pub fn position(&self, c: Card) -> Option<usize> {
+        let slots = self.slots_of(c);
+        (slots != 0).then(|| slots.trailing_zeros() as usize / 8)
+    }
+    /// Removes the card in slot `i`, moving the last card into its place
+    /// (the way BSD mille fills the played slot with the picked card).
+    #[inline]
+    pub fn swap_remove(&mut self, i: usize) -> Card {
+        let c = self.cards.swap_remove(i);
+        self.kinds &= !(u32::from(self.slots_of(c) == 0) << c as u32);
+        c
+    }
+    /// Removes the first copy of a card; false if absent.
+    #[inline]
+    pub fn remove(&mut self, c: Card) -> bool {
+        let slots = self.slots_of(c);
+        if slots == 0 {
+            return false;
+        }
+        self.cards.swap_remove(slots.trailing_zeros() as usize / 8);
+        // Another copy left in the hand keeps the kind.
+        let others = slots & (slots - 1);
+        self.kinds &= !(u32::from(others == 0) << c as u32);
+        true
+    }
+}
+
+impl fmt::Debug for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.cards.fmt(f)
+    }
+}
+
 impl<const N: usize> fmt::Debug for Pile<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()
@@ -165,29 +255,34 @@ mod tests {
     }
 
     #[test]
-    fn hand_sized_position_matches_a_plain_scan() {
-        // Every length 0..=8 and every card, including cards left behind
-        // past the end by earlier removals.
-        let mut h: Pile<8> = Pile::default();
-        for c in [
-            Card::Go,
-            Card::Stop,
-            Card::Go,
-            Card::D200,
-            Card::ExtraTank,
-            Card::D25,
-        ] {
-            h.push(c);
-        }
-        h.push(Card::RightOfWay);
-        h.push(Card::Stop);
-        for len in (0..=8).rev() {
-            for c in Card::ALL {
-                let expect = h.as_slice().iter().position(|&x| x == c);
-                assert_eq!(h.position(c), expect, "{c:?} in {h:?}");
+    fn a_hand_tracks_its_kinds_and_positions_through_any_moves() {
+        // A long pseudo-random walk of pushes and removals over a few kinds
+        // (so duplicates are common), checking after every step against a
+        // plain scan, stale slots past the end included.
+        let kinds = [Card::Go, Card::Stop, Card::D200, Card::ExtraTank, Card::D25];
+        let mut h = Hand::default();
+        let mut x = 12345u32;
+        for _ in 0..5000 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let c = kinds[(x >> 16) as usize % kinds.len()];
+            match (x >> 8) % 3 {
+                0 => {
+                    let had = h.contains(c);
+                    assert_eq!(h.remove(c), had);
+                }
+                1 if !h.is_empty() => {
+                    h.swap_remove((x >> 4) as usize % h.len());
+                }
+                _ => {
+                    let room = h.len() < Hand::CAPACITY;
+                    assert_eq!(h.push(c), room);
+                }
             }
-            if len > 0 {
-                h.pop();
+            let scan = h.as_slice().iter().fold(0, |m, &c| m | 1 << c as u32);
+            assert_eq!(h.kinds(), scan, "{h:?}");
+            for c in Card::ALL {
+                let expect = h.as_slice().iter().position(|&y| y == c);
+                assert_eq!(h.position(c), expect, "{c:?} in {h:?}");
             }
         }
     }

@@ -17,8 +17,7 @@ use rand_core::{Rng, SeedableRng};
 pub const MAX_DECK: usize = crate::rules::MAX_DECK_CARDS;
 /// Most cards a hand can hold (6 dealt, one drawn, one spare).
 pub const MAX_HAND: usize = 8;
-/// A hand of cards.
-pub type Hand = Pile<MAX_HAND>;
+pub use crate::pile::Hand;
 
 /// One side's cards on the table for the current hand.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -638,6 +637,42 @@ impl State {
         }
     }
 
+    /// Plays uniformly random legal actions until the hand is over and
+    /// returns how many were applied: [`State::step_random`] in a loop, with
+    /// each draw and the play after it taken in one step (the alternation
+    /// of the two is what a branch predictor handles worst).
+    pub fn play_random_hand<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        let mut n = 0;
+        loop {
+            match self.phase {
+                Phase::Turn { seat, drawn } => {
+                    if !drawn {
+                        if let Some(c) = self.deck.pop() {
+                            self.hands[seat as usize].push(c);
+                        }
+                        n += 1;
+                    }
+                    match self.random_turn_action(seat, rng) {
+                        Action::Play { card, target } => {
+                            self.play(seat, card, target);
+                        }
+                        Action::Discard(card) => {
+                            self.discard(seat, card);
+                        }
+                        _ => {}
+                    }
+                    n += 1;
+                }
+                Phase::HandOver | Phase::GameOver => return n,
+                _ => {
+                    let a = self.random_listed_action(rng);
+                    self.apply_rare(a);
+                    n += 1;
+                }
+            }
+        }
+    }
+
     #[inline(never)]
     fn random_listed_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Action {
         let mut list = ActionList::default();
@@ -652,47 +687,33 @@ impl State {
     /// A uniformly random play or discard of `seat` after its draw.
     #[inline]
     fn random_turn_action<R: Rng + ?Sized>(&self, seat: u8, rng: &mut R) -> Action {
-        let m = self.turn_masks(seat);
-        let own = self.team_of(seat);
-        // Counts once, in list order: own plays, attacks per team,
-        // discards.
-        let mut counts = [0u32; 2 + MAX_TEAMS];
-        counts[0] = card_count(m.own_plays);
-        for (t, &a) in m.attacks.iter().enumerate() {
-            counts[1 + t] = card_count(a);
-        }
-        counts[1 + MAX_TEAMS] = card_count(m.discards);
-        let total: u32 = counts.iter().sum();
+        let choices = self.turn_choices(seat);
+        let total = choices.count_ones();
         if total == 0 {
             return Action::Draw;
         }
-        let mut k = bounded(rng, total);
-        if k < counts[0] {
-            return Action::Play {
-                card: nth_card(m.own_plays, k),
-                target: own,
-            };
-        }
-        k -= counts[0];
+        let k = bounded(rng, total);
+        choice_action(select_bit(choices, k), self.team_of(seat))
+    }
+
+    /// Every legal play and discard of `seat` after its draw as one bit set
+    /// (layout: [`ATTACK_SHIFT`], [`DISCARD_SHIFT`]), so that a uniform
+    /// choice is one count, one random number and one select, with no
+    /// branch on what was chosen.
+    #[inline]
+    fn turn_choices(&self, seat: u8) -> u64 {
+        let m = self.turn_masks(seat);
+        let mut x = u64::from(m.own_plays) | u64::from(m.discards) << DISCARD_SHIFT;
         for (t, &a) in m.attacks.iter().enumerate() {
-            if k < counts[1 + t] {
-                return Action::Play {
-                    card: nth_card(a, k),
-                    target: t as u8,
-                };
-            }
-            k -= counts[1 + t];
+            x |= u64::from(a >> Card::OutOfGas as u32) << (ATTACK_SHIFT as usize + 5 * t);
         }
-        Action::Discard(nth_card(m.discards, k))
+        x
     }
 
     /// Bit set of the card kinds in a seat's hand.
     #[inline]
     fn held_kinds(&self, seat: u8) -> u32 {
-        self.hands[seat as usize]
-            .as_slice()
-            .iter()
-            .fold(0u32, |m, &c| m | 1 << c as u32)
+        self.hands[seat as usize].kinds()
     }
 
     /// Whether `seat` holds a card it could play now (not a discard).
@@ -1084,6 +1105,96 @@ const HAZARD_BITS: u32 = bit(Card::OutOfGas)
     | bit(Card::SpeedLimit)
     | bit(Card::Stop);
 
+/// In [`State::turn_choices`]: bits `0..19` are the cards playable on one's
+/// own side (bit = card), then five bits per team for the hazards that may
+/// be played on it, then the discards (bit = card).
+const ATTACK_SHIFT: u32 = 19;
+/// Where the discards start in [`State::turn_choices`].
+const DISCARD_SHIFT: u32 = ATTACK_SHIFT + 5 * MAX_TEAMS as u32;
+
+/// What each bit of [`State::turn_choices`] means.
+#[derive(Clone, Copy)]
+struct Choice {
+    card: Card,
+    /// The target team of a hazard; ignored for own plays and discards.
+    team: u8,
+    own: bool,
+    discard: bool,
+}
+
+const CHOICES: [Choice; 64] = {
+    let mut t = [Choice {
+        card: Card::D25,
+        team: 0,
+        own: false,
+        discard: true,
+    }; 64];
+    let mut i = 0;
+    while i < Card::ALL.len() {
+        t[i] = Choice {
+            card: Card::ALL[i],
+            team: 0,
+            own: true,
+            discard: false,
+        };
+        t[DISCARD_SHIFT as usize + i].card = Card::ALL[i];
+        i += 1;
+    }
+    let mut team = 0;
+    while team < MAX_TEAMS {
+        let mut h = 0;
+        while h < 5 {
+            t[ATTACK_SHIFT as usize + 5 * team + h] = Choice {
+                card: Card::ALL[Card::OutOfGas as usize + h],
+                team: team as u8,
+                own: false,
+                discard: false,
+            };
+            h += 1;
+        }
+        team += 1;
+    }
+    t
+};
+
+/// The action of bit `i` of [`State::turn_choices`] for a seat of team `own`.
+#[inline(always)]
+fn choice_action(i: u32, own: u8) -> Action {
+    let c = CHOICES[(i & 63) as usize];
+    let target = if c.own { own } else { c.team };
+    if c.discard {
+        Action::Discard(c.card)
+    } else {
+        Action::Play {
+            card: c.card,
+            target,
+        }
+    }
+}
+
+/// The index of the `k`th set bit of `x` (k < its count), branch-free
+/// (broadword select: bytes located by prefix counts, then a table): in
+/// random play `k` is random, and a mispredicted branch costs more than
+/// these few instructions.
+#[inline(always)]
+fn select_bit(x: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let b = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    let b = (b & 0x3333_3333_3333_3333) + ((b >> 2) & 0x3333_3333_3333_3333);
+    let b = (b + (b >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i: set bits in bytes 0..=i (at most 64, so no byte overflows).
+    let prefix = b.wrapping_mul(ONES);
+    // 0x80 in each byte whose prefix is <= k: the bytes wholly before the
+    // k-th bit.
+    let before = ((u64::from(k) * ONES | HIGH) - prefix) & HIGH;
+    let byte = ((before >> 7).wrapping_mul(ONES) >> 56) as u32;
+    let shift = 8 * byte;
+    let below = ((prefix << 8) >> shift) as u32 & 0xff;
+    let in_byte = ((x >> shift) & 0xff) as usize;
+    shift + u32::from(SELECT8[in_byte][((k - below) & 7) as usize])
+}
+
 /// The legal plays and discards of one turn, as bit sets of card kinds.
 #[derive(Clone, Copy, Debug)]
 struct TurnMasks {
@@ -1094,34 +1205,6 @@ struct TurnMasks {
     /// Cards that may be discarded.
     discards: u32,
 }
-
-/// Bits set in a card-kind set (19 bits). A table, because the portable
-/// x86-64 baseline has no popcount instruction and this runs on every move.
-#[inline(always)]
-fn card_count(bits: u32) -> u32 {
-    bits.to_le_bytes()
-        .into_iter()
-        .take(3)
-        .map(|b| u32::from(POP8[b as usize]))
-        .sum()
-}
-
-/// The card of a bit index (indices past the last card read as the last).
-#[inline(always)]
-fn card_at(i: u32) -> Card {
-    Card::ALL[(i as usize).min(Card::ALL.len() - 1)]
-}
-
-/// Set bits per byte value.
-const POP8: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
 
 /// `SELECT8[b][k]`: index of the `k`th set bit of byte `b`.
 const SELECT8: [[u8; 8]; 256] = {
@@ -1141,24 +1224,6 @@ const SELECT8: [[u8; 8]; 256] = {
     }
     t
 };
-
-/// The `k`th set bit of a card-kind set (k < count) as a card. The three
-/// bytes are skipped or entered by arithmetic rather than by a loop of `k`
-/// steps: in random play `k` is random, and a mispredicted branch costs
-/// more than these few instructions.
-#[inline(always)]
-fn nth_card(bits: u32, mut k: u32) -> Card {
-    let mut found = 0u32;
-    let mut done = 0u32;
-    for (i, byte) in bits.to_le_bytes().into_iter().take(3).enumerate() {
-        let c = u32::from(POP8[byte as usize]);
-        let inside = u32::from(k < c) & (done ^ 1);
-        found |= inside * (8 * i as u32 + u32::from(SELECT8[byte as usize][(k & 7) as usize]));
-        done |= inside;
-        k -= (done ^ 1) * c;
-    }
-    card_at(found)
-}
 
 /// What the rules need to know of a side, computed once per decision.
 #[derive(Clone, Copy, Debug, Default)]
@@ -1384,4 +1449,78 @@ pub fn bounded<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
         }
     }
     (m >> 32) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn select_bit_finds_every_set_bit_in_order() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let word = x & (x >> 3); // sparser words too
+            for w in [x, word, word & 0x001f_ffff_ffff_ffff, 1 << 63, 1] {
+                let bits: Vec<u32> = (0..64).filter(|&i| w & 1 << i != 0).collect();
+                for (k, &i) in bits.iter().enumerate() {
+                    assert_eq!(select_bit(w, k as u32), i, "{w:#x} k={k}");
+                }
+            }
+        }
+    }
+
+    /// The uniform random choice covers exactly the legal list: every
+    /// index of the choice set is a distinct listed action, and every listed
+    /// action has an index.
+    #[test]
+    fn random_turn_choices_are_the_legal_actions() {
+        use crate::rules::RulesetId;
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut list = ActionList::default();
+        let mut turns = 0;
+        for (i, (rules, players)) in [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Classic, 3),
+            (RulesetId::Classic, 4),
+            (RulesetId::Classic, 6),
+            (RulesetId::Milebones, 2),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for stacking in [false, rules == RulesetId::Classic] {
+                let config = GameConfig {
+                    rules,
+                    players,
+                    stacking,
+                };
+                let mut state = State::new(config, i as u64).expect("config");
+                for _ in 0..3000 {
+                    if let Phase::Turn { seat, drawn: true } = state.phase {
+                        turns += 1;
+                        let choices = state.turn_choices(seat);
+                        let own = state.team_of(seat);
+                        let chosen: BTreeSet<String> = (0..choices.count_ones())
+                            .map(|k| choice_action(select_bit(choices, k), own).to_string())
+                            .collect();
+                        assert_eq!(chosen.len(), choices.count_ones() as usize, "duplicates");
+                        state.legal_actions(&mut list);
+                        let listed: BTreeSet<String> = list.iter().map(|a| a.to_string()).collect();
+                        assert_eq!(chosen, listed, "{:?}", state.phase);
+                    }
+                    if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
+                        state.apply_unchecked(Action::NextHand);
+                        state.apply_unchecked(Action::NextGame);
+                    } else {
+                        state.step_random(&mut rng);
+                    }
+                }
+            }
+        }
+        assert!(turns > 10_000, "only {turns} turns checked");
+    }
 }
