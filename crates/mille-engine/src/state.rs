@@ -1187,7 +1187,7 @@ fn select_bit(x: u64, k: u32) -> u32 {
     let prefix = b.wrapping_mul(ONES);
     // 0x80 in each byte whose prefix is <= k: the bytes wholly before the
     // k-th bit.
-    let before = ((u64::from(k) * ONES | HIGH) - prefix) & HIGH;
+    let before = (((u64::from(k) * ONES) | HIGH) - prefix) & HIGH;
     let byte = ((before >> 7).wrapping_mul(ONES) >> 56) as u32;
     let shift = 8 * byte;
     let below = ((prefix << 8) >> shift) as u32 & 0xff;
