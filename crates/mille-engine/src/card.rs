@@ -126,12 +126,21 @@ impl Card {
     /// The family of this card.
     #[inline]
     pub const fn kind(self) -> Kind {
-        match self as u8 {
-            0..=4 => Kind::Distance,
-            5..=9 => Kind::Hazard,
-            10..=14 => Kind::Remedy,
-            _ => Kind::Safety,
-        }
+        // A table rather than range tests: the card is random in play.
+        const KINDS: [Kind; 19] = {
+            let mut t = [Kind::Safety; 19];
+            let mut i = 0;
+            while i < 15 {
+                t[i] = match i {
+                    0..=4 => Kind::Distance,
+                    5..=9 => Kind::Hazard,
+                    _ => Kind::Remedy,
+                };
+                i += 1;
+            }
+            t
+        };
+        KINDS[self as usize]
     }
 
     /// Miles for a distance card, 0 for the others.

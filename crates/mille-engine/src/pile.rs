@@ -25,6 +25,25 @@ impl<const N: usize> Pile<N> {
     /// Capacity.
     pub const CAPACITY: usize = N;
 
+    /// `counts[c]` copies of each card `c`, in card order (as many as fit).
+    pub const fn sorted(counts: [u8; Card::ALL.len()]) -> Pile<N> {
+        let mut p = Pile {
+            len: 0,
+            cards: [Card::D25; N],
+        };
+        let mut c = 0;
+        while c < counts.len() {
+            let mut k = 0;
+            while k < counts[c] && (p.len as usize) < N {
+                p.cards[p.len as usize] = Card::ALL[c];
+                p.len += 1;
+                k += 1;
+            }
+            c += 1;
+        }
+        p
+    }
+
     /// The cards, bottom first.
     #[inline]
     pub fn as_slice(&self) -> &[Card] {

@@ -269,7 +269,10 @@ impl Rules {
     /// are 0+3, 1+4 and 2+5.
     #[inline]
     pub const fn team_of(&self, seat: u8) -> u8 {
-        self.seat_team[seat as usize % MAX_SEATS]
+        // A clamp, not `%`: this runs several times a move, and a seat past
+        // the table is a caller's bug either way.
+        let i = seat as usize;
+        self.seat_team[if i < MAX_SEATS { i } else { MAX_SEATS - 1 }]
     }
 
     /// Total number of cards in the deck.

@@ -227,10 +227,17 @@ impl State {
     /// Shuffles a fresh deck and deals a hand that `first` starts.
     #[inline(never)]
     fn deal(&mut self, first: u8) {
-        self.deck.clear();
-        for c in Card::ALL {
-            self.deck.push_copies(c, self.rules.copies(c));
-        }
+        self.deck = match self.rules.deck {
+            crate::rules::DECK_101 => SORTED_DECK_101,
+            crate::rules::DECK_106 => SORTED_DECK_106,
+            _ => {
+                let mut deck = Pile::default();
+                for c in Card::ALL {
+                    deck.push_copies(c, self.rules.copies(c));
+                }
+                deck
+            }
+        };
         shuffle(self.deck.as_mut_slice(), &mut self.rng);
         self.discards.clear();
         self.tableaux = [Tableau::default(); MAX_TEAMS];
@@ -565,16 +572,6 @@ impl State {
         let held = self.held_kinds(seat);
         let own = self.team_of(seat) as usize;
         let me = &self.tableaux[own];
-        // Branch-free on purpose: in play these conditions are random.
-        let room = self.target.saturating_sub(me.miles) / 25;
-        let distance = DISTANCE_BY_ROOM[(room as usize).min(DISTANCE_BY_ROOM.len() - 1)]
-            & if me.fast.limited { SLOW_BITS } else { u32::MAX }
-            & if me.two_hundreds() >= 2 {
-                !bit(Card::D200)
-            } else {
-                u32::MAX
-            }
-            & 0u32.wrapping_sub(u32::from(me.fast.can_go));
         let hazards_held = held & HAZARD_BITS;
         let teams = self.rules.teams as usize;
         let mut attacks = [0u32; MAX_TEAMS];
@@ -583,13 +580,34 @@ impl State {
             *a = hazards_held & self.tableaux[t].fast.attack & 0u32.wrapping_sub(other);
         }
         TurnMasks {
-            own_plays: held & (me.fast.own_base | distance),
+            own_plays: held & (me.fast.own_base | self.distance_playable(me)),
             attacks,
-            discards: if self.rules.safeties_discardable {
-                held
+            discards: held & self.discardable(),
+        }
+    }
+
+    /// The distance cards a side may play now, as a card-kind bit set.
+    /// Branch-free on purpose: in play these conditions are random.
+    #[inline(always)]
+    fn distance_playable(&self, me: &Tableau) -> u32 {
+        let room = self.target.saturating_sub(me.miles) / 25;
+        DISTANCE_BY_ROOM[(room as usize).min(DISTANCE_BY_ROOM.len() - 1)]
+            & if me.fast.limited { SLOW_BITS } else { u32::MAX }
+            & if me.two_hundreds() >= 2 {
+                !bit(Card::D200)
             } else {
-                held & !SAFETY_BITS
-            },
+                u32::MAX
+            }
+            & 0u32.wrapping_sub(u32::from(me.fast.can_go))
+    }
+
+    /// The card kinds that may be discarded.
+    #[inline(always)]
+    fn discardable(&self) -> u32 {
+        if self.rules.safeties_discardable {
+            u32::MAX
+        } else {
+            !SAFETY_BITS
         }
     }
 
@@ -617,17 +635,11 @@ impl State {
                 Action::Draw
             }
             Phase::Turn { seat, drawn: true } => {
-                let a = self.random_turn_action(seat, rng);
-                match a {
-                    Action::Play { card, target } => {
-                        self.play(seat, card, target);
-                    }
-                    Action::Discard(card) => {
-                        self.discard(seat, card);
-                    }
-                    _ => {}
-                }
-                a
+                let Some(choice) = self.random_choice(seat, rng) else {
+                    return Action::Draw;
+                };
+                self.move_card(seat, choice.card, choice.team, choice.effect);
+                choice.action()
             }
             _ => {
                 let a = self.random_listed_action(rng);
@@ -652,14 +664,8 @@ impl State {
                         }
                         n += 1;
                     }
-                    match self.random_turn_action(seat, rng) {
-                        Action::Play { card, target } => {
-                            self.play(seat, card, target);
-                        }
-                        Action::Discard(card) => {
-                            self.discard(seat, card);
-                        }
-                        _ => {}
+                    if let Some(choice) = self.random_choice(seat, rng) {
+                        self.move_card(seat, choice.card, choice.team, choice.effect);
                     }
                     n += 1;
                 }
@@ -687,13 +693,21 @@ impl State {
     /// A uniformly random play or discard of `seat` after its draw.
     #[inline]
     fn random_turn_action<R: Rng + ?Sized>(&self, seat: u8, rng: &mut R) -> Action {
+        self.random_choice(seat, rng)
+            .map_or(Action::Draw, |choice| choice.action())
+    }
+
+    /// A uniformly random play or discard of `seat` after its draw, its
+    /// target team resolved (none when the seat has no card).
+    #[inline]
+    fn random_choice<R: Rng + ?Sized>(&self, seat: u8, rng: &mut R) -> Option<Choice> {
         let choices = self.turn_choices(seat);
         let total = choices.count_ones();
         if total == 0 {
-            return Action::Draw;
+            return None;
         }
         let k = bounded(rng, total);
-        choice_action(select_bit(choices, k), self.team_of(seat))
+        Some(CHOICES[(select_bit(choices, k) & 63) as usize].resolve(self.team_of(seat)))
     }
 
     /// Every legal play and discard of `seat` after its draw as one bit set
@@ -702,12 +716,21 @@ impl State {
     /// branch on what was chosen.
     #[inline]
     fn turn_choices(&self, seat: u8) -> u64 {
-        let m = self.turn_masks(seat);
-        let mut x = u64::from(m.own_plays) | u64::from(m.discards) << DISCARD_SHIFT;
-        for (t, &a) in m.attacks.iter().enumerate() {
-            x |= u64::from(a >> Card::OutOfGas as u32) << (ATTACK_SHIFT as usize + 5 * t);
+        let held = self.held_kinds(seat);
+        let own = self.team_of(seat);
+        let me = &self.tableaux[own as usize];
+        let own_plays = held & (me.fast.own_base | self.distance_playable(me));
+        // The hazards held, once in every team's lane, against what each
+        // team may be attacked with, in the lanes of the other teams.
+        let hazards = u64::from((held & HAZARD_BITS) >> Card::OutOfGas as u32) * LANE_COPIES;
+        let mut attackable = 0u64;
+        for (t, side) in self.tableaux.iter().enumerate() {
+            attackable |= u64::from(side.fast.attack >> Card::OutOfGas as u32) << (5 * t);
         }
-        x
+        let lanes = ((1u64 << (5 * u32::from(self.rules.teams))) - 1) & !(LANE << (5 * own));
+        u64::from(own_plays)
+            | (hazards & attackable & lanes) << ATTACK_SHIFT
+            | u64::from(held & self.discardable()) << DISCARD_SHIFT
     }
 
     /// Bit set of the card kinds in a seat's hand.
@@ -754,31 +777,26 @@ impl State {
                     ..Outcome::default()
                 }
             }
-            Action::Discard(card) => self.discard(seat, card),
-            Action::Play { card, target } => self.play(seat, card, target),
+            Action::Discard(card) => self.turn_move(seat, card, 0, Effect::Discard),
+            Action::Play { card, target } => self.turn_move(seat, card, target, Effect::of(card)),
             _ => self.apply_rare(action),
         }
     }
 
-    #[inline]
-    fn discard(&mut self, seat: u8, card: Card) -> Outcome {
-        self.hands[seat as usize].remove(card);
-        self.discards.push(card);
-        self.advance_from(seat, None);
+    /// A play or discard, out of line (the random play-outs inline theirs).
+    #[inline(never)]
+    fn turn_move(&mut self, seat: u8, card: Card, target: u8, effect: Effect) -> Outcome {
+        self.move_card(seat, card, target, effect);
         self.finish_outcome(Outcome::default())
     }
 
-    #[inline(never)]
-    fn play(&mut self, seat: u8, card: Card, target: u8) -> Outcome {
-        let mut out = Outcome::default();
-        self.hands[seat as usize].remove(card);
-        self.play_card(seat, card, target, &mut out);
-        self.finish_outcome(out)
-    }
-
+    /// Fills in what the action left behind: whether it ended the hand or
+    /// the game, and (then) whether a trip was completed.
     #[inline]
     fn finish_outcome(&self, mut out: Outcome) -> Outcome {
         out.hand_over = matches!(self.phase, Phase::HandOver | Phase::GameOver);
+        // `completed` is only ever set as the hand ends.
+        out.trip_completed = if out.hand_over { self.completed } else { None };
         out.game_over = self.phase == Phase::GameOver;
         out
     }
@@ -805,7 +823,6 @@ impl State {
                     self.advance_from(seat, None);
                 } else {
                     self.completed = Some(self.team_of(seat));
-                    out_ref.trip_completed = self.completed;
                     self.end_hand();
                 }
             }
@@ -823,10 +840,19 @@ impl State {
         self.finish_outcome(out)
     }
 
-    fn play_card(&mut self, seat: u8, card: Card, target: u8, out: &mut Outcome) {
+    /// Moves a card out of `seat`'s hand to where `effect` sends it and
+    /// passes the turn on: the one dispatch of every play and discard (a
+    /// single jump on a table-read effect, as what is played is random).
+    #[inline(always)]
+    fn move_card(&mut self, seat: u8, card: Card, target: u8, effect: Effect) {
+        self.hands[seat as usize].remove(card);
         let own = self.team_of(seat);
-        match card.kind() {
-            Kind::Distance => {
+        match effect {
+            Effect::Discard => {
+                self.discards.push(card);
+                self.advance_from(seat, None);
+            }
+            Effect::Distance => {
                 let t = &mut self.tableaux[own as usize];
                 t.miles += card.miles();
                 t.distance[card as usize] += 1;
@@ -836,14 +862,13 @@ impl State {
                         self.phase = Phase::Extension { seat };
                     } else {
                         self.completed = Some(own);
-                        out.trip_completed = Some(own);
                         self.end_hand();
                     }
                 } else {
                     self.advance_from(seat, None);
                 }
             }
-            Kind::Hazard => {
+            Effect::Hazard => {
                 let t = &mut self.tableaux[target as usize];
                 if card == Card::SpeedLimit {
                     t.speed.push(card);
@@ -853,7 +878,7 @@ impl State {
                 t.refresh(&self.rules);
                 self.advance_from(seat, Some((target, card)));
             }
-            Kind::Remedy => {
+            Effect::Remedy => {
                 let t = &mut self.tableaux[own as usize];
                 if card == Card::EndOfLimit {
                     t.speed.push(card);
@@ -863,7 +888,7 @@ impl State {
                 t.refresh(&self.rules);
                 self.advance_from(seat, None);
             }
-            Kind::Safety => {
+            Effect::Safety => {
                 if let Some(s) = card.safety() {
                     self.tableaux[own as usize].safeties.insert(s);
                 }
@@ -1066,6 +1091,11 @@ impl State {
     }
 }
 
+/// The two decks in card order, before the shuffle (copied rather than
+/// built at every deal).
+const SORTED_DECK_101: Pile<MAX_DECK> = Pile::sorted(crate::rules::DECK_101);
+const SORTED_DECK_106: Pile<MAX_DECK> = Pile::sorted(crate::rules::DECK_106);
+
 /// Bits of the four safeties in a card-kind bit set.
 const SAFETY_BITS: u32 =
     bit(Card::ExtraTank) | bit(Card::PunctureProof) | bit(Card::DrivingAce) | bit(Card::RightOfWay);
@@ -1109,35 +1139,88 @@ const HAZARD_BITS: u32 = bit(Card::OutOfGas)
 /// own side (bit = card), then five bits per team for the hazards that may
 /// be played on it, then the discards (bit = card).
 const ATTACK_SHIFT: u32 = 19;
+/// One team's lane of hazards in [`State::turn_choices`].
+const LANE: u64 = 0x1f;
+/// Multiplier that copies a lane into every team's lane.
+const LANE_COPIES: u64 = 1 | 1 << 5 | 1 << 10;
 /// Where the discards start in [`State::turn_choices`].
 const DISCARD_SHIFT: u32 = ATTACK_SHIFT + 5 * MAX_TEAMS as u32;
 
-/// What each bit of [`State::turn_choices`] means.
-#[derive(Clone, Copy)]
+/// Where a play or discard sends its card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Effect {
+    Discard,
+    Distance,
+    Hazard,
+    Remedy,
+    Safety,
+}
+
+impl Effect {
+    /// What playing `card` does.
+    #[inline]
+    fn of(card: Card) -> Effect {
+        match card.kind() {
+            Kind::Distance => Effect::Distance,
+            Kind::Hazard => Effect::Hazard,
+            Kind::Remedy => Effect::Remedy,
+            Kind::Safety => Effect::Safety,
+        }
+    }
+}
+
+/// What one bit of [`State::turn_choices`] does.
+#[derive(Clone, Copy, Debug)]
 struct Choice {
     card: Card,
-    /// The target team of a hazard; ignored for own plays and discards.
+    /// The target team (of a hazard; the mover's team once resolved).
     team: u8,
-    own: bool,
-    discard: bool,
+    effect: Effect,
+}
+
+impl Choice {
+    /// The choice made by a seat of team `own` (which targets its plays
+    /// other than hazards).
+    #[inline(always)]
+    fn resolve(mut self, own: u8) -> Choice {
+        // Branch-free: whether a hazard was chosen is random.
+        let keep = 0u8.wrapping_sub(u8::from(self.effect == Effect::Hazard));
+        self.team = (self.team & keep) | (own & !keep);
+        self
+    }
+
+    fn action(self) -> Action {
+        if self.effect == Effect::Discard {
+            Action::Discard(self.card)
+        } else {
+            Action::Play {
+                card: self.card,
+                target: self.team,
+            }
+        }
+    }
 }
 
 const CHOICES: [Choice; 64] = {
     let mut t = [Choice {
         card: Card::D25,
         team: 0,
-        own: false,
-        discard: true,
+        effect: Effect::Discard,
     }; 64];
     let mut i = 0;
     while i < Card::ALL.len() {
+        let card = Card::ALL[i];
         t[i] = Choice {
-            card: Card::ALL[i],
+            card,
             team: 0,
-            own: true,
-            discard: false,
+            effect: match card.kind() {
+                Kind::Distance => Effect::Distance,
+                Kind::Hazard => Effect::Hazard,
+                Kind::Remedy => Effect::Remedy,
+                Kind::Safety => Effect::Safety,
+            },
         };
-        t[DISCARD_SHIFT as usize + i].card = Card::ALL[i];
+        t[DISCARD_SHIFT as usize + i].card = card;
         i += 1;
     }
     let mut team = 0;
@@ -1147,8 +1230,7 @@ const CHOICES: [Choice; 64] = {
             t[ATTACK_SHIFT as usize + 5 * team + h] = Choice {
                 card: Card::ALL[Card::OutOfGas as usize + h],
                 team: team as u8,
-                own: false,
-                discard: false,
+                effect: Effect::Hazard,
             };
             h += 1;
         }
@@ -1156,21 +1238,6 @@ const CHOICES: [Choice; 64] = {
     }
     t
 };
-
-/// The action of bit `i` of [`State::turn_choices`] for a seat of team `own`.
-#[inline(always)]
-fn choice_action(i: u32, own: u8) -> Action {
-    let c = CHOICES[(i & 63) as usize];
-    let target = if c.own { own } else { c.team };
-    if c.discard {
-        Action::Discard(c.card)
-    } else {
-        Action::Play {
-            card: c.card,
-            target,
-        }
-    }
-}
 
 /// The index of the `k`th set bit of `x` (k < its count), branch-free
 /// (broadword select: bytes located by prefix counts, then a table): in
@@ -1505,7 +1572,12 @@ mod tests {
                         let choices = state.turn_choices(seat);
                         let own = state.team_of(seat);
                         let chosen: BTreeSet<String> = (0..choices.count_ones())
-                            .map(|k| choice_action(select_bit(choices, k), own).to_string())
+                            .map(|k| {
+                                CHOICES[select_bit(choices, k) as usize]
+                                    .resolve(own)
+                                    .action()
+                                    .to_string()
+                            })
                             .collect();
                         assert_eq!(chosen.len(), choices.count_ones() as usize, "duplicates");
                         state.legal_actions(&mut list);
