@@ -202,13 +202,18 @@ impl Hand {
         let x = u64::from_le_bytes(bytes) ^ (0x0101_0101_0101_0101 * u64::from(c as u8));
         // Exact per byte (no borrow between bytes): 0x80 where x's byte is 0.
         let zero = !(((x & LOW7) + LOW7) | x | LOW7);
-        let len = self.cards.len;
-        let live = if len >= 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * u32::from(len))) - 1
+        // The bytes of the slots in use (a table: no branch, no shift past
+        // the word).
+        const LIVE: [u64; 9] = {
+            let mut t = [u64::MAX; 9];
+            let mut len = 0;
+            while len < 8 {
+                t[len] = (1u64 << (8 * len)) - 1;
+                len += 1;
+            }
+            t
         };
-        zero & live
+        zero & LIVE[usize::from(self.cards.len).min(8)]
     }
     /// Slot of the first copy of a card.
     #[inline]

@@ -42,10 +42,9 @@ pub struct Tableau {
 /// The cached answers of the hot path (see [`State::turn_masks`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct FastStatus {
-    can_go: bool,
-    limited: bool,
-    /// Cards other than distance this side may play on itself.
-    own_base: u32,
+    /// Cards this side may play on itself now (distance included, for the
+    /// current target), if held.
+    own: u32,
     /// Hazards that may be played on this side.
     attack: u32,
 }
@@ -180,6 +179,10 @@ pub struct State {
     pub(crate) hands: [Hand; MAX_SEATS],
     pub(crate) tableaux: [Tableau; MAX_TEAMS],
     pub(crate) target: u16,
+    /// The hazards each team may be attacked with, team `t` in bits
+    /// `5t..5t+5` (hazard order), unused teams empty: kept by
+    /// [`State::refresh_side`] for [`State::turn_choices`].
+    attack_lanes: u64,
     /// The side that called an extension this hand.
     pub(crate) extension_caller: Option<u8>,
     pub(crate) completed: Option<u8>,
@@ -211,6 +214,7 @@ impl State {
             hands: [Hand::default(); MAX_SEATS],
             tableaux: [Tableau::default(); MAX_TEAMS],
             target: rules.target,
+            attack_lanes: 0,
             extension_caller: None,
             completed: None,
             completed_delayed: false,
@@ -241,8 +245,8 @@ impl State {
         shuffle(self.deck.as_mut_slice(), &mut self.rng);
         self.discards.clear();
         self.tableaux = [Tableau::default(); MAX_TEAMS];
-        self.refresh_all();
         self.target = self.rules.target;
+        self.refresh_all();
         self.extension_caller = None;
         self.completed = None;
         self.completed_delayed = false;
@@ -273,11 +277,26 @@ impl State {
         }
     }
 
-    /// Recomputes every side's cached status (after building a position).
+    /// Recomputes every side's cached status (after building a position or
+    /// changing the target).
     pub(crate) fn refresh_all(&mut self) {
-        for t in &mut self.tableaux {
-            t.refresh(&self.rules);
+        for team in 0..MAX_TEAMS as u8 {
+            self.refresh_side(team);
         }
+    }
+
+    /// Recomputes a side's cached status after cards landed on it.
+    #[inline]
+    pub(crate) fn refresh_side(&mut self, team: u8) {
+        let t = &mut self.tableaux[team as usize];
+        t.refresh(&self.rules, self.target);
+        let shift = 5 * u32::from(team);
+        let lane = if team < self.rules.teams {
+            u64::from(t.fast.attack >> Card::OutOfGas as u32)
+        } else {
+            0
+        };
+        self.attack_lanes = (self.attack_lanes & !(LANE << shift)) | lane << shift;
     }
 
     // ----- read access -----
@@ -580,25 +599,10 @@ impl State {
             *a = hazards_held & self.tableaux[t].fast.attack & 0u32.wrapping_sub(other);
         }
         TurnMasks {
-            own_plays: held & (me.fast.own_base | self.distance_playable(me)),
+            own_plays: held & me.fast.own,
             attacks,
             discards: held & self.discardable(),
         }
-    }
-
-    /// The distance cards a side may play now, as a card-kind bit set.
-    /// Branch-free on purpose: in play these conditions are random.
-    #[inline(always)]
-    fn distance_playable(&self, me: &Tableau) -> u32 {
-        let room = self.target.saturating_sub(me.miles) / 25;
-        DISTANCE_BY_ROOM[(room as usize).min(DISTANCE_BY_ROOM.len() - 1)]
-            & if me.fast.limited { SLOW_BITS } else { u32::MAX }
-            & if me.two_hundreds() >= 2 {
-                !bit(Card::D200)
-            } else {
-                u32::MAX
-            }
-            & 0u32.wrapping_sub(u32::from(me.fast.can_go))
     }
 
     /// The card kinds that may be discarded.
@@ -718,18 +722,13 @@ impl State {
     fn turn_choices(&self, seat: u8) -> u64 {
         let held = self.held_kinds(seat);
         let own = self.team_of(seat);
-        let me = &self.tableaux[own as usize];
-        let own_plays = held & (me.fast.own_base | self.distance_playable(me));
+        let own_plays = held & self.tableaux[own as usize].fast.own;
         // The hazards held, once in every team's lane, against what each
-        // team may be attacked with, in the lanes of the other teams.
+        // other team may be attacked with.
         let hazards = u64::from((held & HAZARD_BITS) >> Card::OutOfGas as u32) * LANE_COPIES;
-        let mut attackable = 0u64;
-        for (t, side) in self.tableaux.iter().enumerate() {
-            attackable |= u64::from(side.fast.attack >> Card::OutOfGas as u32) << (5 * t);
-        }
-        let lanes = ((1u64 << (5 * u32::from(self.rules.teams))) - 1) & !(LANE << (5 * own));
+        let attacks = hazards & self.attack_lanes & !(LANE << (5 * own));
         u64::from(own_plays)
-            | (hazards & attackable & lanes) << ATTACK_SHIFT
+            | attacks << ATTACK_SHIFT
             | u64::from(held & self.discardable()) << DISCARD_SHIFT
     }
 
@@ -820,6 +819,7 @@ impl State {
                 if extend {
                     self.extension_caller = Some(self.team_of(seat));
                     self.target = self.rules.extended_target.unwrap_or(self.target);
+                    self.refresh_all();
                     self.advance_from(seat, None);
                 } else {
                     self.completed = Some(self.team_of(seat));
@@ -856,6 +856,7 @@ impl State {
                 let t = &mut self.tableaux[own as usize];
                 t.miles += card.miles();
                 t.distance[card as usize] += 1;
+                t.refresh_distance(self.target);
                 if t.miles == self.target {
                     self.completed_delayed = self.deck.is_empty();
                     if self.extension_caller.is_none() && self.rules.extended_target.is_some() {
@@ -875,7 +876,7 @@ impl State {
                 } else {
                     t.battle.push(card);
                 }
-                t.refresh(&self.rules);
+                self.refresh_side(target);
                 self.advance_from(seat, Some((target, card)));
             }
             Effect::Remedy => {
@@ -885,14 +886,14 @@ impl State {
                 } else {
                     t.battle.push(card);
                 }
-                t.refresh(&self.rules);
+                self.refresh_side(own);
                 self.advance_from(seat, None);
             }
             Effect::Safety => {
                 if let Some(s) = card.safety() {
                     self.tableaux[own as usize].safeties.insert(s);
                 }
-                self.tableaux[own as usize].refresh(&self.rules);
+                self.refresh_side(own);
                 // A safety earns another turn: draw again, then play.
                 self.start_turn_no_window(seat);
             }
@@ -914,7 +915,7 @@ impl State {
         } else {
             t.battle.top() == Some(hazard) && t.battle.pop().is_some()
         };
-        t.refresh(&self.rules);
+        self.refresh_side(team);
         if removed {
             self.discards.push(hazard);
         }
@@ -1104,8 +1105,9 @@ const fn bit(c: Card) -> u32 {
     1 << c as u32
 }
 
-/// Bits of the distance cards allowed under a Speed Limit.
-const SLOW_BITS: u32 = bit(Card::D25) | bit(Card::D50);
+/// Bits of the five distance cards.
+const DISTANCE_BITS: u32 =
+    bit(Card::D25) | bit(Card::D50) | bit(Card::D75) | bit(Card::D100) | bit(Card::D200);
 
 /// Distance cards that fit in the room left (index: miles left / 25).
 const DISTANCE_BY_ROOM: [u32; 41] = {
@@ -1370,15 +1372,27 @@ impl SideStatus {
 }
 
 impl Tableau {
-    /// Recomputes the cached status after cards landed on this side.
-    pub(crate) fn refresh(&mut self, rules: &Rules) {
+    /// Recomputes the cached status after cards landed on this side (see
+    /// [`State::refresh_side`], which also keeps the attack lanes).
+    fn refresh(&mut self, rules: &Rules, target: u16) {
         let st = self.status(rules);
         self.fast = FastStatus {
-            can_go: st.can_go,
-            limited: st.limited,
-            own_base: st.own_playable(0),
+            own: st.own_playable(target),
             attack: st.attackable(rules.stacking),
         };
+    }
+
+    /// After a distance card: only the distance that still fits changes.
+    #[inline]
+    fn refresh_distance(&mut self, target: u16) {
+        let room = target.saturating_sub(self.miles);
+        let fits = DISTANCE_BY_ROOM[usize::from(room / 25).min(DISTANCE_BY_ROOM.len() - 1)];
+        let twos = if self.two_hundreds() >= 2 {
+            !bit(Card::D200)
+        } else {
+            u32::MAX
+        };
+        self.fast.own &= !DISTANCE_BITS | (fits & twos);
     }
 
     #[inline(always)]

@@ -327,8 +327,8 @@ pub fn determinize_for<R: Rng + ?Sized>(
         state.deck.push(c);
     }
 
-    state.refresh_all();
     state.target = view.target.max(1);
+    state.refresh_all();
     if view.extended {
         // The caller is not in the view; the leading side is the best guess.
         let leader = view
