@@ -740,8 +740,7 @@ impl State {
 
     /// Whether `seat` holds a card it could play now (not a discard).
     pub fn can_play_something(&self, seat: u8) -> bool {
-        let m = self.turn_masks(seat);
-        m.own_plays | m.attacks[0] | m.attacks[1] | m.attacks[2] != 0
+        self.turn_choices(seat) & ((1 << DISCARD_SHIFT) - 1) != 0
     }
 
     // ----- moving on -----
