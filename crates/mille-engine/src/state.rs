@@ -39,7 +39,7 @@ pub struct Tableau {
     fast: FastStatus,
 }
 
-/// The cached answers of the hot path (see [`State::turn_masks`]).
+/// The cached answers of the hot path (see [`State::turn_choices`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct FastStatus {
     /// Cards this side may play on itself now (distance included, for the
@@ -544,64 +544,35 @@ impl State {
     }
 
     /// The play and discard actions of `seat` after its draw, in protocol
-    /// order.
+    /// order: plays by card id then target team, then discards by card id.
     pub(crate) fn legal_turn_actions(&self, seat: u8, out: &mut ActionList) {
-        let m = self.turn_masks(seat);
+        let choices = self.turn_choices(seat);
         let own = self.team_of(seat);
-        let teams = self.rules.teams as usize;
-        // Plays in card-id order, hazards once per target team.
-        let mut bits = m.own_plays | m.attacks[0] | m.attacks[1] | m.attacks[2];
-        while bits != 0 {
-            let i = bits.trailing_zeros();
-            bits &= bits - 1;
-            let c = Card::ALL[i as usize];
-            if m.own_plays & (1 << i) != 0 {
-                out.push(Action::Play {
-                    card: c,
-                    target: own,
-                });
-            } else {
-                for (t, a) in m.attacks.iter().enumerate().take(teams) {
-                    if a & (1 << i) != 0 {
-                        out.push(Action::Play {
-                            card: c,
-                            target: t as u8,
-                        });
-                    }
+        let own_plays = choices as u32 & CARD_BITS;
+        let lanes = choices >> ATTACK_SHIFT;
+        let hazards = ((lanes | lanes >> 5 | lanes >> 10) & LANE) as u32;
+        let mut plays = own_plays | hazards << Card::OutOfGas as u32;
+        while plays != 0 {
+            let i = plays.trailing_zeros() as usize;
+            plays &= plays - 1;
+            let card = Card::ALL[i];
+            if own_plays & 1 << i != 0 {
+                out.push(Action::Play { card, target: own });
+                continue;
+            }
+            let h = i - Card::OutOfGas as usize;
+            for t in 0..self.rules.teams {
+                if lanes & 1 << (5 * usize::from(t) + h) != 0 {
+                    out.push(Action::Play { card, target: t });
                 }
             }
         }
-        let mut bits = m.discards;
-        while bits != 0 {
-            let c = Card::ALL[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-            out.push(Action::Discard(c));
-        }
-    }
-
-    /// The legal plays and discards of `seat` after its draw as bit sets of
-    /// card kinds.
-    ///
-    /// This is the hot path of every search, so it works on bit sets
-    /// ([`SideStatus::own_playable`], [`SideStatus::attackable`]) rather than
-    /// asking [`card_rule`] card by card; the property tests check that both
-    /// always agree.
-    #[inline]
-    fn turn_masks(&self, seat: u8) -> TurnMasks {
-        let held = self.held_kinds(seat);
-        let own = self.team_of(seat) as usize;
-        let me = &self.tableaux[own];
-        let hazards_held = held & HAZARD_BITS;
-        let teams = self.rules.teams as usize;
-        let mut attacks = [0u32; MAX_TEAMS];
-        for (t, a) in attacks.iter_mut().enumerate() {
-            let other = u32::from(t != own && t < teams);
-            *a = hazards_held & self.tableaux[t].fast.attack & 0u32.wrapping_sub(other);
-        }
-        TurnMasks {
-            own_plays: held & me.fast.own,
-            attacks,
-            discards: held & self.discardable(),
+        let mut discards = (choices >> DISCARD_SHIFT) as u32 & CARD_BITS;
+        while discards != 0 {
+            out.push(Action::Discard(
+                Card::ALL[discards.trailing_zeros() as usize],
+            ));
+            discards &= discards - 1;
         }
     }
 
@@ -718,6 +689,11 @@ impl State {
     /// (layout: [`ATTACK_SHIFT`], [`DISCARD_SHIFT`]), so that a uniform
     /// choice is one count, one random number and one select, with no
     /// branch on what was chosen.
+    ///
+    /// This is the hot path of every search, so it reads masks cached when
+    /// cards land ([`SideStatus::own_playable`], [`SideStatus::attackable`])
+    /// rather than asking [`card_rule`] card by card; the property tests
+    /// check that both always agree.
     #[inline]
     fn turn_choices(&self, seat: u8) -> u64 {
         let held = self.held_kinds(seat);
@@ -1140,6 +1116,9 @@ const HAZARD_BITS: u32 = bit(Card::OutOfGas)
 /// own side (bit = card), then five bits per team for the hazards that may
 /// be played on it, then the discards (bit = card).
 const ATTACK_SHIFT: u32 = 19;
+/// One bit per card kind.
+const CARD_BITS: u32 = (1 << Card::ALL.len()) - 1;
+
 /// One team's lane of hazards in [`State::turn_choices`].
 const LANE: u64 = 0x1f;
 /// Multiplier that copies a lane into every team's lane.
@@ -1261,17 +1240,6 @@ fn select_bit(x: u64, k: u32) -> u32 {
     let below = ((prefix << 8) >> shift) as u32 & 0xff;
     let in_byte = ((x >> shift) & 0xff) as usize;
     shift + u32::from(SELECT8[in_byte][((k - below) & 7) as usize])
-}
-
-/// The legal plays and discards of one turn, as bit sets of card kinds.
-#[derive(Clone, Copy, Debug)]
-struct TurnMasks {
-    /// Cards playable on one's own side.
-    own_plays: u32,
-    /// Hazards playable on each team.
-    attacks: [u32; MAX_TEAMS],
-    /// Cards that may be discarded.
-    discards: u32,
 }
 
 /// `SELECT8[b][k]`: index of the `k`th set bit of byte `b`.
@@ -1555,7 +1523,8 @@ mod tests {
 
     /// The uniform random choice covers exactly the legal list: every
     /// index of the choice set is a distinct listed action, and every listed
-    /// action has an index.
+    /// action has an index. (The two decode the choice set separately; that
+    /// the list is legal is the property tests' business.)
     #[test]
     fn random_turn_choices_are_the_legal_actions() {
         use crate::rules::RulesetId;
