@@ -283,6 +283,62 @@ fn core_extension_is_offered_once_at_700() {
 }
 
 #[test]
+fn core_after_an_extension_distance_past_700_is_listed() {
+    let mut s = bsd()
+        .hand(0, &[D100, D25])
+        .hand(1, &[D25, Go])
+        .battle(0, &[Go])
+        .distance(0, &[D200, D200, D100, D100])
+        .deck(&FILLER)
+        .phase(turn(0))
+        .build();
+    ok(&mut s, play(D100, 0));
+    ok(&mut s, Action::Extend(true));
+    ok(&mut s, Action::Draw);
+    ok(&mut s, Action::Discard(D25));
+    let drawn = s.apply(Action::Draw).expect("draw");
+    assert!(drawn.drawn.is_some(), "a draw reports its card");
+    let mut list = mille_engine::ActionList::default();
+    s.legal_actions(&mut list);
+    // 700 of 1000: every distance card held fits again.
+    assert!(list.contains(&play(D25, 0)), "{list:?}");
+    if s.hand(0).contains(&D100) {
+        assert!(list.contains(&play(D100, 0)), "{list:?}");
+    }
+}
+
+#[test]
+fn core_outcomes_say_when_a_trip_ends_the_hand() {
+    let mut s = bsd()
+        .hand(0, &[D100, D25])
+        .hand(1, &[D25, Go])
+        .battle(0, &[Go])
+        .distance(0, &[D200, D200, D100, D100])
+        .deck(&FILLER)
+        .phase(turn(0))
+        .build();
+    let out = s.apply(play(D100, 0)).expect("to 700");
+    assert_eq!(out.trip_completed, None, "the extension is still open");
+    assert!(!out.hand_over);
+    let out = s.apply(Action::Extend(false)).expect("stop at 700");
+    assert_eq!(out.trip_completed, Some(0));
+    assert!(out.hand_over);
+    // Without an extension to offer (already called), the play itself ends it.
+    let mut s = bsd()
+        .hand(0, &[D100, D25])
+        .hand(1, &[D25, Go])
+        .battle(0, &[Go])
+        .distance(0, &[D200, D200, D100, D100, D100, D100, D100])
+        .extended_by(1)
+        .deck(&FILLER)
+        .phase(turn(0))
+        .build();
+    let out = s.apply(play(D100, 0)).expect("to 1000");
+    assert_eq!(out.trip_completed, Some(0));
+    assert!(out.hand_over);
+}
+
+#[test]
 fn core_starting_seat_rotates_and_game_ends_at_5000() {
     let mut s = State::new(config(RulesetId::Classic, 3), 11).expect("config");
     let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(1);
