@@ -33,6 +33,38 @@ fn team_rows(teams: u8, h: u16) -> u16 {
 }
 /// Rows of the hand section.
 const HAND_ROWS: u16 = 6;
+/// Width of the score window's labels ("Each Coup Fourré").
+const SCORE_LABEL_W: u16 = 16;
+/// Width of one side's column in the score window: totals have four or
+/// five digits, so six keeps a space between columns; with three sides five
+/// does (a game ends near 5000), which leaves the board room enough at 80
+/// columns.
+fn score_col_w(teams: u8) -> u16 {
+    if teams > 2 { 5 } else { 6 }
+}
+
+/// The first of `candidates` that fits in `width` columns (they go from
+/// the fullest to the most compact), else the last one.
+fn fit(candidates: Vec<Line<'static>>, width: u16) -> Line<'static> {
+    let n = candidates.len();
+    candidates
+        .into_iter()
+        .enumerate()
+        .find(|(i, l)| l.width() <= usize::from(width) || i + 1 == n)
+        .map(|(_, l)| l)
+        .unwrap_or_default()
+}
+
+/// A safety's name, shortened for a narrow board ("Tank" for Extra Tank):
+/// the word that tells them apart.
+fn short_safety(c: Card) -> &'static str {
+    match c {
+        Card::ExtraTank => "Tank",
+        Card::PunctureProof => "Proof",
+        Card::DrivingAce => "Ace",
+        _ => c.name(),
+    }
+}
 
 /// Where a mouse position lands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +89,7 @@ pub struct Hits {
     score: Rect,
     bottom: Rect,
     log_rows: u16,
+    msg_rows: u16,
 }
 
 fn contains(r: Rect, x: u16, y: u16) -> bool {
@@ -67,11 +100,19 @@ impl Hits {
     /// The layout of `model` on a `w` x `h` screen.
     pub fn compute(model: &Model, w: u16, h: u16) -> Hits {
         let teams = model.teams();
-        let score_w = (16 + 7 * u16::from(teams) + 3).min(w / 2);
+        let score_w = (SCORE_LABEL_W + score_col_w(teams) * u16::from(teams) + 3).min(w / 2);
         let rows = team_rows(teams, h);
         let board_h = (u16::from(teams) * rows + HAND_ROWS).max(SCORE_ROWS);
         let log_rows = h.saturating_sub(FIXED_BOTTOM + board_h).clamp(2, MAX_LOG);
         let top_h = h.saturating_sub(FIXED_BOTTOM + log_rows);
+        // A message longer than the screen is wide (the engine's reasons
+        // often are, at 80 columns) takes a second line from the log rather
+        // than being cut off.
+        let msg_rows = match &model.message {
+            Some(m) if Line::from(m.as_str()).width() > usize::from(w) => 2,
+            _ => 1,
+        };
+        let log_rows = log_rows.saturating_sub(msg_rows - 1);
         let left_w = w.saturating_sub(score_w);
         let own = model.state.team_of(HUMAN);
         // Opponents first, then the player's side, then the hand.
@@ -112,6 +153,7 @@ impl Hits {
             score: Rect::new(left_w, 0, score_w, top_h),
             bottom: Rect::new(0, top_h, w, h.saturating_sub(top_h)),
             log_rows,
+            msg_rows,
         }
     }
 
@@ -149,25 +191,45 @@ fn rule_line(text: &str, width: u16, style: Style) -> Line<'static> {
 }
 
 /// The battle pile's top as shown (its hazard, the remedy, or nothing).
-fn battle_text(t: &Tableau) -> (String, Style) {
+fn battle_text(t: &Tableau, short: bool) -> (String, Style) {
     match t.battle.top() {
         None => ("(empty)".into(), Style::default().fg(Color::DarkGray)),
         Some(c) if c.kind() == Kind::Hazard && !t.counts(c) => (
-            format!("{c} (cancelled)"),
+            format!("{c} ({})", cancelled(short)),
             Style::default().fg(Color::DarkGray),
         ),
         Some(c) => (c.name().to_string(), card_style(c)),
     }
 }
 
-fn speed_text(t: &Tableau) -> (String, Style) {
+/// How a hazard a safety has made harmless is marked.
+fn cancelled(short: bool) -> &'static str {
+    if short { "off" } else { "cancelled" }
+}
+
+fn speed_text(t: &Tableau, short: bool) -> (String, Style) {
     match t.speed.top() {
         None => ("(none)".into(), Style::default().fg(Color::DarkGray)),
         Some(Card::SpeedLimit) if !t.limited() => (
-            "Speed Limit (cancelled)".into(),
+            format!("Speed Limit ({})", cancelled(short)),
             Style::default().fg(Color::DarkGray),
         ),
         Some(c) => (c.name().to_string(), card_style(c)),
+    }
+}
+
+/// The miles as "325 of 700  (25 50x2 200)", then more compact forms for
+/// a narrow board ("325 (25 50x2 200)", "325 of 700").
+pub fn miles_texts(t: &Tableau, target: u16) -> Vec<String> {
+    let full = miles_text(t, target);
+    match full.split_once("  (") {
+        Some((head, list)) => vec![
+            full.clone(),
+            format!("{head} ({list}"),
+            format!("{} ({list}", t.miles),
+            head.to_string(),
+        ],
+        None => vec![full],
     }
 }
 
@@ -196,8 +258,13 @@ pub fn miles_text(t: &Tableau, target: u16) -> String {
 fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'static>> {
     let t = model.state.tableau(team);
     let mut title = model.team_name(team);
-    if team == model.state.team_of(HUMAN) && model.state.rules().seats > model.state.rules().teams {
+    let r = model.state.rules();
+    if team == model.state.team_of(HUMAN) && r.seats > r.teams {
         title = format!("Your team: {title}");
+    } else if r.seats > r.teams && r.teams > 2 {
+        // With three teams the score window and the "which side?" question
+        // call them T2 and T3, 2 and 3: the board says so too.
+        title = format!("Team {}: {title}", team + 1);
     }
     let to_act = match model.state.to_act() {
         mille_engine::ToAct::Seat(s) if model.state.team_of(s) == team => " ◀",
@@ -208,40 +275,73 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
         width,
         Style::default().add_modifier(Modifier::BOLD),
     );
-    let mut safeties = vec![Span::raw(" Safety:  ")];
-    if t.safeties.is_empty() {
-        safeties.push(Span::styled("(none)", Style::default().fg(Color::DarkGray)));
-    }
-    for c in t.safeties.cards() {
-        let coup = c.safety().is_some_and(|s| t.coups.has(s));
-        if coup {
-            safeties.push(Span::styled(
-                format!("*{c}*"),
-                Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-            ));
-        } else {
-            safeties.push(Span::styled(c.name().to_string(), card_style(c)));
+    // Three or four safeties do not fit an 80-column board with their full
+    // names: then they are shortened rather than cut off.
+    let safety_line = |short: bool| {
+        let mut spans = vec![Span::raw(" Safety:  ")];
+        if t.safeties.is_empty() {
+            spans.push(Span::styled("(none)", Style::default().fg(Color::DarkGray)));
         }
-        safeties.push(Span::raw("  "));
-    }
-    let (b, bs) = battle_text(t);
-    let (s, ss) = speed_text(t);
-    let miles = Line::from(vec![
-        Span::raw(" Mileage: "),
-        Span::raw(miles_text(t, model.state.target())),
-    ]);
+        for (i, c) in t.safeties.cards().enumerate() {
+            if i > 0 {
+                spans.push(Span::raw(if short { ", " } else { "  " }));
+            }
+            let name = if short { short_safety(c) } else { c.name() };
+            let coup = c.safety().is_some_and(|s| t.coups.has(s));
+            if coup {
+                spans.push(Span::styled(
+                    format!("*{name}*"),
+                    Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+                ));
+            } else {
+                spans.push(Span::styled(name.to_string(), card_style(c)));
+            }
+        }
+        Line::from(spans)
+    };
+    let safeties = fit(vec![safety_line(false), safety_line(true)], width);
+    let (b, bs) = battle_text(t, false);
+    let (s, ss) = speed_text(t, false);
+    let miles = fit(
+        miles_texts(t, model.state.target())
+            .into_iter()
+            .map(|m| Line::from(vec![Span::raw(" Mileage: "), Span::raw(m)]))
+            .collect(),
+        width,
+    );
     if rows >= 5 {
         let battle = Line::from(vec![Span::raw(" Battle:  "), Span::styled(b, bs)]);
         let speed = Line::from(vec![Span::raw(" Speed:   "), Span::styled(s, ss)]);
-        vec![head, Line::from(safeties), battle, speed, miles]
+        vec![head, safeties, battle, speed, miles]
     } else {
-        let battle = Line::from(vec![
-            Span::raw(" Battle:  "),
-            Span::styled(format!("{b:<16}"), bs),
-            Span::raw(" Speed: "),
-            Span::styled(s, ss),
-        ]);
-        vec![head, Line::from(safeties), battle, miles]
+        // Battle and speed share a line on a short screen: aligned when
+        // they fit, else closer together, else with "(cancelled)" shortened.
+        let (b2, _) = battle_text(t, true);
+        let (s2, _) = speed_text(t, true);
+        let battle = fit(
+            vec![
+                Line::from(vec![
+                    Span::raw(" Battle:  "),
+                    Span::styled(format!("{b:<16}"), bs),
+                    Span::raw(" Speed: "),
+                    Span::styled(s.clone(), ss),
+                ]),
+                Line::from(vec![
+                    Span::raw(" Battle: "),
+                    Span::styled(b, bs),
+                    Span::raw("  Speed: "),
+                    Span::styled(s, ss),
+                ]),
+                Line::from(vec![
+                    Span::raw(" Battle: "),
+                    Span::styled(b2, bs),
+                    Span::raw("  Speed: "),
+                    Span::styled(s2, ss),
+                ]),
+            ],
+            width,
+        );
+        vec![head, safeties, battle, miles]
     }
 }
 
@@ -380,18 +480,22 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
     f.render_widget(block, area);
     let bonuses = shows_bonuses(model);
     let mut lines = Vec::new();
-    let mut head = format!("{:<16}", "");
+    let (lw, cw) = (
+        usize::from(SCORE_LABEL_W),
+        usize::from(score_col_w(model.teams())),
+    );
+    let mut head = format!("{:<lw$}", "");
     for t in 0..model.teams() {
-        head.push_str(&format!("{:>7}", model.team_short(t)));
+        head.push_str(&format!("{:>cw$}", model.team_short(t)));
     }
     lines.push(Line::from(Span::styled(
         head,
         Style::default().add_modifier(Modifier::BOLD),
     )));
     for (label, values) in score_rows(model, bonuses) {
-        let mut s = format!("{label:<16}");
+        let mut s = format!("{label:<lw$}");
         for v in values {
-            s.push_str(&format!("{v:>7}"));
+            s.push_str(&format!("{v:>cw$}"));
         }
         let bold = matches!(label.as_str(), "Hand Total" | "Overall Total");
         lines.push(Line::from(if bold {
@@ -514,7 +618,11 @@ pub fn view(model: &Model, f: &mut Frame) {
         } else {
             Style::default().fg(Color::Green)
         };
-        f.render_widget(Paragraph::new(Span::styled(m.clone(), style)), row(n + 2));
+        let r = Rect::new(b.x, b.y + n + 2, b.width, hits.msg_rows);
+        f.render_widget(
+            Paragraph::new(Span::styled(m.clone(), style)).wrap(Wrap { trim: true }),
+            r,
+        );
     }
     if model.mode == Mode::Help {
         let w = area.width.saturating_sub(4).min(80);

@@ -217,3 +217,131 @@ fn a_terminal_too_small() {
     let mut m = model(State::new(GameConfig::default(), 5).expect("config"));
     insta::assert_snapshot!(screen(&mut m, 50, 10));
 }
+
+/// The rows of a `screen` drawing, without the quotes of the backend's
+/// debug format.
+fn rows(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .map(|l| l.trim_matches('"').to_string())
+        .collect()
+}
+
+/// A crowded 80x24 board: four safeties (coups fourrés), a long mileage
+/// list and a refusal longer than the screen is wide. Nothing may be cut
+/// off: the safeties are shortened, the mileage compacted, the message
+/// wrapped onto two lines.
+#[test]
+fn a_crowded_board_at_80_columns() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(
+            0,
+            &[
+                Card::D100,
+                Card::Stop,
+                Card::D50,
+                Card::Go,
+                Card::D25,
+                Card::Gasoline,
+                Card::D200,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .battle(0, &[Card::Go, Card::Stop])
+        .speed(0, &[Card::SpeedLimit])
+        .distance(
+            0,
+            &[
+                Card::D25,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D75,
+                Card::D100,
+                Card::D100,
+                Card::D200,
+            ],
+        )
+        .safeties(
+            0,
+            &[
+                Card::ExtraTank,
+                Card::PunctureProof,
+                Card::DrivingAce,
+                Card::RightOfWay,
+            ],
+            true,
+        )
+        .battle(1, &[Card::Go])
+        .deck(&[Card::D25; 20])
+        .phase(Phase::Turn {
+            seat: 0,
+            drawn: true,
+        })
+        .build();
+    let mut m = model(state);
+    for c in ['u', 'p', ' '] {
+        key(&mut m, c);
+    }
+    let msg = m.message.clone().expect("a refusal");
+    assert!(
+        msg.chars().count() > 80,
+        "the test needs a long message: {msg}"
+    );
+    let s = screen(&mut m, 80, 24);
+    let text = rows(&s).join("\n");
+    assert!(
+        text.contains("*Tank*, *Proof*, *Ace*, *Right of Way*"),
+        "{s}"
+    );
+    assert!(text.contains("(25x2 50 75x2 100x2 200)"), "{s}");
+    // The message's last words are on the screen (on the last line).
+    let last_word = msg.split_whitespace().last().expect("words");
+    let bottom = rows(&s);
+    assert!(bottom[bottom.len() - 1].contains(last_word), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+/// Six players at 80x24: battle and speed share a line and must both be
+/// readable, even with hazards a safety cancelled.
+#[test]
+fn six_players_at_80_columns() {
+    let config = GameConfig {
+        rules: RulesetId::Classic,
+        players: 6,
+        stacking: false,
+    };
+    let state = Scenario::new(config)
+        .expect("config")
+        .battle(1, &[Card::Go, Card::Stop])
+        .speed(1, &[Card::SpeedLimit])
+        .safeties(1, &[Card::RightOfWay], false)
+        .battle(2, &[Card::Go, Card::OutOfGas])
+        .safeties(2, &[Card::ExtraTank], true)
+        .speed(2, &[Card::SpeedLimit, Card::EndOfLimit])
+        .battle(0, &[Card::Go])
+        .speed(0, &[Card::SpeedLimit, Card::EndOfLimit])
+        .build();
+    let mut m = model(state);
+    let s = screen(&mut m, 80, 24);
+    let text = rows(&s).join("\n");
+    assert!(text.contains("Stop (off)  Speed: Speed Limit (off)"), "{s}");
+    assert!(
+        text.contains("Out of Gas (off)  Speed: End of Limit"),
+        "{s}"
+    );
+    assert!(text.contains("Go               Speed: End of Limit"), "{s}");
+    assert!(text.contains("Team 2: Computer 1 + Computer 4"), "{s}");
+    insta::assert_snapshot!(s);
+}
