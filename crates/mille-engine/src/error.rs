@@ -2,6 +2,7 @@
 //! player understands.
 
 use crate::card::Card;
+use std::fmt;
 
 /// An action the rules do not allow now, with the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -27,9 +28,18 @@ pub enum IllegalAction {
     /// Distance without a Go.
     #[error("You need a Go before you can play distance")]
     NeedGo,
-    /// Distance while a hazard stops the side.
-    #[error("You cannot play distance while {0} stops you: repair it first")]
-    Stopped(Card),
+    /// Distance while a hazard stops the side. The sentence names what gets
+    /// the side moving again, which depends on the hazard and on whether a
+    /// Go is still needed after its remedy.
+    #[error("{}", StoppedReason { hazard: *.hazard, go_after_remedy: *.go_after_remedy })]
+    Stopped {
+        /// The hazard on top of the battle pile.
+        hazard: Card,
+        /// Whether the side will still need a Go once the hazard is
+        /// remedied: always, except with Right of Way (the core rule, in
+        /// every ruleset).
+        go_after_remedy: bool,
+    },
     /// More than 50 miles under a Speed Limit.
     #[error(
         "You are under a Speed Limit: only 25 or 50 miles may be played until you play an End of Limit"
@@ -68,9 +78,17 @@ pub enum IllegalAction {
         /// What would repair it.
         needed: Card,
     },
-    /// A remedy on a hazard its safety already cancelled (classic rule 7).
-    #[error("Your safety already cancelled the {0}: play a Go to get moving again")]
-    AlreadyCancelled(Card),
+    /// A remedy on a hazard its safety already cancelled. Whether the side
+    /// can already go differs: under `bsd` it can (decision 1), under
+    /// `classic` and `milebones` it still needs a Go (decision 7) unless it
+    /// has Right of Way, so the sentence says which.
+    #[error("{}", CancelledReason { hazard: *.hazard, can_go: *.can_go })]
+    AlreadyCancelled {
+        /// The cancelled hazard on top of the battle pile.
+        hazard: Card,
+        /// Whether the side can already go (no Go needed).
+        can_go: bool,
+    },
     /// A Go when the side can already go.
     #[error("You can already go: a Go is not needed")]
     AlreadyRolling,
@@ -140,4 +158,68 @@ pub enum IllegalAction {
     /// Dealing while a hand is still being played.
     #[error("The hand is still being played")]
     HandInProgress,
+}
+
+/// The sentence of [`IllegalAction::Stopped`]: what stops the side and
+/// what gets it moving again. Written out per hazard because each needs
+/// its own remedy (a Stop needs a Go; the others their remedy, then a Go
+/// unless the side has Right of Way).
+struct StoppedReason {
+    hazard: Card,
+    go_after_remedy: bool,
+}
+
+impl fmt::Display for StoppedReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (state, remedy) = match self.hazard {
+            Card::Stop => {
+                return f.write_str("You are stopped: play a Go before you can play distance");
+            }
+            Card::OutOfGas => ("You are out of gas", "Gasoline"),
+            Card::FlatTire => ("You have a flat tire", "a Spare Tire"),
+            Card::Accident => ("You have had an accident", "Repairs"),
+            // Only battle hazards stop a side; a sentence anyway, rather
+            // than a panic, for a caller that builds the error by hand.
+            other => {
+                return write!(
+                    f,
+                    "{other} stops you: play {} before you can play distance",
+                    other.remedy().unwrap_or(Card::Go)
+                );
+            }
+        };
+        let then = if self.go_after_remedy {
+            ", then a Go,"
+        } else {
+            ""
+        };
+        write!(
+            f,
+            "{state}: play {remedy}{then} before you can play distance"
+        )
+    }
+}
+
+/// The sentence of [`IllegalAction::AlreadyCancelled`].
+struct CancelledReason {
+    hazard: Card,
+    can_go: bool,
+}
+
+impl fmt::Display for CancelledReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hazard = self.hazard;
+        if self.can_go {
+            let remedy = hazard.remedy().unwrap_or(Card::Go);
+            write!(
+                f,
+                "Your safety already cancelled the {hazard}: you can already go, no {remedy} needed"
+            )
+        } else {
+            write!(
+                f,
+                "Your safety already cancelled the {hazard}: play a Go to get moving again"
+            )
+        }
+    }
 }

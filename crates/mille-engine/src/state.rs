@@ -1391,7 +1391,10 @@ fn card_rule(
         Kind::Distance => {
             if !me.can_go {
                 return Err(match me.stopping {
-                    Some(h) => IllegalAction::Stopped(h),
+                    Some(hazard) => IllegalAction::Stopped {
+                        hazard,
+                        go_after_remedy: !me.safeties.has(Safety::RightOfWay),
+                    },
                     None => IllegalAction::NeedGo,
                 });
             }
@@ -1460,7 +1463,10 @@ fn card_rule(
                 let hazard = card.remedied_hazard().unwrap_or(Card::Stop);
                 match me.top {
                     Some(top) if top == hazard && me.stopping == Some(top) => Ok(()),
-                    Some(top) if top == hazard => Err(IllegalAction::AlreadyCancelled(top)),
+                    Some(top) if top == hazard => Err(IllegalAction::AlreadyCancelled {
+                        hazard: top,
+                        can_go: me.can_go,
+                    }),
                     Some(top) if me.stopping == Some(top) => Err(IllegalAction::WrongRemedy {
                         remedy: card,
                         showing: top,

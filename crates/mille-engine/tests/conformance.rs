@@ -358,6 +358,159 @@ fn core_starting_seat_rotates_and_game_ends_at_5000() {
     assert!(!s.winners().is_empty());
 }
 
+// ----- refusal sentences -----
+
+/// A side of `rules` stopped by `hazard` (with Right of Way when `row`),
+/// holding the remedy, a Go and a 25, its turn after the draw.
+fn stopped_by(rules: RulesetId, hazard: Card, row: bool) -> State {
+    let remedy = hazard.remedy().expect("a battle hazard has a remedy");
+    let mut s = Scenario::new(config(rules, 2))
+        .expect("config")
+        .hand(0, &[remedy, Go, D25])
+        .hand(1, &[D25, D50])
+        .battle(0, &[Go, hazard])
+        .deck(&FILLER)
+        .phase(turn(0));
+    if row {
+        s = s.safeties(0, &[RightOfWay], false);
+    }
+    s.build()
+}
+
+#[test]
+fn refusal_stopped_names_the_remedy_of_each_hazard() {
+    let cases = [
+        (
+            RulesetId::Bsd,
+            Stop,
+            false,
+            "You are stopped: play a Go before you can play distance",
+        ),
+        (
+            RulesetId::Classic,
+            Stop,
+            false,
+            "You are stopped: play a Go before you can play distance",
+        ),
+        (
+            RulesetId::Bsd,
+            OutOfGas,
+            false,
+            "You are out of gas: play Gasoline, then a Go, before you can play distance",
+        ),
+        (
+            RulesetId::Classic,
+            FlatTire,
+            false,
+            "You have a flat tire: play a Spare Tire, then a Go, before you can play distance",
+        ),
+        (
+            RulesetId::Milebones,
+            Accident,
+            false,
+            "You have had an accident: play Repairs, then a Go, before you can play distance",
+        ),
+        (
+            RulesetId::Bsd,
+            Accident,
+            true,
+            "You have had an accident: play Repairs before you can play distance",
+        ),
+        (
+            RulesetId::Classic,
+            OutOfGas,
+            true,
+            "You are out of gas: play Gasoline before you can play distance",
+        ),
+    ];
+    for (rules, hazard, row, sentence) in cases {
+        let s = stopped_by(rules, hazard, row);
+        let e = refused(&s, play(D25, 0));
+        assert!(
+            matches!(e, IllegalAction::Stopped { hazard: h, .. } if h == hazard),
+            "{rules} {hazard}: {e:?}"
+        );
+        assert_eq!(e.to_string(), sentence, "{rules} {hazard} row={row}");
+    }
+}
+
+#[test]
+fn refusal_stopped_sentence_is_what_the_rules_then_ask() {
+    // Follow the sentence: play the remedy it names; a Go is needed after
+    // it exactly when the sentence says so, in every ruleset.
+    for rules in [RulesetId::Bsd, RulesetId::Classic, RulesetId::Milebones] {
+        for hazard in [Stop, OutOfGas, FlatTire, Accident] {
+            for row in [false, true] {
+                if row && hazard == Stop {
+                    continue; // Right of Way cancels Stop: nothing stops the side.
+                }
+                let mut s = stopped_by(rules, hazard, row);
+                let sentence = refused(&s, play(D25, 0)).to_string();
+                let remedy = hazard.remedy().expect("remedy");
+                assert!(
+                    sentence.contains(&format!(" {remedy}")),
+                    "{rules} {hazard}: {sentence}"
+                );
+                ok(&mut s, play(remedy, 0));
+                ok(&mut s, Action::Draw);
+                ok(&mut s, Action::Discard(D25));
+                ok(&mut s, Action::Draw);
+                let says_go = sentence.contains("then a Go");
+                let needs_go = s.check(play(D25, 0)).is_err();
+                if hazard != Stop {
+                    assert_eq!(says_go, needs_go, "{rules} {hazard} row={row}: {sentence}");
+                }
+                assert!(!needs_go || s.check(play(Go, 0)).is_ok());
+            }
+        }
+    }
+}
+
+#[test]
+fn refusal_already_cancelled_says_whether_a_go_is_needed() {
+    let cancelled = |rules, safeties: &[Card]| {
+        Scenario::new(config(rules, 2))
+            .expect("config")
+            .hand(0, &[SpareTire, D25, Go])
+            .battle(0, &[Go, FlatTire])
+            .safeties(0, safeties, false)
+            .deck(&FILLER)
+            .phase(turn(0))
+            .build()
+    };
+    // bsd decision 1: the safety let the side go at once.
+    let s = cancelled(RulesetId::Bsd, &[PunctureProof]);
+    let e = refused(&s, play(SpareTire, 0));
+    assert_eq!(
+        e,
+        IllegalAction::AlreadyCancelled {
+            hazard: FlatTire,
+            can_go: true
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "Your safety already cancelled the Flat Tire: you can already go, no Spare Tire needed"
+    );
+    assert!(s.check(play(D25, 0)).is_ok(), "the sentence is true");
+    // classic decision 7 (and milebones): a Go is still needed.
+    for rules in [RulesetId::Classic, RulesetId::Milebones] {
+        let s = cancelled(rules, &[PunctureProof]);
+        let e = refused(&s, play(SpareTire, 0));
+        assert_eq!(
+            e.to_string(),
+            "Your safety already cancelled the Flat Tire: play a Go to get moving again"
+        );
+        assert_eq!(refused(&s, play(D25, 0)), IllegalAction::NeedGo);
+        assert!(s.check(play(Go, 0)).is_ok(), "the sentence is true");
+    }
+    // With Right of Way the classic side can go over it, and is told so.
+    let s = cancelled(RulesetId::Classic, &[PunctureProof, RightOfWay]);
+    let e = refused(&s, play(SpareTire, 0));
+    assert!(e.to_string().contains("you can already go"), "{e}");
+    assert!(s.check(play(D25, 0)).is_ok());
+}
+
 // ----- bsd -----
 
 #[test]
@@ -577,7 +730,10 @@ fn decision_07_classic_safety_cancels_but_a_go_is_still_needed() {
     assert_eq!(refused(&s, play(D25, 0)), IllegalAction::NeedGo);
     assert_eq!(
         refused(&s, play(SpareTire, 0)),
-        IllegalAction::AlreadyCancelled(FlatTire)
+        IllegalAction::AlreadyCancelled {
+            hazard: FlatTire,
+            can_go: false
+        }
     );
     assert!(s.check(play(Go, 0)).is_ok(), "a Go may be played on it");
     // An opponent may not put a new hazard on it until the side can go.
