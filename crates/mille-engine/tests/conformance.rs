@@ -910,6 +910,41 @@ fn decision_11_classic_failed_extension_pays_each_opponent_200() {
 }
 
 #[test]
+fn decision_11_classic_extension_nobody_completes_each_opponent_gets_200() {
+    // Team 0 extended at 700; the draw pile is gone and its last card is
+    // discarded: the hand ends (decision 10) with nobody at 1000.
+    for players in [2, 3] {
+        let mut s = classic(players)
+            .hand(0, &[D25])
+            .battle(0, &[Go, Stop])
+            .distance(0, &[D200, D200, D100, D100, D100])
+            .distance(1, &[D25])
+            .extended_by(0)
+            .phase(turn(0))
+            .build();
+        ok(&mut s, Action::Discard(D25));
+        assert_eq!(s.phase(), Phase::HandOver, "{players} players");
+        assert_eq!(s.completed(), None);
+        let sc = s.last_scores().expect("scored");
+        let extension: Vec<u16> = sc.iter().map(|t| t.extension).collect();
+        let mut expected = vec![200; players as usize];
+        expected[0] = 0;
+        assert_eq!(extension, expected, "{players} players: the caller failed");
+        for (t, score) in sc.iter().enumerate() {
+            // Reaching 700 before extending completes nothing: no trip
+            // bonuses for anybody, and no shut-out without a trip.
+            assert_eq!(
+                (score.trip, score.safe_trip, score.shut_out),
+                (0, 0, 0),
+                "{players} players, team {t}"
+            );
+        }
+        assert_eq!(sc[0].total(), 700);
+        assert_eq!(sc[1].total(), 25 + 200);
+    }
+}
+
+#[test]
 fn decision_12_classic_no_hazard_on_a_hazard_unless_stacking() {
     let base = |stacking| {
         Scenario::new(GameConfig {
@@ -930,6 +965,140 @@ fn decision_12_classic_no_hazard_on_a_hazard_unless_stacking() {
     assert!(e.to_string().contains("on top of another hazard"));
     let s = base(true);
     assert!(s.check(play(Accident, 1)).is_ok());
+}
+
+#[test]
+fn decision_12_stacking_only_the_top_hazard_must_be_remedied() {
+    let mut s = Scenario::new(GameConfig {
+        rules: RulesetId::Classic,
+        players: 2,
+        stacking: true,
+    })
+    .expect("classic with stacking")
+    .hand(0, &[Accident, D25, D50])
+    .hand(1, &[SpareTire, Repairs, Go, D100])
+    .battle(1, &[Go, FlatTire])
+    .deck(&FILLER)
+    .phase(turn(0))
+    .build();
+    // The Accident lands on the Flat Tire.
+    ok(&mut s, play(Accident, 1));
+    assert_eq!(s.tableau(1).battle.as_slice(), &[Go, FlatTire, Accident]);
+    ok(&mut s, Action::Draw);
+    // Only the top counts: the Flat Tire underneath is not repaired, and
+    // a Go waits for Repairs.
+    assert!(matches!(
+        refused(&s, play(SpareTire, 1)),
+        IllegalAction::WrongRemedy {
+            showing: Accident,
+            ..
+        }
+    ));
+    assert!(matches!(
+        refused(&s, play(Go, 1)),
+        IllegalAction::RepairFirst {
+            hazard: Accident,
+            ..
+        }
+    ));
+    ok(&mut s, play(Repairs, 1));
+    ok(&mut s, Action::Draw);
+    ok(&mut s, Action::Discard(D25));
+    ok(&mut s, Action::Draw);
+    // With the top remedied, a Go gets the side moving: the Flat Tire
+    // below needs no Spare Tire.
+    assert!(matches!(
+        refused(&s, play(SpareTire, 1)),
+        IllegalAction::NothingToRepair { .. }
+    ));
+    ok(&mut s, play(Go, 1));
+    ok(&mut s, Action::Draw);
+    ok(&mut s, Action::Discard(D50));
+    ok(&mut s, Action::Draw);
+    assert!(s.check(play(D100, 1)).is_ok(), "rolling again");
+}
+
+fn milebones() -> Scenario {
+    Scenario::new(config(RulesetId::Milebones, 2)).expect("milebones")
+}
+
+#[test]
+fn milebones_extension_bonus_to_whoever_completes_1000() {
+    // The opponent of the caller completes 1000: the bonus is its.
+    let mut s = milebones()
+        .hand(1, &[D100])
+        .battle(1, &[Go])
+        .distance(0, &[D200, D200, D100, D100, D100])
+        .distance(1, &[D200, D200, D100, D100, D100, D100, D100])
+        .extended_by(0)
+        .deck(&FILLER)
+        .phase(turn(1))
+        .build();
+    ok(&mut s, play(D100, 1));
+    let sc = s.last_scores().expect("scored");
+    assert_eq!([sc[0].extension, sc[1].extension], [0, 200]);
+    assert_eq!([sc[0].trip, sc[1].trip], [0, 400]);
+    // The caller completes it: the bonus is the caller's.
+    let mut s = milebones()
+        .hand(0, &[D100])
+        .battle(0, &[Go])
+        .distance(0, &[D200, D200, D100, D100, D100, D100, D100])
+        .distance(1, &[D25])
+        .extended_by(0)
+        .deck(&FILLER)
+        .phase(turn(0))
+        .build();
+    ok(&mut s, play(D100, 0));
+    let sc = s.last_scores().expect("scored");
+    assert_eq!([sc[0].extension, sc[1].extension], [200, 0]);
+}
+
+#[test]
+fn milebones_no_penalty_for_a_failed_extension() {
+    // Nobody reaches 1000: unlike classic (decision 11) the opponent gets
+    // nothing for the caller's failure.
+    let mut s = milebones()
+        .hand(0, &[D25])
+        .battle(0, &[Go, Stop])
+        .distance(0, &[D200, D200, D100, D100, D100])
+        .extended_by(0)
+        .phase(turn(0))
+        .build();
+    ok(&mut s, Action::Discard(D25));
+    assert_eq!(s.phase(), Phase::HandOver);
+    let sc = s.last_scores().expect("scored");
+    assert_eq!([sc[0].extension, sc[1].extension], [0, 0]);
+    // No trip, so no shut-out either, though the opponent has no miles.
+    assert_eq!([sc[0].trip, sc[0].shut_out], [0, 0]);
+    assert_eq!([sc[0].total(), sc[1].total()], [700, 0]);
+}
+
+#[test]
+fn milebones_shut_out_to_the_winner_when_the_opponent_played_no_distance() {
+    let finish = |opponent: &[Card]| {
+        let mut s = milebones()
+            .hand(0, &[D100])
+            .hand(1, &[D25])
+            .battle(0, &[Go])
+            .battle(1, &[Go])
+            .distance(0, &[D100, D100, D100, D100, D100, D100])
+            .distance(1, opponent)
+            .deck(&FILLER)
+            .phase(turn(0))
+            .build();
+        ok(&mut s, play(D100, 0));
+        ok(&mut s, Action::Extend(false));
+        s
+    };
+    let s = finish(&[]);
+    let sc = s.last_scores().expect("scored");
+    assert_eq!(s.completed(), Some(0));
+    assert_eq!([sc[0].shut_out, sc[1].shut_out], [500, 0]);
+    assert_eq!(sc[0].total(), 600 + 100 + 400 + 300 + 500);
+    // One 25 played by the opponent is enough to avoid it.
+    let s = finish(&[D25]);
+    let sc = s.last_scores().expect("scored");
+    assert_eq!([sc[0].shut_out, sc[1].shut_out], [0, 0]);
 }
 
 #[test]
