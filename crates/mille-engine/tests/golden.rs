@@ -39,9 +39,10 @@ fn fingerprint(s: &State) -> Fingerprint {
     }
 }
 
-const CASES: [(&str, RulesetId, u8, bool, u64, u32); 6] = [
+const CASES: [(&str, RulesetId, u8, bool, u64, u32); 7] = [
     ("bsd_2p_full_game", RulesetId::Bsd, 2, false, 1, 100),
     ("milebones_2p", RulesetId::Milebones, 2, false, 2, 3),
+    ("classic_2p", RulesetId::Classic, 2, false, 12, 3),
     ("classic_3p", RulesetId::Classic, 3, false, 3, 3),
     ("classic_4p_teams", RulesetId::Classic, 4, false, 4, 3),
     ("classic_6p_teams", RulesetId::Classic, 6, false, 5, 2),
