@@ -884,7 +884,8 @@ impl State {
             t.coups.insert(s);
         }
         // The hazard goes to the discards and the pile shows what it showed
-        // before (its previous state always let the side go).
+        // before: a side the hazard could land on, so one that could go,
+        // or (`stacking`) one stopped by the hazard below, still stopped.
         let removed = if hazard == Card::SpeedLimit {
             t.speed.top() == Some(hazard) && t.speed.pop().is_some()
         } else {

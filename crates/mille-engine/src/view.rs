@@ -163,6 +163,8 @@ fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
     let rules = Rules::new(GameConfig {
         rules: view.rules,
         players,
+        // The protocol's `classic` is the published rules: a view has no
+        // way to say `stacking` (see `determinize_for`).
         stacking: false,
     })?;
     if view.seat >= players {
@@ -270,7 +272,8 @@ fn tableau_of(tv: &TeamView) -> Result<Tableau, DeterminizeError> {
 }
 
 /// Samples a full state consistent with `view`, waiting for the seat's turn
-/// decision (after its draw).
+/// decision (after its draw). See [`determinize_for`], including its
+/// limitation for the `stacking` variant.
 pub fn determinize<R: Rng + ?Sized>(view: &View, rng: &mut R) -> Result<State, DeterminizeError> {
     determinize_for(view, Decision::Turn, rng)
 }
@@ -283,6 +286,19 @@ pub fn determinize<R: Rng + ?Sized>(view: &View, rng: &mut R) -> Result<State, D
 /// leaves more unseen cards than places, and a random subset fills them; a
 /// view whose cards add up to more than a deck is padded with random cards
 /// rather than refused.
+///
+/// # The `stacking` variant
+///
+/// The protocol's `rules` ids are `bsd`, `classic` and `milebones`; none of
+/// them means `classic` with `stacking`, so a view cannot say it and the
+/// state sampled from a stacking game's view follows the published rules
+/// (no hazard on a hazard). That is safe but incomplete: every other rule
+/// reads the same tops, safeties and miles in both, and the published rules
+/// only refuse more, so every action the sampled state lists is legal in the
+/// stacking game; what it misses are the plays of a hazard on a side already
+/// stopped by one. A bot deciding from a stacking game's view therefore
+/// never plays illegally, but never stacks a hazard either. The property
+/// tests check both halves at every step of random stacking games.
 pub fn determinize_for<R: Rng + ?Sized>(
     view: &View,
     decision: Decision,
@@ -366,7 +382,9 @@ fn random_card<R: Rng + ?Sized>(rules: &Rules, rng: &mut R) -> Card {
 }
 
 /// Every action of the seat's turn decision in `view` (after its draw), in
-/// protocol order: what the engine answers to a `legal` request.
+/// protocol order: what the engine answers to a `legal` request. For the
+/// view of a `stacking` game these are the published rules' actions, all
+/// legal there but without hazards on hazards (see [`determinize_for`]).
 pub fn legal_actions_in_view(view: &View) -> Result<Vec<Action>, DeterminizeError> {
     // Legality depends only on the seat's hand and the public tableaux, so
     // any determinization gives the same answer.
