@@ -3,7 +3,9 @@
 //! the list of actions replays a game exactly.
 
 use crate::dice::{DiceMask, Face};
-use crate::scoring::{Combos, Keep, best_keep, faces_of, score_keep, valid_keeps};
+use crate::scoring::{
+    Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, valid_keeps,
+};
 use crate::settings::{JokerRule, Settings};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -141,6 +143,17 @@ impl Turn {
     /// The best keep of the last roll (what holding banks), if it scores.
     pub fn best_keep(&self) -> Option<Keep> {
         best_keep(
+            &self.dice,
+            self.mask(DieState::Held),
+            self.held_points,
+            self.mask(DieState::Rolled),
+        )
+    }
+
+    /// The keep of every scoring die of the last roll (what "pick all
+    /// scoring dice" picks), if it scores.
+    pub fn all_scoring_keep(&self) -> Option<Keep> {
+        all_scoring_keep(
             &self.dice,
             self.mask(DieState::Held),
             self.held_points,

@@ -259,7 +259,10 @@ impl App {
                 Effect::None
             }
             Input::Key('a' | 'A') => {
-                match self.state.turn().best_keep() {
+                // Every scoring die, as the key says; not the points-only
+                // best keep, which leaves a lone Joker (0 points) behind
+                // even when keeping it would earn a fresh roll of five.
+                match self.state.turn().all_scoring_keep() {
                     Some(k) if self.state.phase() == Phase::Rolled => {
                         self.selected = k.mask;
                         self.describe_selection();
@@ -487,6 +490,39 @@ mod tests {
         }
         // The record replays to the same state.
         assert!(a.record.replay().expect("replays") == a.state);
+    }
+
+    #[test]
+    fn a_picks_every_scoring_die_even_a_lone_joker() {
+        // The audit's game: seed 29 with Jokers dice rolls 3 5 4 2 J. `a`
+        // used to pick the small straight only and roll one die; all five
+        // dice score, so keeping them all rolls five fresh dice.
+        let seats = vec![
+            Seat {
+                name: "x".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        let settings = Settings::standard().with_jokers(cubes_engine::JokerRule::Always);
+        let mut a = App::new(settings, seats, 29).expect("app");
+        a.update(Input::Key('r'));
+        let faces: String = a.state.turn().dice.iter().map(|d| d.symbol()).collect();
+        assert_eq!(faces, "3542J");
+        a.update(Input::Key('a'));
+        assert_eq!(a.selected, DiceMask::ALL);
+        assert!(a.message.0.contains("rolls 5 dice"), "{}", a.message.0);
+        a.update(Input::Key('r'));
+        assert_eq!(a.state.turn().points, 400);
+        assert_eq!(a.state.turn().mask(DieState::Held), DiceMask::EMPTY);
+        assert!(
+            a.log.iter().any(|l| l.starts_with("All five dice scored")),
+            "{:?}",
+            a.log
+        );
     }
 
     #[test]
