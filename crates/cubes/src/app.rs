@@ -4,7 +4,9 @@
 //! sentence.
 
 use cubes_ai::Bot;
-use cubes_engine::{Action, DiceMask, DieState, Event, GameRecord, Phase, Settings, State, ToAct};
+use cubes_engine::{
+    Action, DiceMask, DieState, Event, GameRecord, IllegalAction, Phase, Settings, State, ToAct,
+};
 
 /// Who sits in a seat.
 pub enum SeatKind {
@@ -64,6 +66,15 @@ pub enum Input {
     Tick,
 }
 
+/// How the player gives commands, so that messages name the right ones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Controls {
+    /// The full screen: single keys (`r`, `1`-`5`, `a`, `h`).
+    Keys,
+    /// `--plain`: typed lines (`r`, `k 1 3`, `a`, `h`).
+    Lines,
+}
+
 /// What the caller must do after an update.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -90,6 +101,11 @@ pub struct App {
     pub selected: DiceMask,
     /// Status line.
     pub message: (String, Tone),
+    /// Counts every change of `message` (even to the same text), so a
+    /// caller that prints messages can tell a new one from an old one.
+    pub message_serial: u64,
+    /// Keys or typed lines: the words of hints and refusals.
+    pub controls: Controls,
     /// What happened, oldest first (the last 200 lines).
     pub log: Vec<String>,
     /// Lines ever added to the log (so a reader can tell what is new even
@@ -134,6 +150,8 @@ impl App {
             seats,
             selected: DiceMask::EMPTY,
             message,
+            message_serial: 0,
+            controls: Controls::Keys,
             log: Vec::new(),
             logged: 2,
             mode: Mode::Play,
@@ -141,12 +159,34 @@ impl App {
         let first = app.seats[0].name.clone();
         app.log.push(app.message.0.clone());
         app.log.push(format!("{first} starts."));
-        if !app.seats[0].is_computer() {
-            app.message
-                .0
-                .push_str(" Press r to roll the dice, ? for help.");
-        }
+        app.message.0 = app.start_message();
         Ok(app)
+    }
+
+    /// The same game played with other controls (before the first move).
+    pub fn with_controls(mut self, controls: Controls) -> App {
+        self.controls = controls;
+        if self.record.actions.is_empty() {
+            self.message.0 = self.start_message();
+        }
+        self
+    }
+
+    fn start_message(&self) -> String {
+        let mut m = announcement(&self.state);
+        if !self.seats[0].is_computer() {
+            m.push_str(match self.controls {
+                Controls::Keys => " Press r to roll the dice, ? for help.",
+                Controls::Lines => " Type r to roll the dice, ? for the commands.",
+            });
+        }
+        m
+    }
+
+    /// Sets the status line.
+    pub fn say(&mut self, m: impl Into<String>, tone: Tone) {
+        self.message = (m.into(), tone);
+        self.message_serial += 1;
     }
 
     /// The seat to act, if the game goes on.
@@ -168,7 +208,32 @@ impl App {
     }
 
     fn error(&mut self, m: impl Into<String>) {
-        self.message = (m.into(), Tone::Error);
+        self.say(m, Tone::Error);
+    }
+
+    /// "Roll first", in the words of the controls.
+    fn roll_first(&self) -> &'static str {
+        match self.controls {
+            Controls::Keys => "Roll first: press r to roll all five dice.",
+            Controls::Lines => "Roll first: type r to roll all five dice.",
+        }
+    }
+
+    /// Whether the player to act may hold now, as a short line for the
+    /// screen and the plain status line; `None` before the dice are rolled.
+    pub fn hold_line(&self) -> Option<String> {
+        match self.state.can_hold() {
+            Ok(b) => Some(format!("Hold now banks {}", points(b))),
+            Err(IllegalAction::NotOnBoard { needed, .. }) => Some(format!(
+                "Cannot hold yet: {} needed to get on board",
+                points(needed)
+            )),
+            Err(IllegalAction::OffBoard { needed, .. }) => Some(format!(
+                "Cannot hold: crossing the target needs {}",
+                points(needed)
+            )),
+            Err(_) => None,
+        }
     }
 
     /// Handles one input.
@@ -186,7 +251,7 @@ impl App {
                 Input::Key('y' | 'Y') => Effect::Quit { unfinished: true },
                 _ => {
                     self.mode = Mode::Play;
-                    self.message = ("Good: the game goes on.".into(), Tone::Info);
+                    self.say("Good: the game goes on.", Tone::Info);
                     Effect::None
                 }
             },
@@ -231,15 +296,11 @@ impl App {
                 };
                 return self.apply(action);
             }
-            if input != Input::Tick {
-                self.message = (
-                    format!(
-                        "{} is playing; wait for your turn (? help, q quit).",
-                        self.seats[seat].name
-                    ),
-                    Tone::Info,
-                );
-            }
+            let m = format!(
+                "{} is playing; wait for your turn (? help, q quit).",
+                self.seats[seat].name
+            );
+            self.say(m, Tone::Info);
             return Effect::None;
         }
         match input {
@@ -254,7 +315,7 @@ impl App {
                     (Phase::Rolled, DieState::Held) => self.error(format!(
                         "Die {c} is held from an earlier roll; pick among the dice just rolled."
                     )),
-                    _ => self.error("Roll first: press r to roll all five dice."),
+                    _ => self.error(self.roll_first()),
                 }
                 Effect::None
             }
@@ -267,7 +328,7 @@ impl App {
                         self.selected = k.mask;
                         self.describe_selection();
                     }
-                    _ => self.error("Roll first: press r to roll all five dice."),
+                    _ => self.error(self.roll_first()),
                 }
                 Effect::None
             }
@@ -276,16 +337,26 @@ impl App {
                     return self.apply(Action::Roll);
                 }
                 if self.selected.is_empty() {
-                    self.error(
-                        "First pick the scoring dice to keep: press 1-5 to pick dice, or a for all scoring dice; then r rolls the others. Or h to hold.",
-                    );
+                    self.error(match self.controls {
+                        Controls::Keys => {
+                            "First pick the scoring dice to keep: press 1-5 to pick dice, or a for all scoring dice; then r rolls the others. Or h to hold."
+                        }
+                        Controls::Lines => {
+                            "First say which scoring dice to keep: k 1 3 keeps dice 1 and 3 and rolls the others; a picks all scoring dice, then r rolls the others. Or h to hold."
+                        }
+                    });
                     return Effect::None;
                 }
                 self.apply(Action::Keep(self.selected))
             }
             Input::Key('h' | 'H' | 'b' | 'B') => self.apply(Action::Hold),
             Input::Key(c) => {
-                self.error(format!("The key {c} does nothing here; press ? for help."));
+                self.error(match self.controls {
+                    Controls::Keys => format!("The key {c} does nothing here; press ? for help."),
+                    Controls::Lines => {
+                        format!("Unknown command '{c}': type ? for the commands.")
+                    }
+                });
                 Effect::None
             }
             _ => Effect::None,
@@ -294,7 +365,7 @@ impl App {
 
     fn describe_selection(&mut self) {
         if self.selected.is_empty() {
-            self.message = ("Nothing picked.".into(), Tone::Info);
+            self.say("Nothing picked.", Tone::Info);
             return;
         }
         match self.state.turn().score_keep(self.selected) {
@@ -306,15 +377,13 @@ impl App {
                 } else {
                     String::new()
                 };
-                self.message = (
-                    format!(
-                        "Keep {}{forgotten}: r rolls {next} {}{}.",
-                        k.combos,
-                        if next == 1 { "die" } else { "dice" },
-                        if left == 0 { " (all five scored!)" } else { "" }
-                    ),
-                    Tone::Info,
+                let m = format!(
+                    "Keep {}{forgotten}: r rolls {next} {}{}.",
+                    k.combos,
+                    if next == 1 { "die" } else { "dice" },
+                    if left == 0 { " (all five scored!)" } else { "" }
                 );
+                self.say(m, Tone::Info);
             }
             None => self.error("These dice do not all score: every die you keep must be part of a scoring combination."),
         }
@@ -347,17 +416,21 @@ impl App {
                 if self.log.len() > 200 {
                     self.log.drain(..self.log.len() - 200);
                 }
-                let hint = match self.to_act() {
-                    Some(s)
-                        if !self.seats[s].is_computer() && self.state.phase() == Phase::Rolled =>
-                    {
+                let rolled = self.state.phase() == Phase::Rolled;
+                let hint = match (self.to_act(), self.controls) {
+                    (Some(s), _) if self.seats[s].is_computer() => "",
+                    (None, _) => "",
+                    (Some(_), Controls::Keys) if rolled => {
                         " Pick dice to keep (1-5, a), then r; or h to hold."
                     }
-                    Some(s) if !self.seats[s].is_computer() => " Press r to roll.",
-                    _ => "",
+                    (Some(_), Controls::Lines) if rolled => {
+                        " Keep dice and roll the others (k 1 3, or a then r); or h to hold."
+                    }
+                    (Some(_), Controls::Keys) => " Press r to roll.",
+                    (Some(_), Controls::Lines) => " Type r to roll.",
                 };
                 let _ = who;
-                self.message = (format!("{summary}{hint}"), Tone::Info);
+                self.say(format!("{summary}{hint}"), Tone::Info);
                 if self.state.winner().is_some() {
                     self.mode = Mode::Over;
                     return Effect::GameOver;

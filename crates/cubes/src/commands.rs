@@ -1,7 +1,7 @@
 //! The commands behind the command line: setting up and recording a game,
 //! rank, stat, sim and solve.
 
-use crate::app::{App, Seat, SeatKind};
+use crate::app::{App, Controls, Seat, SeatKind};
 use crate::scores::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
 use crate::{Cli, Jokers};
 use anyhow::{Context, Result, bail};
@@ -121,7 +121,12 @@ pub fn play(cli: &Cli) -> Result<()> {
     }
     let seats = seats(cli)?;
     let seed = cli.seed.unwrap_or_else(fresh_seed);
-    let mut app = App::new(settings(cli), seats, seed)?;
+    let controls = if cli.plain {
+        Controls::Lines
+    } else {
+        Controls::Keys
+    };
+    let mut app = App::new(settings(cli), seats, seed)?.with_controls(controls);
     let scores = if cli.no_record {
         None
     } else {

@@ -3,7 +3,7 @@
 //! page, the quit question and the final standings. Rendering only reads
 //! the [`App`].
 
-use crate::app::{App, Mode, Tone, points};
+use crate::app::{App, Controls, Mode, Tone, points};
 use cubes_engine::{DieState, Phase};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,8 +11,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-/// The help page (also printed by `--plain` on `?`).
-pub const HELP: &str = "\
+/// The rules part of the help page, the same for the full screen and
+/// `--plain` (whose commands differ, see [`help`]).
+pub const RULES: &str = "\
 cubes: score 10,000 points (7,500 in Blitz) with five dice.
 
 A turn starts with a roll of all five dice. After each roll, keep one or
@@ -28,11 +29,35 @@ straight may use dice held from earlier rolls.
 
 On board: your first banked turn needs 500 points. Off board: the turn
 that crosses the target needs 500 points. Overtime: the winner must lead
-second place by 250; until then play goes on.
+second place by 250; until then play goes on.";
 
+/// The keys of the full screen.
+const KEYS_HELP: &str = "\
 Keys: r or Enter roll / keep the picked dice and roll the rest;
 1-5 pick a die; a pick all scoring dice; h hold (bank);
 ? this help; q quit (asks first).";
+
+/// The commands of `--plain`, one per line.
+const LINES_HELP: &str = "\
+Commands, one per line:
+  r        roll the dice, or keep the picked dice and roll the others
+  k 1 3    keep dice 1 and 3 (every die kept must score), roll the others
+  a        pick all scoring dice (then r keeps them and rolls the others)
+  1 to 5   pick or unpick one die
+  h        hold: bank the turn's points and end your turn
+  ?        this help
+  q        quit (asks first; an unfinished game is recorded as a loss)
+The status line shows the scores, the dice (held dice in parentheses), the
+turn total, what this roll scores, what you picked and whether you may hold.";
+
+/// The help page for these controls.
+pub fn help(controls: Controls) -> String {
+    let commands = match controls {
+        Controls::Keys => KEYS_HELP,
+        Controls::Lines => LINES_HELP,
+    };
+    format!("{RULES}\n\n{commands}")
+}
 
 const KEYS: &str = " r roll  1-5 pick  a all scoring  h hold  ? help  q quit";
 
@@ -126,7 +151,13 @@ pub fn draw(f: &mut Frame, app: &App) {
     );
 
     match app.mode {
-        Mode::Help => popup(f, " Help (any key to go back) ", HELP, 78, 24),
+        Mode::Help => popup(
+            f,
+            " Help (any key to go back) ",
+            &help(Controls::Keys),
+            78,
+            24,
+        ),
         Mode::ConfirmQuit => popup(
             f,
             " Quit? ",
@@ -278,17 +309,10 @@ fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
             };
             info.push(Line::styled(picked, Style::new().fg(Color::Yellow)));
         }
-        match app.state.can_hold() {
-            Ok(b) => info.push(Line::from(format!("Hold now banks {}", points(b)))),
-            Err(cubes_engine::IllegalAction::NotOnBoard { needed, .. }) => info.push(Line::styled(
-                format!("Cannot hold yet: {} needed to get on board", points(needed)),
-                Style::new().fg(Color::DarkGray),
-            )),
-            Err(cubes_engine::IllegalAction::OffBoard { needed, .. }) => info.push(Line::styled(
-                format!("Cannot hold: crossing the target needs {}", points(needed)),
-                Style::new().fg(Color::DarkGray),
-            )),
-            Err(_) => {}
+        match (app.hold_line(), app.state.can_hold().is_ok()) {
+            (Some(l), true) => info.push(Line::from(l)),
+            (Some(l), false) => info.push(Line::styled(l, Style::new().fg(Color::DarkGray))),
+            (None, _) => {}
         }
     }
     f.render_widget(Paragraph::new(info).wrap(Wrap { trim: true }), info_area);
