@@ -25,7 +25,31 @@ fn check_name(n: &str) -> Result<String> {
             "player name {n:?} is too long or has control characters (at most {MAX_NAME} characters)"
         );
     }
+    if let Some(c) = computer_name_in(n) {
+        bail!(
+            "{n:?} is the name of a computer player ({c}); people need a name of their own, so the score file keeps their games apart"
+        );
+    }
     Ok(n.to_string())
+}
+
+/// The computer player whose name `n` is, ignoring case and spacing, also
+/// as numbered for a second one at the table ("Steady Sam 2").
+fn computer_name_in(n: &str) -> Option<String> {
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let n = norm(n);
+    cubes_ai::computer_names().into_iter().find(|c| {
+        let c_norm = norm(c);
+        n == c_norm
+            || n.strip_prefix(&c_norm)
+                .and_then(|rest| rest.strip_prefix(' '))
+                .is_some_and(|num| !num.is_empty() && num.chars().all(|d| d.is_ascii_digit()))
+    })
 }
 
 fn bot(name: &str) -> Result<Box<dyn Bot>> {
@@ -61,16 +85,20 @@ pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
             computers.push("optimal".into());
         }
     }
+    // A computer player keeps its own name; only a second one of the same
+    // kind at the table is numbered ("Steady Sam 2"). People cannot take
+    // these names (check_name), so nobody else changes them.
+    let mut kinds: Vec<String> = Vec::new();
     for c in &computers {
         let b = bot(c)?;
-        let mut name = b.name().to_string();
-        let same = seats
-            .iter()
-            .filter(|s: &&Seat| s.name.starts_with(&name))
-            .count();
-        if same > 0 {
-            name = format!("{name} {}", same + 1);
-        }
+        let base = b.name().to_string();
+        let same = kinds.iter().filter(|k| **k == base).count();
+        let name = if same > 0 {
+            format!("{base} {}", same + 1)
+        } else {
+            base.clone()
+        };
+        kinds.push(base);
         seats.push(Seat {
             name,
             kind: SeatKind::Computer(b),
@@ -284,4 +312,47 @@ pub fn solve(out: &std::path::Path, only: &[String]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn names(args: &[&str]) -> Result<Vec<(String, bool)>> {
+        let cli = Cli::try_parse_from(std::iter::once("cubes").chain(args.iter().copied()))?;
+        Ok(seats(&cli)?
+            .into_iter()
+            .map(|s| (s.name.clone(), s.is_computer()))
+            .collect())
+    }
+
+    #[test]
+    fn people_cannot_take_a_computer_players_name() {
+        for n in ["Steady Sam", "steady  sam", "Optimal Olga", "Steady Sam 2"] {
+            let err = names(&["-c", "reckless", n]).expect_err(n).to_string();
+            assert!(err.contains("is the name of a computer player"), "{err}");
+        }
+        let err = names(&["ann", "-H", "Bold Bella"])
+            .expect_err("another person")
+            .to_string();
+        assert!(err.contains("computer player (Bold Bella)"), "{err}");
+        // Names that merely start like one are fine.
+        assert!(names(&["Steady Samantha"]).is_ok());
+        assert!(names(&["Sam"]).is_ok());
+    }
+
+    #[test]
+    fn computer_players_keep_their_names() {
+        let seats = names(&["ann", "-c", "steady", "-c", "reckless", "-c", "steady"]).expect("ok");
+        assert_eq!(
+            seats,
+            [
+                ("ann".to_string(), false),
+                ("Steady Sam".to_string(), true),
+                ("Reckless Rex".to_string(), true),
+                ("Steady Sam 2".to_string(), true),
+            ]
+        );
+    }
 }

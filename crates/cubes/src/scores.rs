@@ -173,8 +173,11 @@ impl ScoreFile {
     /// win rate, then average score; then the others.
     pub fn rankings(&self, min_games: u32) -> Result<(Vec<Ranked>, Vec<Ranked>)> {
         let mut st = self.conn.prepare(
-            "SELECT name, max(computer), count(*), sum(won), avg(score), max(score)
-             FROM results GROUP BY name",
+            // A person and a computer player of the same name (from a
+            // score file written before people were refused computer
+            // names) are two players, never one merged row.
+            "SELECT name, computer, count(*), sum(won), avg(score), max(score)
+             FROM results GROUP BY name, computer",
         )?;
         let rows = st.query_map([], |r| {
             Ok(Ranked {
@@ -192,25 +195,29 @@ impl ScoreFile {
                 .total_cmp(&a.rate())
                 .then(b.average.total_cmp(&a.average))
                 .then(a.name.cmp(&b.name))
+                .then(a.computer.cmp(&b.computer))
         });
         Ok(all.into_iter().partition(|r| r.games >= min_games))
     }
 
-    /// One player's summary, or `None` if they never played.
-    pub fn player(&self, name: &str) -> Result<Option<Ranked>> {
+    /// The summaries of the players called `name`: none if nobody by that
+    /// name played, the person first if a person and a computer did.
+    pub fn players_named(&self, name: &str) -> Result<Vec<Ranked>> {
         let (a, b) = self.rankings(0)?;
-        Ok(a.into_iter().chain(b).find(|r| r.name == name))
+        let mut found: Vec<Ranked> = a.into_iter().chain(b).filter(|r| r.name == name).collect();
+        found.sort_by_key(|r| r.computer);
+        Ok(found)
     }
 
-    /// A player's last games: (unix time, kind, jokers, score, won, place,
-    /// players, quit), newest first.
-    pub fn recent(&self, name: &str, limit: u32) -> Result<Vec<Recent>> {
+    /// A player's last games (the person or the computer player of that
+    /// name), newest first.
+    pub fn recent(&self, name: &str, computer: bool, limit: u32) -> Result<Vec<Recent>> {
         let mut st = self.conn.prepare(
             "SELECT g.finished_at, g.kind, g.jokers, r.score, r.won, r.place, g.players, g.quit
              FROM results r JOIN games g ON g.id = r.game_id
-             WHERE r.name = ?1 ORDER BY g.id DESC LIMIT ?2",
+             WHERE r.name = ?1 AND r.computer = ?2 ORDER BY g.id DESC LIMIT ?3",
         )?;
-        let rows = st.query_map(params![name, limit], |r| {
+        let rows = st.query_map(params![name, computer, limit], |r| {
             Ok(Recent {
                 at: r.get(0)?,
                 kind: r.get(1)?,
@@ -346,11 +353,16 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
     let mut out = String::new();
     let playing = file.playing()?;
     match name {
-        Some(name) => match file.player(name)? {
-            None => out.push_str(&format!("{name} has no recorded games.\n")),
-            Some(r) => {
-                let (ranked, _) = file.rankings(min_games)?;
-                let place = ranked.iter().position(|x| x.name == r.name);
+        Some(name) => {
+            let found = file.players_named(name)?;
+            if found.is_empty() {
+                out.push_str(&format!("{name} has no recorded games.\n"));
+            }
+            let (ranked, _) = file.rankings(min_games)?;
+            for r in found {
+                let place = ranked
+                    .iter()
+                    .position(|x| x.name == r.name && x.computer == r.computer);
                 out.push_str(&format!(
                     "{}{}\n",
                     r.name,
@@ -372,7 +384,7 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
                     )),
                 }
                 out.push_str("  last games:\n");
-                for g in file.recent(name, 10)? {
+                for g in file.recent(name, r.computer, 10)? {
                     let (place, players) = (g.place, g.players);
                     out.push_str(&format!(
                         "    {}  {:<8}{} {:>6}  {}{}\n",
@@ -391,7 +403,7 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
                     ));
                 }
             }
-        },
+        }
         None => {
             let (ranked, unranked) = file.rankings(min_games)?;
             let games: u32 = ranked.iter().chain(&unranked).map(|r| r.games).sum();
@@ -492,6 +504,36 @@ mod tests {
         let stat = stat_text(&f, Some("bob"), 3).expect("stat");
         assert!(stat.contains("not ranked yet: 2 more game(s)"), "{stat}");
         assert!(stat.contains("won"), "{stat}");
+    }
+
+    #[test]
+    fn a_person_and_a_computer_of_the_same_name_stay_apart() {
+        // Score files written before people were refused computer names
+        // may hold both; their games must not merge into one row.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
+        let mut g = game(&[("Bot Rex", 10_300, true), ("Bot Sam", 8_000, false)]);
+        g.players[1].computer = false;
+        f.record(&g).expect("record");
+        f.record(&game(&[("Bot Sam", 10_500, true), ("ann", 9_000, false)]))
+            .expect("record");
+        let (all, none) = f.rankings(1).expect("rank");
+        assert!(none.is_empty());
+        let sams: Vec<_> = all.iter().filter(|r| r.name == "Bot Sam").collect();
+        assert_eq!(sams.len(), 2, "{all:?}");
+        assert!(
+            sams.iter()
+                .any(|r| r.computer && (r.games, r.wins, r.best) == (1, 1, 10_500))
+        );
+        assert!(
+            sams.iter()
+                .any(|r| !r.computer && (r.games, r.wins, r.best) == (1, 0, 8_000))
+        );
+        let text = rank_text(&f, 1).expect("text");
+        assert_eq!(text.matches("Bot Sam (computer)").count(), 1, "{text}");
+        let stat = stat_text(&f, Some("Bot Sam"), 1).expect("stat");
+        assert_eq!(stat.matches("games 1,").count(), 2, "{stat}");
+        assert!(stat.contains("Bot Sam (computer player)"), "{stat}");
     }
 
     #[test]

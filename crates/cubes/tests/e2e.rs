@@ -283,6 +283,15 @@ fn bad_command_lines_are_refused_clearly() {
     let (ok, _, err) = run(data.path(), &["--plain", "-H", "ann", "ann"], "");
     assert!(!ok);
     assert!(err.contains("two players are called"), "{err}");
+    // A person cannot take a computer player's name (their records would
+    // read as the computer's).
+    let (ok, _, err) = run(
+        data.path(),
+        &["--plain", "-c", "reckless", "Steady Sam"],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("is the name of a computer player"), "{err}");
     // Without a terminal the full-screen game says what to do instead.
     let (ok, _, err) = run(data.path(), &["ann"], "");
     assert!(!ok);
