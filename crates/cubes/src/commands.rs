@@ -3,6 +3,7 @@
 
 use crate::app::{App, Controls, Seat, SeatKind};
 use crate::scores::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
+use crate::signals::Stop;
 use crate::{Cli, Jokers};
 use anyhow::{Context, Result, bail};
 use cubes_ai::sim::run_match;
@@ -10,6 +11,7 @@ use cubes_ai::solver::{Rules, solve as solve_table};
 use cubes_ai::tables::{encode, file_name};
 use cubes_ai::{BOT_NAMES, Bot, by_name};
 use cubes_engine::{JokerRule, Settings};
+use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// Longest name accepted.
@@ -140,8 +142,10 @@ fn fresh_seed() -> u64 {
     (t as u64) ^ (u64::from(std::process::id()) << 32)
 }
 
-/// Plays a game (full screen or plain) and records it.
-pub fn play(cli: &Cli) -> Result<()> {
+/// Plays a game (full screen or plain) and records it. The exit code is
+/// 128 + the signal's number when a signal ended the game (the shell's
+/// convention), else success.
+pub fn play(cli: &Cli) -> Result<ExitCode> {
     use std::io::IsTerminal;
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if !cli.plain && !terminal {
@@ -165,10 +169,14 @@ pub fn play(cli: &Cli) -> Result<()> {
             f.start_playing(&s.name)?;
         }
     }
+    // From here on a hangup, kill or Ctrl-C ends the game through the same
+    // path as quitting, so it is recorded below.
+    let stop = Stop::install()?;
     let outcome = if cli.plain {
-        crate::plain::run(&mut app, std::io::stdin().lock(), std::io::stdout().lock())
+        let input = std::io::BufReader::new(std::io::stdin());
+        crate::plain::run(&mut app, input, std::io::stdout().lock(), &stop)
     } else {
-        crate::term::run(&mut app, cli.delay)
+        crate::term::run(&mut app, cli.delay, &stop)
     };
     let mut scores = scores;
     if let Some(f) = &mut scores {
@@ -181,6 +189,13 @@ pub fn play(cli: &Cli) -> Result<()> {
                 .with_context(|| format!("recording the game in {}", f.path().display()))?;
         }
     }
+    if let Some(sig) = stop.signal() {
+        // Nothing to print: after a hangup there is no terminal, and
+        // printing to it would panic.
+        return Ok(ExitCode::from(
+            128u8.saturating_add(sig.clamp(0, 127) as u8),
+        ));
+    }
     let unfinished = outcome?;
     if unfinished && app.state.winner().is_none() {
         println!("Game left unfinished (seed {seed}).");
@@ -190,7 +205,7 @@ pub fn play(cli: &Cli) -> Result<()> {
             app.seats[w].name
         );
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// What goes into the score file for this game: every player of a finished

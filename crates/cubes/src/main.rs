@@ -9,11 +9,13 @@ mod app;
 mod commands;
 mod plain;
 mod scores;
+mod signals;
 mod term;
 mod ui;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
 
 /// When to play with Jokers dice.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -114,9 +116,9 @@ pub enum Command {
     },
 }
 
-fn main() -> Result<()> {
+fn main() -> Result<ExitCode> {
     let cli = Cli::parse();
-    match &cli.command {
+    let done = match &cli.command {
         Some(Command::Rank { min_games }) => commands::rank(*min_games),
         Some(Command::Stat { name, min_games }) => commands::stat(name.as_deref(), *min_games),
         Some(Command::Sim {
@@ -128,6 +130,7 @@ fn main() -> Result<()> {
             seed,
         }) => commands::sim(*games, a, b, *blitz, *jokers, *seed),
         Some(Command::Solve { out, only }) => commands::solve(out, only),
-        None => commands::play(&cli),
-    }
+        None => return commands::play(&cli),
+    };
+    done.map(|()| ExitCode::SUCCESS)
 }

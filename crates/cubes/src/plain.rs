@@ -10,8 +10,11 @@
 //! roll scores, what is picked and whether holding is allowed.
 
 use crate::app::{App, Controls, Effect, Input, Mode, Tone, points};
+use crate::signals::Stop;
 use cubes_engine::{DiceMask, DieState, Phase};
 use std::io::{BufRead, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
 
 /// One typed line, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,10 +155,62 @@ fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
     Ok(Some(String::from_utf8_lossy(&buf).trim_end().to_string()))
 }
 
-/// Plays on lines; returns whether the game was left unfinished.
-pub fn run(app: &mut App, mut input: impl BufRead, mut out: impl Write) -> anyhow::Result<bool> {
+/// What waiting for the player's next line brought.
+enum Got {
+    Line(String),
+    End,
+    Signal,
+}
+
+/// Reads the input on its own thread, line by line. A read blocked on the
+/// terminal is not interrupted by a signal (the read is restarted), so the
+/// game waits on this channel instead and looks at the signal flag between
+/// waits.
+fn reader(mut input: impl BufRead + Send + 'static) -> Receiver<std::io::Result<Option<String>>> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        loop {
+            let got = next_line(&mut input);
+            let more = matches!(got, Ok(Some(_)));
+            if tx.send(got).is_err() || !more {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+fn wait_line(
+    lines: &Receiver<std::io::Result<Option<String>>>,
+    stop: &Stop,
+) -> anyhow::Result<Got> {
+    loop {
+        if stop.signal().is_some() {
+            return Ok(Got::Signal);
+        }
+        match lines.recv_timeout(Duration::from_millis(100)) {
+            Ok(Ok(Some(l))) => return Ok(Got::Line(l)),
+            Ok(Ok(None)) | Err(RecvTimeoutError::Disconnected) => return Ok(Got::End),
+            Ok(Err(e)) => return Err(e.into()),
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+/// Plays on lines until the game ends, the player leaves, the input ends or
+/// a signal arrives; returns whether the game was left unfinished.
+pub fn run(
+    app: &mut App,
+    input: impl BufRead + Send + 'static,
+    mut out: impl Write,
+    stop: &Stop,
+) -> anyhow::Result<bool> {
+    let lines = reader(input);
     let mut shown = 0;
     loop {
+        if stop.signal().is_some() {
+            return Ok(true);
+        }
         let new = (app.logged - shown).min(app.log.len());
         for l in &app.log[app.log.len() - new..] {
             writeln!(out, "{l}")?;
@@ -182,9 +237,13 @@ pub fn run(app: &mut App, mut input: impl BufRead, mut out: impl Write) -> anyho
         writeln!(out, "{}", status_line(app))?;
         write!(out, "{}> ", app.seats[seat].name)?;
         out.flush()?;
-        let Some(line) = next_line(&mut input)? else {
-            writeln!(out)?;
-            return Ok(true);
+        let line = match wait_line(&lines, stop)? {
+            Got::Line(l) => l,
+            Got::End => {
+                writeln!(out)?;
+                return Ok(true);
+            }
+            Got::Signal => return Ok(true),
         };
         let before = app.message_serial;
         let command = parse(&line);
@@ -196,10 +255,9 @@ pub fn run(app: &mut App, mut input: impl BufRead, mut out: impl Write) -> anyho
                     "Really leave this unfinished game? It is recorded as a loss. (y/n) "
                 )?;
                 out.flush()?;
-                let yes = next_line(&mut input)?
-                    .is_some_and(|l| l.trim().to_ascii_lowercase().starts_with('y'));
-                if yes {
-                    return Ok(true);
+                match wait_line(&lines, stop)? {
+                    Got::Line(l) if !l.trim().to_ascii_lowercase().starts_with('y') => {}
+                    _ => return Ok(true),
                 }
                 writeln!(out, "Good: the game goes on.")?;
             }
@@ -265,8 +323,39 @@ mod tests {
             .expect("app")
             .with_controls(Controls::Lines);
         let mut out = Vec::new();
-        run(&mut app, input.as_bytes(), &mut out).expect("runs");
+        let input = std::io::Cursor::new(input.as_bytes().to_vec());
+        run(&mut app, input, &mut out, &Stop::never()).expect("runs");
         String::from_utf8(out).expect("utf-8")
+    }
+
+    /// Input that never comes, like a terminal nobody types at.
+    struct Silent;
+
+    impl std::io::Read for Silent {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+    }
+
+    #[test]
+    fn a_signal_ends_the_game_while_waiting_for_a_line() {
+        let seats = vec![Seat {
+            name: "ann".into(),
+            kind: SeatKind::Human,
+        }];
+        let mut app = App::new(Settings::standard(), seats, 7).expect("app");
+        let stop = Stop::never();
+        let raiser = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            raiser.raise(1);
+        });
+        let mut out = Vec::new();
+        let input = std::io::BufReader::new(Silent);
+        assert!(run(&mut app, input, &mut out, &stop).expect("runs"));
+        assert_eq!(stop.signal(), Some(1));
     }
 
     #[test]
