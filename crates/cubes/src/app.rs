@@ -113,6 +113,10 @@ pub struct App {
     pub logged: usize,
     /// What the screen shows.
     pub mode: Mode,
+    /// Whether the terminal is too small to show the board (the screen
+    /// says so instead): game keys and computer moves wait, since nobody
+    /// can see what they do; quitting still works.
+    pub too_small: bool,
 }
 
 /// `10,000`.
@@ -155,6 +159,7 @@ impl App {
             log: Vec::new(),
             logged: 2,
             mode: Mode::Play,
+            too_small: false,
         };
         let first = app.seats[0].name.clone();
         app.log.push(app.message.0.clone());
@@ -225,7 +230,7 @@ impl App {
         match self.state.can_hold() {
             Ok(b) => Some(format!("Hold now banks {}", points(b))),
             Err(IllegalAction::NotOnBoard { needed, .. }) => Some(format!(
-                "Cannot hold yet: {} needed to get on board",
+                "Cannot hold yet: on board needs {}",
                 points(needed)
             )),
             Err(IllegalAction::OffBoard { needed, .. }) => Some(format!(
@@ -238,6 +243,12 @@ impl App {
 
     /// Handles one input.
     pub fn update(&mut self, input: Input) -> Effect {
+        if self.too_small
+            && self.mode == Mode::Play
+            && !matches!(input, Input::Key('q' | 'Q') | Input::Esc)
+        {
+            return Effect::None;
+        }
         match self.mode {
             Mode::Help => {
                 self.mode = if self.state.winner().is_some() {
@@ -607,6 +618,32 @@ mod tests {
         assert_eq!(a.mode, Mode::Play);
         a.update(Input::Key('q'));
         assert_eq!(a.update(Input::Key('y')), Effect::Quit { unfinished: true });
+    }
+
+    #[test]
+    fn a_too_small_terminal_ignores_game_keys_but_quits() {
+        // The audit pressed r on the "terminal too small" screen and rolled
+        // blind.
+        let mut a = app();
+        a.too_small = true;
+        for k in ['r', 'a', '1', 'h', '?'] {
+            assert_eq!(a.update(Input::Key(k)), Effect::None);
+        }
+        a.update(Input::Enter);
+        a.update(Input::Tick);
+        assert!(a.record.actions.is_empty());
+        assert_eq!(a.mode, Mode::Play);
+        assert_eq!(a.message_serial, 0, "{}", a.message.0);
+        a.update(Input::Key('q'));
+        assert_eq!(a.mode, Mode::ConfirmQuit);
+        assert_eq!(a.update(Input::Key('y')), Effect::Quit { unfinished: true });
+        // Big enough again: keys work.
+        let mut a = app();
+        a.too_small = true;
+        a.update(Input::Key('r'));
+        a.too_small = false;
+        a.update(Input::Key('r'));
+        assert_eq!(a.record.actions, vec![Action::Roll]);
     }
 
     #[test]

@@ -419,7 +419,7 @@ mod tests {
         assert!(
             out.contains(
                 "dice 1:3 2:5 3:4 4:2 5:J  turn 0. This roll: small straight (400). \
-                 Cannot hold yet: 500 needed to get on board."
+                 Cannot hold yet: on board needs 500."
             ),
             "{out}"
         );

@@ -51,8 +51,12 @@ fn event_loop(
         if stop.signal().is_some() {
             return Ok(true);
         }
-        terminal.draw(|f| crate::ui::draw(f, app))?;
-        let computer_turn = app.to_act().is_some() && !app.human_to_act() && app.mode == Mode::Play;
+        let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
+        app.too_small = !crate::ui::fits(frame.area.width, frame.area.height, app.seats.len());
+        let computer_turn = app.to_act().is_some()
+            && !app.human_to_act()
+            && app.mode == Mode::Play
+            && !app.too_small;
         let wait = if computer_turn {
             next_move.saturating_duration_since(Instant::now())
         } else {

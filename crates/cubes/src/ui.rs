@@ -70,12 +70,67 @@ fn die_style(state: DieState, selected: bool) -> Style {
     }
 }
 
+/// The scoring combinations, one a line, when there is room.
+fn scoring_full(jokers: bool) -> Vec<&'static str> {
+    let mut lines = vec![
+        "Five of a kind   face x 300",
+        "Four of a kind   face x 200",
+        "Three of a kind  face x 100",
+        "Straight   1500 (750 w/ held)",
+        "Small straight          400",
+        "One 100  Five 50  (face: One=10)",
+    ];
+    if jokers {
+        lines.push("Joker 0 (face value 30)");
+    }
+    lines
+}
+
+/// The same in four lines, for short terminals (many players): the man
+/// page promises the combinations on screen, all of them.
+fn scoring_compact(jokers: bool) -> Vec<&'static str> {
+    vec![
+        "5/4/3 of a kind  face x 300/200/100",
+        "Straight 1500 (750 with held dice)",
+        "Small straight 400  One 100  Five 50",
+        if jokers {
+            "Joker 0  (face: One 10, Joker 30)"
+        } else {
+            "(face: One 10, others their spots)"
+        },
+    ]
+}
+
+/// Width of the Scoring box for each form (text + borders).
+const FULL_WIDTH: u16 = 34;
+const COMPACT_WIDTH: u16 = 38;
+
+/// Rows that are not the bottom boxes: title, players box (`n` + 2),
+/// dice box, status (2) and keys.
+fn fixed_rows(players: u16) -> u16 {
+    1 + (players + 2) + 7 + 2 + 1
+}
+
+/// The smallest terminal that shows the whole board for `players`
+/// players: every scoring combination (compact form), the dice and the
+/// lines next to them, and a few lines of what happened.
+pub fn min_size(players: usize) -> (u16, u16) {
+    let n = u16::try_from(players).unwrap_or(u16::MAX);
+    (64, fixed_rows(n).saturating_add(4 + 2))
+}
+
+/// Whether a terminal of this size shows the whole board.
+pub fn fits(width: u16, height: u16, players: usize) -> bool {
+    let (w, h) = min_size(players);
+    width >= w && height >= h
+}
+
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
     let n = app.seats.len() as u16;
-    let (min_w, min_h) = (60, 17 + n);
+    let (min_w, min_h) = min_size(app.seats.len());
     let area = f.area();
-    if area.width < min_w || area.height < min_h {
+    if !fits(area.width, area.height, app.seats.len()) {
         // Too small to show the dice and the scores legibly: say so rather
         // than draw a garbled board.
         let text = format!(
@@ -89,7 +144,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Constraint::Length(1),
         Constraint::Length(n + 2),
         Constraint::Length(7),
-        Constraint::Min(4),
+        Constraint::Min(6),
         Constraint::Length(2),
         Constraint::Length(1),
     ])
@@ -108,9 +163,17 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_players(f, app, players);
     draw_dice(f, app, dice);
 
+    // The full list when it fits, else the compact one (min_size makes
+    // sure that one always does).
+    let full = scoring_full(app.state.jokers());
+    let (scoring, width) = if usize::from(bottom.height.saturating_sub(2)) >= full.len() {
+        (full, FULL_WIDTH)
+    } else {
+        (scoring_compact(app.state.jokers()), COMPACT_WIDTH)
+    };
     let [left, right] =
-        Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(bottom);
-    draw_scoring(f, app, left);
+        Layout::horizontal([Constraint::Length(width), Constraint::Min(20)]).areas(bottom);
+    draw_scoring(f, &scoring, left);
     // The newest entries that fit, each wrapped to the box's width.
     let h = right.height.saturating_sub(2) as usize;
     let w = right.width.saturating_sub(2).max(1) as usize;
@@ -154,7 +217,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Mode::Help => popup(
             f,
             " Help (any key to go back) ",
-            &help(Controls::Keys),
+            &help_page(f.area()),
             78,
             24,
         ),
@@ -191,6 +254,37 @@ pub fn draw(f: &mut Frame, app: &App) {
             popup(f, " Game over ", &text, 44, n + 7);
         }
         Mode::Play => {}
+    }
+}
+
+/// The text with its paragraphs (blank-line separated) joined into long
+/// lines, so a popup narrower than the text wraps it cleanly instead of
+/// breaking every hard-wrapped line twice.
+fn reflow(text: &str) -> String {
+    text.split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The help page for the popup on this screen: reflowed to its width, and
+/// without the blank lines between paragraphs when the screen is too
+/// short for them (at the minimum size the keys would be cut otherwise).
+fn help_page(area: Rect) -> String {
+    let text = reflow(&help(Controls::Keys));
+    let (w, h) = (area.width.min(78), area.height.min(24));
+    let (inner_w, inner_h) = (
+        usize::from(w.saturating_sub(2)),
+        usize::from(h.saturating_sub(2)),
+    );
+    let rows: usize = text
+        .split('\n')
+        .map(|l| wrap(l, inner_w).len().max(1))
+        .sum();
+    if rows > inner_h {
+        text.replace("\n\n", "\n")
+    } else {
+        text
     }
 }
 
@@ -292,45 +386,147 @@ fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
     let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
     f.render_widget(Paragraph::new(lines), dice_area);
 
-    // What a newcomer needs next to the dice: the turn so far, what this
-    // roll scores, what the picked dice score, and whether holding is open.
-    let mut info: Vec<Line> = Vec::new();
+    f.render_widget(
+        Paragraph::new(fit_notes(
+            info_notes(app),
+            usize::from(info_area.width),
+            usize::from(info_area.height),
+        )),
+        info_area,
+    );
+}
+
+/// A line of the panel next to the dice. `optional` lines give way first
+/// when the panel cannot show every line.
+struct Note {
+    text: String,
+    style: Style,
+    optional: bool,
+}
+
+impl Note {
+    fn new(text: String, style: Style) -> Note {
+        Note {
+            text,
+            style,
+            optional: false,
+        }
+    }
+}
+
+/// What a newcomer needs next to the dice: the turn so far, what this roll
+/// scores, what the picked dice score, and whether holding is open.
+fn info_notes(app: &App) -> Vec<Note> {
+    let turn = app.state.turn();
+    let mut notes = Vec::new();
     if app.to_act().is_some() {
-        info.push(Line::from(format!("Turn total: {}", points(turn.points))));
+        notes.push(Note::new(
+            format!("Turn total: {}", points(turn.points)),
+            Style::new(),
+        ));
     }
     if app.state.phase() == Phase::Rolled {
         if let Some(k) = turn.best_keep() {
-            info.push(Line::from(format!("This roll: {}", k.combos)));
+            // Shown again, in other words, by the hold line and the pick:
+            // the first to go when space is short.
+            notes.push(Note {
+                optional: !app.selected.is_empty(),
+                ..Note::new(
+                    format!("This roll: {}", combos_short(&k.combos)),
+                    Style::new(),
+                )
+            });
         }
         if !app.selected.is_empty() {
             let picked = match turn.score_keep(app.selected) {
-                Some(k) => format!("Picked: {}", k.combos),
+                Some(k) => format!("Picked: {}", combos_short(&k.combos)),
                 None => "Picked dice do not all score".to_string(),
             };
-            info.push(Line::styled(picked, Style::new().fg(Color::Yellow)));
+            notes.push(Note::new(picked, Style::new().fg(Color::Yellow)));
         }
         match (app.hold_line(), app.state.can_hold().is_ok()) {
-            (Some(l), true) => info.push(Line::from(l)),
-            (Some(l), false) => info.push(Line::styled(l, Style::new().fg(Color::DarkGray))),
+            (Some(l), true) => notes.push(Note::new(l, Style::new())),
+            (Some(l), false) => notes.push(Note::new(l, Style::new().fg(Color::DarkGray))),
             (None, _) => {}
         }
     }
-    f.render_widget(Paragraph::new(info).wrap(Wrap { trim: true }), info_area);
+    notes
 }
 
-fn draw_scoring(f: &mut Frame, app: &App, area: Rect) {
-    let mut lines = vec![
-        "Five of a kind   face x 300",
-        "Four of a kind   face x 200",
-        "Three of a kind  face x 100",
-        "Straight   1500 (750 w/ held)",
-        "Small straight          400",
-        "One 100  Five 50  (face: One=10)",
-    ];
-    if app.state.jokers() {
-        lines.push("Joker 0 (face value 30)");
+/// `One x2 (200) + Five (50)`: combinations with repeats counted, shorter
+/// than the engine's `One (100) + One (100) + Five (50)` for the narrow
+/// panel next to the dice.
+fn combos_short(c: &cubes_engine::Combos) -> String {
+    let mut groups: Vec<(cubes_engine::Combo, u32)> = Vec::new();
+    for x in c.iter() {
+        match groups.iter_mut().find(|(g, _)| *g == x) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((x, 1)),
+        }
     }
-    let text = Text::from(lines.into_iter().map(Line::from).collect::<Vec<_>>());
+    groups
+        .iter()
+        .map(|(x, n)| {
+            if *n > 1 {
+                format!("{x} x{n} ({})", x.points() * n)
+            } else {
+                format!("{x} ({})", x.points())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Greedy word wrap to `width` columns (a word longer than a line is cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > width {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            lines.push(word.drain(..width).collect());
+        }
+        let word: String = word.into_iter().collect();
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The notes wrapped to the panel; when they do not all fit, the optional
+/// ones are left out so the others (the hold line above all) stay whole.
+fn fit_notes(notes: Vec<Note>, width: usize, height: usize) -> Vec<Line<'static>> {
+    let rows = |ns: &[Note]| -> usize { ns.iter().map(|n| wrap(&n.text, width).len()).sum() };
+    let notes = if rows(&notes) > height {
+        notes.into_iter().filter(|n| !n.optional).collect()
+    } else {
+        notes
+    };
+    notes
+        .iter()
+        .flat_map(|n| {
+            wrap(&n.text, width)
+                .into_iter()
+                .map(move |l| Line::styled(l, n.style))
+        })
+        .collect()
+}
+
+fn draw_scoring(f: &mut Frame, lines: &[&str], area: Rect) {
+    let text = Text::from(lines.iter().map(|l| Line::from(*l)).collect::<Vec<_>>());
     f.render_widget(
         Paragraph::new(text).block(Block::bordered().title(" Scoring ")),
         area,
@@ -342,7 +538,7 @@ mod tests {
     use super::*;
     use crate::app::{Input, Seat, SeatKind};
     use cubes_ai::Personality;
-    use cubes_engine::{JokerRule, Settings};
+    use cubes_engine::{DiceMask, JokerRule, Settings};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
@@ -361,9 +557,47 @@ mod tests {
     }
 
     fn screen(app: &App) -> String {
-        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        screen_of(app, 80, 24)
+    }
+
+    fn screen_of(app: &App, w: u16, h: u16) -> String {
+        let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
         t.draw(|f| draw(f, app)).expect("draw");
         t.backend().to_string()
+    }
+
+    /// ann and bob (people) against Steady Sam and Bold Bella.
+    fn four(settings: Settings, seed: u64, players: usize) -> App {
+        let mut seats = vec![
+            Seat {
+                name: "ann".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "bob".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+            Seat {
+                name: "Bold Bella".into(),
+                kind: SeatKind::Computer(Box::new(Personality::bold())),
+            },
+        ];
+        seats.truncate(players);
+        App::new(settings, seats, seed).expect("app")
+    }
+
+    /// Every combination, in one form or the other, is on the screen.
+    fn assert_scoring_whole(s: &str, jokers: bool) {
+        let full = scoring_full(jokers);
+        let compact = scoring_compact(jokers);
+        assert!(
+            full.iter().all(|l| s.contains(l)) || compact.iter().all(|l| s.contains(l)),
+            "scoring list cut:\n{s}"
+        );
     }
 
     #[test]
@@ -402,6 +636,18 @@ mod tests {
     }
 
     #[test]
+    fn help_fits_the_minimum_size() {
+        // Hard-wrapped at 76 columns, the help broke every line twice in a
+        // narrower popup and lost the keys off the bottom.
+        let mut a = four(Settings::standard(), 7, 2);
+        a.update(Input::Key('?'));
+        let (w, h) = min_size(2);
+        let s = screen_of(&a, w, h);
+        assert!(s.contains("cubes: score 10,000 points"), "{s}");
+        assert!(s.contains("q quit (asks first)."), "{s}");
+    }
+
+    #[test]
     fn quit_question() {
         let mut a = app(Settings::standard(), 7);
         a.update(Input::Key('q'));
@@ -420,10 +666,140 @@ mod tests {
     #[test]
     fn a_too_small_terminal_says_so() {
         let a = app(Settings::standard(), 7);
-        let mut t = Terminal::new(TestBackend::new(50, 15)).expect("terminal");
-        t.draw(|f| draw(f, &a)).expect("draw");
-        let s = t.backend().to_string();
-        assert!(s.contains("at least 60 x 19"), "{s}");
+        let s = screen_of(&a, 50, 15);
+        assert!(s.contains("at least 64 x 21"), "{s}");
+        assert!(!fits(63, 21, 2) && !fits(64, 20, 2) && fits(64, 21, 2));
+    }
+
+    #[test]
+    fn four_players_at_80x24_see_every_combination() {
+        // The audit's screen: the Scoring box was cut after "Small
+        // straight" with four players.
+        for jokers in [JokerRule::Never, JokerRule::Always] {
+            let mut a = four(Settings::standard().with_jokers(jokers), 29, 4);
+            a.update(Input::Key('r'));
+            let s = screen(&a);
+            assert_scoring_whole(&s, jokers == JokerRule::Always);
+            if jokers == JokerRule::Always {
+                insta::assert_snapshot!(s);
+            }
+        }
+    }
+
+    #[test]
+    fn at_the_minimum_size_nothing_is_cut() {
+        // At the old minimum (60 x 19) only two combinations showed and a
+        // pick pushed the hold line out of the dice box.
+        for players in 1..=4 {
+            for jokers in [JokerRule::Never, JokerRule::Always] {
+                let (w, h) = min_size(players);
+                let mut a = four(Settings::standard().with_jokers(jokers), 29, players);
+                a.update(Input::Key('r'));
+                if a.state.phase() != Phase::Rolled {
+                    continue;
+                }
+                a.update(Input::Key('a'));
+                let s = screen_of(&a, w, h);
+                assert_scoring_whole(&s, jokers == JokerRule::Always);
+                assert!(s.contains("Picked:"), "{s}");
+                assert!(s.contains("Cannot hold yet:"), "{s}");
+                assert!(s.contains("on board"), "{s}");
+                assert!(s.contains("What happened"), "{s}");
+                if players == 4 && jokers == JokerRule::Always {
+                    insta::assert_snapshot!("minimum_size_four_players_jokers", s);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_lines_next_to_the_dice_always_fit_at_the_minimum_width() {
+        // Every Jokers roll (the longest combinations), every pick, and the
+        // longest hold line: the hold line and the pick must stay whole in
+        // the panel of the narrowest board (64 - 2 borders - 36 of dice).
+        use cubes_engine::{Face, valid_keeps};
+        let width = usize::from(min_size(2).0) - 2 - 36;
+        let faces = [
+            Face::One,
+            Face::Two,
+            Face::Three,
+            Face::Four,
+            Face::Five,
+            Face::Six,
+            Face::Joker,
+        ];
+        let holds = [
+            "Hold now banks 10,000",
+            "Cannot hold yet: on board needs 500",
+            "Cannot hold: crossing the target needs 500",
+        ];
+        let mut checked = 0;
+        for code in 0..7usize.pow(5) {
+            let mut dice = [Face::One; 5];
+            let mut idx = [0usize; 5];
+            let mut c = code;
+            for (d, i) in dice.iter_mut().zip(&mut idx) {
+                *i = c % 7;
+                *d = faces[*i];
+                c /= 7;
+            }
+            // The order of the dice changes no text: one roll per multiset.
+            if idx.windows(2).any(|w| w[0] > w[1]) {
+                continue;
+            }
+            let Some(best) = cubes_engine::best_keep(&dice, DiceMask::EMPTY, 0, DiceMask::ALL)
+            else {
+                continue;
+            };
+            for keep in valid_keeps(&dice, DiceMask::EMPTY, 0, DiceMask::ALL) {
+                for (k, hold) in holds.iter().enumerate() {
+                    // Holding is refused only for a turn under 500, so
+                    // the refusals never come with a pick worth more.
+                    if k > 0 && best.points >= 500 {
+                        continue;
+                    }
+                    let notes = vec![
+                        Note::new("Turn total: 10,000".into(), Style::new()),
+                        Note {
+                            optional: true,
+                            ..Note::new(
+                                format!("This roll: {}", combos_short(&best.combos)),
+                                Style::new(),
+                            )
+                        },
+                        Note::new(
+                            format!("Picked: {}", combos_short(&keep.combos)),
+                            Style::new(),
+                        ),
+                        Note::new(hold.to_string(), Style::new()),
+                    ];
+                    let lines = fit_notes(notes, width, 5);
+                    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                    assert!(text.len() <= 5, "{dice:?} {text:?}");
+                    assert!(text.join(" ").ends_with(hold), "{dice:?} {text:?}");
+                    assert!(text.join(" ").contains("Picked:"), "{dice:?} {text:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
+    }
+
+    #[test]
+    fn words_wrap_and_repeats_are_counted() {
+        assert_eq!(
+            wrap("Cannot hold yet: 500", 10),
+            ["Cannot", "hold yet:", "500"]
+        );
+        assert_eq!(wrap("abcdefghij k", 4), ["abcd", "efgh", "ij k"]);
+        assert_eq!(wrap("", 4), Vec::<String>::new());
+        let k = cubes_engine::score_roll(&[
+            cubes_engine::Face::One,
+            cubes_engine::Face::Five,
+            cubes_engine::Face::One,
+        ])
+        .expect("scores");
+        assert_eq!(combos_short(&k), "One x2 (200) + Five (50)");
     }
 
     #[test]

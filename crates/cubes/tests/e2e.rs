@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cubes");
 
-/// A `cubes` running in a pseudo-terminal of 80 x 24.
+/// A `cubes` running in a pseudo-terminal (80 x 24 unless told).
 struct Pty {
     screen: Arc<Mutex<vt100::Parser>>,
     writer: Box<dyn Write + Send>,
@@ -22,10 +22,14 @@ struct Pty {
 
 impl Pty {
     fn spawn(data: &Path, args: &[&str]) -> Pty {
+        Pty::spawn_sized(data, args, 24, 80)
+    }
+
+    fn spawn_sized(data: &Path, args: &[&str], rows: u16, cols: u16) -> Pty {
         let pair = native_pty_system()
             .openpty(PtySize {
-                rows: 24,
-                cols: 80,
+                rows,
+                cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -39,8 +43,8 @@ impl Pty {
         let mut reader = pair.master.try_clone_reader().expect("reader");
         let writer = pair.master.take_writer().expect("writer");
         let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(24).expect("rows"),
-            std::num::NonZeroU16::new(80).expect("cols"),
+            std::num::NonZeroU16::new(rows).expect("rows"),
+            std::num::NonZeroU16::new(cols).expect("cols"),
             0,
         )));
         let s = screen.clone();
@@ -409,4 +413,24 @@ fn kill_records_a_plain_game_waiting_for_input() {
     let (_, out, _) = run(data.path(), &["stat", "erin"], "");
     assert!(out.contains("games 1, wins 0"), "{out}");
     assert!(out.contains("left unfinished"), "{out}");
+}
+
+#[test]
+fn keys_do_nothing_while_the_terminal_is_too_small() {
+    // The audit pressed r on the "too small" screen and rolled blind. A
+    // roll would make the game count (it would be recorded when left).
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut p = Pty::spawn_sized(data.path(), &["--seed", "7", "frank"], 15, 50);
+    p.wait_for("Please make it bigger");
+    p.keys("r");
+    p.keys("a");
+    p.keys("h");
+    let s = p.wait_for("Please make it bigger");
+    assert!(!s.contains("frank rolls"), "{s}");
+    p.keys("q");
+    p.keys("y");
+    assert!(p.wait_exit());
+    let (ok, out, err) = run(data.path(), &["stat", "frank"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("frank has no recorded games"), "{out}");
 }
