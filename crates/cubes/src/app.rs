@@ -5,7 +5,8 @@
 
 use cubes_ai::Bot;
 use cubes_engine::{
-    Action, DiceMask, DieState, Event, GameRecord, IllegalAction, Phase, Settings, State, ToAct,
+    Action, DiceMask, DieState, Event, Face, GameRecord, IllegalAction, Phase, Settings, State,
+    ToAct,
 };
 
 /// Who sits in a seat.
@@ -89,6 +90,20 @@ pub enum Effect {
     },
 }
 
+/// A roll that scored nothing, kept on screen after the engine has moved
+/// on to the next turn, so the player sees what happened.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Busted {
+    /// Who rolled it.
+    pub seat: usize,
+    /// The five dice as they lay.
+    pub dice: [Face; 5],
+    /// The dice just rolled (the others were held).
+    pub rolled: DiceMask,
+    /// Turn points lost.
+    pub lost: u32,
+}
+
 /// The whole model of the terminal game.
 pub struct App {
     /// The game.
@@ -113,6 +128,8 @@ pub struct App {
     pub logged: usize,
     /// What the screen shows.
     pub mode: Mode,
+    /// The last roll that scored nothing, until the next roll replaces it.
+    pub busted: Option<Busted>,
     /// Whether the terminal is too small to show the board (the screen
     /// says so instead): game keys and computer moves wait, since nobody
     /// can see what they do; quitting still works.
@@ -159,6 +176,7 @@ impl App {
             log: Vec::new(),
             logged: 2,
             mode: Mode::Play,
+            busted: None,
             too_small: false,
         };
         let first = app.seats[0].name.clone();
@@ -410,6 +428,27 @@ impl App {
             Ok(events) => {
                 self.record.actions.push(action);
                 self.selected = DiceMask::EMPTY;
+                // A bust's dice stay on screen until somebody rolls again.
+                if action == Action::Roll {
+                    self.busted = None;
+                }
+                let mut last_roll = None;
+                for e in &events {
+                    match e {
+                        Event::Rolled { dice, rolled, .. } => last_roll = Some((*dice, *rolled)),
+                        Event::Bust { seat, lost } => {
+                            if let Some((dice, rolled)) = last_roll {
+                                self.busted = Some(Busted {
+                                    seat: *seat,
+                                    dice,
+                                    rolled,
+                                    lost: *lost,
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
                 let mut lines = Vec::new();
                 for e in &events {
                     lines.push(self.describe(e));

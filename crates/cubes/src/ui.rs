@@ -348,16 +348,32 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
     let turn = app.state.turn();
+    // Before the next roll, the dice of a bust stay where they fell.
+    let busted = app.busted.filter(|_| app.state.phase() == Phase::Start);
     let mut rows: [Vec<Span>; 5] = Default::default();
     for i in 0..5 {
-        let st = turn.states[i];
-        let sel = app.selected.contains(i);
-        let style = die_style(st, sel);
-        let face = if st == DieState::Idle {
-            ' '
-        } else {
-            turn.dice[i].symbol()
+        let (st, face, style) = match busted {
+            Some(b) if b.rolled.contains(i) => (
+                DieState::Rolled,
+                b.dice[i].symbol(),
+                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            ),
+            Some(b) => (
+                DieState::Held,
+                b.dice[i].symbol(),
+                die_style(DieState::Held, false),
+            ),
+            None => {
+                let st = turn.states[i];
+                let face = if st == DieState::Idle {
+                    ' '
+                } else {
+                    turn.dice[i].symbol()
+                };
+                (st, face, die_style(st, app.selected.contains(i)))
+            }
         };
+        let sel = busted.is_none() && app.selected.contains(i);
         rows[0].push(Span::styled(" ╭───╮ ", style));
         rows[1].push(Span::styled(format!(" │ {face} │ "), style));
         rows[2].push(Span::styled(" ╰───╯ ", style));
@@ -419,6 +435,21 @@ impl Note {
 fn info_notes(app: &App) -> Vec<Note> {
     let turn = app.state.turn();
     let mut notes = Vec::new();
+    if let Some(b) = app.busted.filter(|_| app.state.phase() == Phase::Start) {
+        let bad = Style::new().fg(Color::Red);
+        notes.push(Note::new(
+            format!("{} rolled nothing that scores:", app.seats[b.seat].name),
+            bad,
+        ));
+        notes.push(Note::new(
+            if b.lost > 0 {
+                format!("{} points lost", points(b.lost))
+            } else {
+                "the turn is over".to_string()
+            },
+            bad,
+        ));
+    }
     if app.to_act().is_some() {
         notes.push(Note::new(
             format!("Turn total: {}", points(turn.points)),
@@ -633,6 +664,45 @@ mod tests {
         let mut a = app(Settings::blitz(), 7);
         a.update(Input::Key('?'));
         insta::assert_snapshot!(screen(&a));
+    }
+
+    #[test]
+    fn a_bust_stays_on_screen_until_the_next_roll() {
+        // The audit: a bust cleared the dice at once, so the player never
+        // saw the roll that ended the turn.
+        let mut a = four(Settings::standard(), 3, 2);
+        for _ in 0..10_000 {
+            if a.busted.is_some_and(|b| b.seat == 0) {
+                break;
+            }
+            if !a.human_to_act() {
+                a.update(Input::Tick);
+            } else if a.state.phase() == Phase::Start {
+                a.update(Input::Key('r'));
+            } else {
+                a.update(Input::Key('a'));
+                a.update(Input::Key('r'));
+            }
+        }
+        let b = a.busted.expect("ann busts sooner or later");
+        assert_eq!(a.state.phase(), Phase::Start);
+        let s = screen(&a);
+        let faces: Vec<String> = b
+            .dice
+            .iter()
+            .map(|d| format!("│ {} │", d.symbol()))
+            .collect();
+        for f in &faces {
+            assert!(s.contains(f.as_str()), "{f} missing:\n{s}");
+        }
+        assert!(s.contains("ann rolled nothing that scores:"), "{s}");
+        insta::assert_snapshot!(s);
+        // The next roll (bob's) replaces it.
+        assert_eq!(a.state.current(), 1);
+        a.update(Input::Key('r'));
+        assert!(a.busted.is_none_or(|b| b.seat == 1), "{:?}", a.busted);
+        let s = screen(&a);
+        assert!(!s.contains("ann rolled nothing"), "{s}");
     }
 
     #[test]
