@@ -237,10 +237,15 @@ pub fn result(app: &App) -> GameResult {
     }
 }
 
-/// `cubes rank`.
-pub fn rank(min_games: u32) -> Result<()> {
+/// `cubes rank`: the Standard games, or the Blitz ones.
+pub fn rank(min_games: u32, blitz: bool) -> Result<()> {
     let f = ScoreFile::open_default()?;
-    print!("{}", rank_text(&f, min_games)?);
+    let kind = if blitz {
+        Settings::blitz().name
+    } else {
+        Settings::standard().name
+    };
+    print!("{}", rank_text(&f, &kind, min_games)?);
     Ok(())
 }
 

@@ -75,6 +75,10 @@ pub enum Command {
         /// Games a player needs to be ranked.
         #[arg(short, long, default_value_t = 5)]
         min_games: u32,
+        /// Rank the Blitz games (to 7,500) instead of the Standard ones:
+        /// their scores are not comparable.
+        #[arg(short, long)]
+        blitz: bool,
     },
     /// A player's statistics, and who is playing now (cubestat).
     Stat {
@@ -119,7 +123,7 @@ pub enum Command {
 fn main() -> Result<ExitCode> {
     let cli = Cli::parse();
     let done = match &cli.command {
-        Some(Command::Rank { min_games }) => commands::rank(*min_games),
+        Some(Command::Rank { min_games, blitz }) => commands::rank(*min_games, *blitz),
         Some(Command::Stat { name, min_games }) => commands::stat(name.as_deref(), *min_games),
         Some(Command::Sim {
             games,

@@ -252,7 +252,7 @@ fn watching_computers_play_a_whole_game_records_it() {
     );
     p.keys("q");
     assert!(p.wait_exit());
-    let (ok, out, err) = run(data.path(), &["rank", "--min-games", "1"], "");
+    let (ok, out, err) = run(data.path(), &["rank", "--blitz", "--min-games", "1"], "");
     assert!(ok, "{err}");
     assert!(out.contains("Bold Bella (computer)"), "{out}");
     assert!(out.contains("Cautious Carla (computer)"), "{out}");
