@@ -547,6 +547,29 @@ impl App {
                 points(*score),
                 if *got_on_board { ", on board" } else { "" }
             ),
+            Event::Overtime { leader, lead: 0 } => {
+                // A tie at the top: nobody leads, so name who is level.
+                let top = self.state.players()[*leader].score;
+                let tied: Vec<String> = self
+                    .state
+                    .players()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.score == top)
+                    .map(|(s, _)| name(s))
+                    .collect();
+                let who = match tied.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} and {last}", rest.join(", "))
+                    }
+                    _ => name(*leader),
+                };
+                format!(
+                    "Overtime! {who} are tied at {}; the winner must lead by {}.",
+                    points(top),
+                    points(self.state.settings().overtime_lead)
+                )
+            }
             Event::Overtime { leader, lead } => format!(
                 "Overtime! {} leads by {}; the winner must lead by {}.",
                 name(*leader),
@@ -646,6 +669,23 @@ mod tests {
             "{:?}",
             a.log
         );
+    }
+
+    #[test]
+    fn overtime_on_a_tie_says_tied() {
+        let a = app();
+        // The same event the engine sends when a bank draws level (the
+        // engine's own tests cover when); both players are at 0 here.
+        let m = a.describe(&Event::Overtime { leader: 0, lead: 0 });
+        assert_eq!(
+            m,
+            "Overtime! ann and Steady Sam are tied at 0; the winner must lead by 250."
+        );
+        let m = a.describe(&Event::Overtime {
+            leader: 1,
+            lead: 100,
+        });
+        assert!(m.starts_with("Overtime! Steady Sam leads by 100;"), "{m}");
     }
 
     #[test]
