@@ -49,3 +49,30 @@ pub fn by_name(name: &str) -> Option<Box<dyn Bot>> {
 
 /// Short names of every computer player, for help texts.
 pub const BOT_NAMES: [&str; 5] = ["optimal", "cautious", "steady", "bold", "reckless"];
+
+/// The full names of every computer player ("Steady Sam", ...), which
+/// people may not take: the score file tells people and computers apart,
+/// but a person called "Steady Sam" would still read as the computer.
+pub fn computer_names() -> Vec<String> {
+    BOT_NAMES
+        .iter()
+        .filter_map(|n| by_name(n))
+        .map(|b| b.name().to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_short_name_has_a_distinct_full_name() {
+        let names = computer_names();
+        assert_eq!(names.len(), BOT_NAMES.len());
+        assert!(names.contains(&"Steady Sam".to_string()), "{names:?}");
+        assert!(names.contains(&"Optimal Olga".to_string()), "{names:?}");
+        for (k, n) in names.iter().enumerate() {
+            assert!(!names[..k].contains(n), "{n} twice");
+        }
+    }
+}

@@ -19,7 +19,9 @@ pub mod state;
 
 pub use dice::{DiceMask, Face};
 pub use record::{GameRecord, ReplayError};
-pub use scoring::{Combo, Combos, Keep, best_keep, faces_of, score_keep, score_roll, valid_keeps};
+pub use scoring::{
+    Combo, Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, score_roll, valid_keeps,
+};
 pub use settings::{JokerRule, Settings};
 pub use state::{
     Action, ActionList, DieState, Event, Events, IllegalAction, MAX_PLAYERS, Phase, PlayerScore,

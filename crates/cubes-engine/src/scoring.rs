@@ -360,6 +360,30 @@ pub fn best_keep(
     best
 }
 
+/// The keep of every scoring die: the allowed keep with the most dice
+/// (ties: the most points, then the first found), or `None` when the roll
+/// scores nothing. This is what "pick all scoring dice" means: unlike
+/// [`best_keep`], it keeps a lone Joker (0 points) too, which matters when
+/// that makes all five dice score and earns a fresh roll of five.
+pub fn all_scoring_keep(
+    dice: &[Face; 5],
+    held: DiceMask,
+    held_points: u32,
+    rolled: DiceMask,
+) -> Option<Keep> {
+    let mut best: Option<Keep> = None;
+    for k in valid_keeps(dice, held, held_points, rolled) {
+        let better = match best {
+            None => true,
+            Some(b) => (k.mask.len(), k.gain()) > (b.mask.len(), b.gain()),
+        };
+        if better {
+            best = Some(k);
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -426,5 +450,45 @@ mod tests {
             DiceMask::ALL,
         );
         assert_eq!(none, None);
+    }
+
+    #[test]
+    fn all_scoring_keep_takes_a_lone_joker_too() {
+        // The audit's roll: 3 5 4 2 J. The best keep by points is the small
+        // straight alone (400, one die to roll); every scoring die includes
+        // the Joker, so all five score and all five roll again.
+        let dice = [Three, Five, Four, Two, Joker];
+        let best = best_keep(&dice, DiceMask::EMPTY, 0, DiceMask::ALL).expect("scores");
+        assert_eq!(best.mask.len(), 4);
+        let all = all_scoring_keep(&dice, DiceMask::EMPTY, 0, DiceMask::ALL).expect("scores");
+        assert_eq!(all.mask, DiceMask::ALL);
+        assert_eq!(all.points, 400);
+        // Every scoring die, not only the most valuable ones.
+        let all = all_scoring_keep(
+            &[One, One, One, Five, Two],
+            DiceMask::EMPTY,
+            0,
+            DiceMask::ALL,
+        )
+        .expect("scores");
+        assert_eq!((all.mask, all.points), (DiceMask::of(&[0, 1, 2, 3]), 1050));
+        // Only among the rolled dice; held dice stay held.
+        let all = all_scoring_keep(
+            &[One, Five, Two, Two, Six],
+            DiceMask::of(&[0]),
+            100,
+            DiceMask::of(&[1, 2, 3, 4]),
+        )
+        .expect("scores");
+        assert_eq!(all.mask, DiceMask::of(&[1]));
+        assert_eq!(
+            all_scoring_keep(
+                &[Two, Three, Four, Six, Six],
+                DiceMask::EMPTY,
+                0,
+                DiceMask::ALL
+            ),
+            None
+        );
     }
 }

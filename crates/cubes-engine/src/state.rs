@@ -3,7 +3,9 @@
 //! the list of actions replays a game exactly.
 
 use crate::dice::{DiceMask, Face};
-use crate::scoring::{Combos, Keep, best_keep, faces_of, score_keep, valid_keeps};
+use crate::scoring::{
+    Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, valid_keeps,
+};
 use crate::settings::{JokerRule, Settings};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -148,6 +150,17 @@ impl Turn {
         )
     }
 
+    /// The keep of every scoring die of the last roll (what "pick all
+    /// scoring dice" picks), if it scores.
+    pub fn all_scoring_keep(&self) -> Option<Keep> {
+        all_scoring_keep(
+            &self.dice,
+            self.mask(DieState::Held),
+            self.held_points,
+            self.mask(DieState::Rolled),
+        )
+    }
+
     /// Scores keeping `mask` of the last roll, if allowed.
     pub fn score_keep(&self, mask: DiceMask) -> Option<Keep> {
         let rolled = self.mask(DieState::Rolled);
@@ -255,9 +268,9 @@ pub enum Event {
     },
     /// Somebody has reached the target but does not lead by enough.
     Overtime {
-        /// Seat in the lead.
+        /// Seat in the lead (of players tied at the top, the first seat).
         leader: usize,
-        /// Their lead over second place.
+        /// Their lead over second place: 0 when the top is tied.
         lead: u32,
     },
     /// A new turn starts.
@@ -653,17 +666,25 @@ impl State {
                         .max();
                     match second {
                         Some(second) if score < second + self.settings.overtime_lead => {
-                            if score > second {
-                                ev.push(Event::Overtime {
-                                    leader: seat,
-                                    lead: score - second,
-                                });
-                            } else if let Some(leader) = (0..self.players.len())
+                            // The lead is the top score over the best of the
+                            // others, whoever banked: 0 on a tie (the banker
+                            // may be level with the leader, or behind two
+                            // players whose own gap is what matters).
+                            if let Some(leader) = (0..self.players.len())
                                 .max_by_key(|&s| (self.players[s].score, usize::MAX - s))
                             {
+                                let top = self.players[leader].score;
+                                let runner_up = self
+                                    .players
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|&(s, _)| s != leader)
+                                    .map(|(_, p)| p.score)
+                                    .max()
+                                    .unwrap_or(0);
                                 ev.push(Event::Overtime {
                                     leader,
-                                    lead: self.players[leader].score - score,
+                                    lead: top.saturating_sub(runner_up),
                                 });
                             }
                         }
@@ -949,6 +970,56 @@ mod tests {
         let ev = s.apply(Action::Hold).expect("hold");
         assert!(ev.contains(&Event::GameOver { winner: 0 }), "{ev:?}");
         assert_eq!(s.players()[0].score, 10_600);
+    }
+
+    #[test]
+    fn overtime_on_a_tie_has_no_lead() {
+        // The audit's "Overtime! X leads by 0": a bank that draws level.
+        let mut s = game(2);
+        s.players[0] = PlayerScore {
+            score: 10_000,
+            on_board: true,
+            turns: 9,
+        };
+        s.players[1] = PlayerScore {
+            score: 9_500,
+            on_board: true,
+            turns: 8,
+        };
+        s.current = 1;
+        s.apply_with_dice(Action::Roll, [Five, Five, Five, Two, Three])
+            .expect("roll");
+        let ev = s.apply(Action::Hold).expect("hold");
+        assert!(
+            ev.contains(&Event::Overtime { leader: 0, lead: 0 }),
+            "{ev:?}"
+        );
+        assert_eq!(s.winner(), None);
+    }
+
+    #[test]
+    fn overtime_lead_is_over_second_place_not_over_the_banker() {
+        // Rex leads Carla by 50; Sam banks to third place. The lead that
+        // must reach 250 is Rex's 50 over Carla, not 100 over Sam.
+        let mut s = game(3);
+        for (k, score) in [10_600, 10_450, 10_550].into_iter().enumerate() {
+            s.players[k] = PlayerScore {
+                score,
+                on_board: true,
+                turns: 9,
+            };
+        }
+        s.current = 1;
+        s.apply_with_dice(Action::Roll, [Five, Two, Three, Three, Six])
+            .expect("roll");
+        let ev = s.apply(Action::Hold).expect("hold");
+        assert!(
+            ev.contains(&Event::Overtime {
+                leader: 0,
+                lead: 50
+            }),
+            "{ev:?}"
+        );
     }
 
     #[test]

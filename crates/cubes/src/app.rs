@@ -4,7 +4,10 @@
 //! sentence.
 
 use cubes_ai::Bot;
-use cubes_engine::{Action, DiceMask, DieState, Event, GameRecord, Phase, Settings, State, ToAct};
+use cubes_engine::{
+    Action, DiceMask, DieState, Event, Face, GameRecord, IllegalAction, Phase, Settings, State,
+    ToAct,
+};
 
 /// Who sits in a seat.
 pub enum SeatKind {
@@ -64,6 +67,15 @@ pub enum Input {
     Tick,
 }
 
+/// How the player gives commands, so that messages name the right ones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Controls {
+    /// The full screen: single keys (`r`, `1`-`5`, `a`, `h`).
+    Keys,
+    /// `--plain`: typed lines (`r`, `k 1 3`, `a`, `h`).
+    Lines,
+}
+
 /// What the caller must do after an update.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -78,6 +90,20 @@ pub enum Effect {
     },
 }
 
+/// A roll that scored nothing, kept on screen after the engine has moved
+/// on to the next turn, so the player sees what happened.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Busted {
+    /// Who rolled it.
+    pub seat: usize,
+    /// The five dice as they lay.
+    pub dice: [Face; 5],
+    /// The dice just rolled (the others were held).
+    pub rolled: DiceMask,
+    /// Turn points lost.
+    pub lost: u32,
+}
+
 /// The whole model of the terminal game.
 pub struct App {
     /// The game.
@@ -90,6 +116,11 @@ pub struct App {
     pub selected: DiceMask,
     /// Status line.
     pub message: (String, Tone),
+    /// Counts every change of `message` (even to the same text), so a
+    /// caller that prints messages can tell a new one from an old one.
+    pub message_serial: u64,
+    /// Keys or typed lines: the words of hints and refusals.
+    pub controls: Controls,
     /// What happened, oldest first (the last 200 lines).
     pub log: Vec<String>,
     /// Lines ever added to the log (so a reader can tell what is new even
@@ -97,6 +128,12 @@ pub struct App {
     pub logged: usize,
     /// What the screen shows.
     pub mode: Mode,
+    /// The last roll that scored nothing, until the next roll replaces it.
+    pub busted: Option<Busted>,
+    /// Whether the terminal is too small to show the board (the screen
+    /// says so instead): game keys and computer moves wait, since nobody
+    /// can see what they do; quitting still works.
+    pub too_small: bool,
 }
 
 /// `10,000`.
@@ -134,19 +171,45 @@ impl App {
             seats,
             selected: DiceMask::EMPTY,
             message,
+            message_serial: 0,
+            controls: Controls::Keys,
             log: Vec::new(),
             logged: 2,
             mode: Mode::Play,
+            busted: None,
+            too_small: false,
         };
         let first = app.seats[0].name.clone();
         app.log.push(app.message.0.clone());
         app.log.push(format!("{first} starts."));
-        if !app.seats[0].is_computer() {
-            app.message
-                .0
-                .push_str(" Press r to roll the dice, ? for help.");
-        }
+        app.message.0 = app.start_message();
         Ok(app)
+    }
+
+    /// The same game played with other controls (before the first move).
+    pub fn with_controls(mut self, controls: Controls) -> App {
+        self.controls = controls;
+        if self.record.actions.is_empty() {
+            self.message.0 = self.start_message();
+        }
+        self
+    }
+
+    fn start_message(&self) -> String {
+        let mut m = announcement(&self.state);
+        if !self.seats[0].is_computer() {
+            m.push_str(match self.controls {
+                Controls::Keys => " Press r to roll the dice, ? for help.",
+                Controls::Lines => " Type r to roll the dice, ? for the commands.",
+            });
+        }
+        m
+    }
+
+    /// Sets the status line.
+    pub fn say(&mut self, m: impl Into<String>, tone: Tone) {
+        self.message = (m.into(), tone);
+        self.message_serial += 1;
     }
 
     /// The seat to act, if the game goes on.
@@ -168,11 +231,42 @@ impl App {
     }
 
     fn error(&mut self, m: impl Into<String>) {
-        self.message = (m.into(), Tone::Error);
+        self.say(m, Tone::Error);
+    }
+
+    /// "Roll first", in the words of the controls.
+    fn roll_first(&self) -> &'static str {
+        match self.controls {
+            Controls::Keys => "Roll first: press r to roll all five dice.",
+            Controls::Lines => "Roll first: type r to roll all five dice.",
+        }
+    }
+
+    /// Whether the player to act may hold now, as a short line for the
+    /// screen and the plain status line; `None` before the dice are rolled.
+    pub fn hold_line(&self) -> Option<String> {
+        match self.state.can_hold() {
+            Ok(b) => Some(format!("Hold now banks {}", points(b))),
+            Err(IllegalAction::NotOnBoard { needed, .. }) => Some(format!(
+                "Cannot hold yet: on board needs {}",
+                points(needed)
+            )),
+            Err(IllegalAction::OffBoard { needed, .. }) => Some(format!(
+                "Cannot hold: crossing the target needs {}",
+                points(needed)
+            )),
+            Err(_) => None,
+        }
     }
 
     /// Handles one input.
     pub fn update(&mut self, input: Input) -> Effect {
+        if self.too_small
+            && self.mode == Mode::Play
+            && !matches!(input, Input::Key('q' | 'Q') | Input::Esc)
+        {
+            return Effect::None;
+        }
         match self.mode {
             Mode::Help => {
                 self.mode = if self.state.winner().is_some() {
@@ -186,7 +280,7 @@ impl App {
                 Input::Key('y' | 'Y') => Effect::Quit { unfinished: true },
                 _ => {
                     self.mode = Mode::Play;
-                    self.message = ("Good: the game goes on.".into(), Tone::Info);
+                    self.say("Good: the game goes on.", Tone::Info);
                     Effect::None
                 }
             },
@@ -231,15 +325,11 @@ impl App {
                 };
                 return self.apply(action);
             }
-            if input != Input::Tick {
-                self.message = (
-                    format!(
-                        "{} is playing; wait for your turn (? help, q quit).",
-                        self.seats[seat].name
-                    ),
-                    Tone::Info,
-                );
-            }
+            let m = format!(
+                "{} is playing; wait for your turn (? help, q quit).",
+                self.seats[seat].name
+            );
+            self.say(m, Tone::Info);
             return Effect::None;
         }
         match input {
@@ -254,17 +344,20 @@ impl App {
                     (Phase::Rolled, DieState::Held) => self.error(format!(
                         "Die {c} is held from an earlier roll; pick among the dice just rolled."
                     )),
-                    _ => self.error("Roll first: press r to roll all five dice."),
+                    _ => self.error(self.roll_first()),
                 }
                 Effect::None
             }
             Input::Key('a' | 'A') => {
-                match self.state.turn().best_keep() {
+                // Every scoring die, as the key says; not the points-only
+                // best keep, which leaves a lone Joker (0 points) behind
+                // even when keeping it would earn a fresh roll of five.
+                match self.state.turn().all_scoring_keep() {
                     Some(k) if self.state.phase() == Phase::Rolled => {
                         self.selected = k.mask;
                         self.describe_selection();
                     }
-                    _ => self.error("Roll first: press r to roll all five dice."),
+                    _ => self.error(self.roll_first()),
                 }
                 Effect::None
             }
@@ -273,16 +366,26 @@ impl App {
                     return self.apply(Action::Roll);
                 }
                 if self.selected.is_empty() {
-                    self.error(
-                        "First pick the scoring dice to keep: press 1-5 to pick dice, or a for all scoring dice; then r rolls the others. Or h to hold.",
-                    );
+                    self.error(match self.controls {
+                        Controls::Keys => {
+                            "First pick the scoring dice to keep: press 1-5 to pick dice, or a for all scoring dice; then r rolls the others. Or h to hold."
+                        }
+                        Controls::Lines => {
+                            "First say which scoring dice to keep: k 1 3 keeps dice 1 and 3 and rolls the others; a picks all scoring dice, then r rolls the others. Or h to hold."
+                        }
+                    });
                     return Effect::None;
                 }
                 self.apply(Action::Keep(self.selected))
             }
             Input::Key('h' | 'H' | 'b' | 'B') => self.apply(Action::Hold),
             Input::Key(c) => {
-                self.error(format!("The key {c} does nothing here; press ? for help."));
+                self.error(match self.controls {
+                    Controls::Keys => format!("The key {c} does nothing here; press ? for help."),
+                    Controls::Lines => {
+                        format!("Unknown command '{c}': type ? for the commands.")
+                    }
+                });
                 Effect::None
             }
             _ => Effect::None,
@@ -291,7 +394,7 @@ impl App {
 
     fn describe_selection(&mut self) {
         if self.selected.is_empty() {
-            self.message = ("Nothing picked.".into(), Tone::Info);
+            self.say("Nothing picked.", Tone::Info);
             return;
         }
         match self.state.turn().score_keep(self.selected) {
@@ -303,15 +406,13 @@ impl App {
                 } else {
                     String::new()
                 };
-                self.message = (
-                    format!(
-                        "Keep {}{forgotten}: r rolls {next} {}{}.",
-                        k.combos,
-                        if next == 1 { "die" } else { "dice" },
-                        if left == 0 { " (all five scored!)" } else { "" }
-                    ),
-                    Tone::Info,
+                let m = format!(
+                    "Keep {}{forgotten}: r rolls {next} {}{}.",
+                    k.combos,
+                    if next == 1 { "die" } else { "dice" },
+                    if left == 0 { " (all five scored!)" } else { "" }
                 );
+                self.say(m, Tone::Info);
             }
             None => self.error("These dice do not all score: every die you keep must be part of a scoring combination."),
         }
@@ -327,6 +428,27 @@ impl App {
             Ok(events) => {
                 self.record.actions.push(action);
                 self.selected = DiceMask::EMPTY;
+                // A bust's dice stay on screen until somebody rolls again.
+                if action == Action::Roll {
+                    self.busted = None;
+                }
+                let mut last_roll = None;
+                for e in &events {
+                    match e {
+                        Event::Rolled { dice, rolled, .. } => last_roll = Some((*dice, *rolled)),
+                        Event::Bust { seat, lost } => {
+                            if let Some((dice, rolled)) = last_roll {
+                                self.busted = Some(Busted {
+                                    seat: *seat,
+                                    dice,
+                                    rolled,
+                                    lost: *lost,
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
                 let mut lines = Vec::new();
                 for e in &events {
                     lines.push(self.describe(e));
@@ -344,17 +466,21 @@ impl App {
                 if self.log.len() > 200 {
                     self.log.drain(..self.log.len() - 200);
                 }
-                let hint = match self.to_act() {
-                    Some(s)
-                        if !self.seats[s].is_computer() && self.state.phase() == Phase::Rolled =>
-                    {
+                let rolled = self.state.phase() == Phase::Rolled;
+                let hint = match (self.to_act(), self.controls) {
+                    (Some(s), _) if self.seats[s].is_computer() => "",
+                    (None, _) => "",
+                    (Some(_), Controls::Keys) if rolled => {
                         " Pick dice to keep (1-5, a), then r; or h to hold."
                     }
-                    Some(s) if !self.seats[s].is_computer() => " Press r to roll.",
-                    _ => "",
+                    (Some(_), Controls::Lines) if rolled => {
+                        " Keep dice and roll the others (k 1 3, or a then r); or h to hold."
+                    }
+                    (Some(_), Controls::Keys) => " Press r to roll.",
+                    (Some(_), Controls::Lines) => " Type r to roll.",
                 };
                 let _ = who;
-                self.message = (format!("{summary}{hint}"), Tone::Info);
+                self.say(format!("{summary}{hint}"), Tone::Info);
                 if self.state.winner().is_some() {
                     self.mode = Mode::Over;
                     return Effect::GameOver;
@@ -421,6 +547,29 @@ impl App {
                 points(*score),
                 if *got_on_board { ", on board" } else { "" }
             ),
+            Event::Overtime { leader, lead: 0 } => {
+                // A tie at the top: nobody leads, so name who is level.
+                let top = self.state.players()[*leader].score;
+                let tied: Vec<String> = self
+                    .state
+                    .players()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.score == top)
+                    .map(|(s, _)| name(s))
+                    .collect();
+                let who = match tied.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} and {last}", rest.join(", "))
+                    }
+                    _ => name(*leader),
+                };
+                format!(
+                    "Overtime! {who} are tied at {}; the winner must lead by {}.",
+                    points(top),
+                    points(self.state.settings().overtime_lead)
+                )
+            }
             Event::Overtime { leader, lead } => format!(
                 "Overtime! {} leads by {}; the winner must lead by {}.",
                 name(*leader),
@@ -490,6 +639,56 @@ mod tests {
     }
 
     #[test]
+    fn a_picks_every_scoring_die_even_a_lone_joker() {
+        // The audit's game: seed 29 with Jokers dice rolls 3 5 4 2 J. `a`
+        // used to pick the small straight only and roll one die; all five
+        // dice score, so keeping them all rolls five fresh dice.
+        let seats = vec![
+            Seat {
+                name: "x".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        let settings = Settings::standard().with_jokers(cubes_engine::JokerRule::Always);
+        let mut a = App::new(settings, seats, 29).expect("app");
+        a.update(Input::Key('r'));
+        let faces: String = a.state.turn().dice.iter().map(|d| d.symbol()).collect();
+        assert_eq!(faces, "3542J");
+        a.update(Input::Key('a'));
+        assert_eq!(a.selected, DiceMask::ALL);
+        assert!(a.message.0.contains("rolls 5 dice"), "{}", a.message.0);
+        a.update(Input::Key('r'));
+        assert_eq!(a.state.turn().points, 400);
+        assert_eq!(a.state.turn().mask(DieState::Held), DiceMask::EMPTY);
+        assert!(
+            a.log.iter().any(|l| l.starts_with("All five dice scored")),
+            "{:?}",
+            a.log
+        );
+    }
+
+    #[test]
+    fn overtime_on_a_tie_says_tied() {
+        let a = app();
+        // The same event the engine sends when a bank draws level (the
+        // engine's own tests cover when); both players are at 0 here.
+        let m = a.describe(&Event::Overtime { leader: 0, lead: 0 });
+        assert_eq!(
+            m,
+            "Overtime! ann and Steady Sam are tied at 0; the winner must lead by 250."
+        );
+        let m = a.describe(&Event::Overtime {
+            leader: 1,
+            lead: 100,
+        });
+        assert!(m.starts_with("Overtime! Steady Sam leads by 100;"), "{m}");
+    }
+
+    #[test]
     fn quitting_asks_first() {
         let mut a = app();
         assert_eq!(a.update(Input::Key('q')), Effect::None);
@@ -498,6 +697,32 @@ mod tests {
         assert_eq!(a.mode, Mode::Play);
         a.update(Input::Key('q'));
         assert_eq!(a.update(Input::Key('y')), Effect::Quit { unfinished: true });
+    }
+
+    #[test]
+    fn a_too_small_terminal_ignores_game_keys_but_quits() {
+        // The audit pressed r on the "terminal too small" screen and rolled
+        // blind.
+        let mut a = app();
+        a.too_small = true;
+        for k in ['r', 'a', '1', 'h', '?'] {
+            assert_eq!(a.update(Input::Key(k)), Effect::None);
+        }
+        a.update(Input::Enter);
+        a.update(Input::Tick);
+        assert!(a.record.actions.is_empty());
+        assert_eq!(a.mode, Mode::Play);
+        assert_eq!(a.message_serial, 0, "{}", a.message.0);
+        a.update(Input::Key('q'));
+        assert_eq!(a.mode, Mode::ConfirmQuit);
+        assert_eq!(a.update(Input::Key('y')), Effect::Quit { unfinished: true });
+        // Big enough again: keys work.
+        let mut a = app();
+        a.too_small = true;
+        a.update(Input::Key('r'));
+        a.too_small = false;
+        a.update(Input::Key('r'));
+        assert_eq!(a.record.actions, vec![Action::Roll]);
     }
 
     #[test]

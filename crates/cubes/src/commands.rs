@@ -1,8 +1,9 @@
 //! The commands behind the command line: setting up and recording a game,
 //! rank, stat, sim and solve.
 
-use crate::app::{App, Seat, SeatKind};
+use crate::app::{App, Controls, Seat, SeatKind};
 use crate::scores::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
+use crate::signals::Stop;
 use crate::{Cli, Jokers};
 use anyhow::{Context, Result, bail};
 use cubes_ai::sim::run_match;
@@ -10,6 +11,7 @@ use cubes_ai::solver::{Rules, solve as solve_table};
 use cubes_ai::tables::{encode, file_name};
 use cubes_ai::{BOT_NAMES, Bot, by_name};
 use cubes_engine::{JokerRule, Settings};
+use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// Longest name accepted.
@@ -25,7 +27,31 @@ fn check_name(n: &str) -> Result<String> {
             "player name {n:?} is too long or has control characters (at most {MAX_NAME} characters)"
         );
     }
+    if let Some(c) = computer_name_in(n) {
+        bail!(
+            "{n:?} is the name of a computer player ({c}); people need a name of their own, so the score file keeps their games apart"
+        );
+    }
     Ok(n.to_string())
+}
+
+/// The computer player whose name `n` is, ignoring case and spacing, also
+/// as numbered for a second one at the table ("Steady Sam 2").
+fn computer_name_in(n: &str) -> Option<String> {
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let n = norm(n);
+    cubes_ai::computer_names().into_iter().find(|c| {
+        let c_norm = norm(c);
+        n == c_norm
+            || n.strip_prefix(&c_norm)
+                .and_then(|rest| rest.strip_prefix(' '))
+                .is_some_and(|num| !num.is_empty() && num.chars().all(|d| d.is_ascii_digit()))
+    })
 }
 
 fn bot(name: &str) -> Result<Box<dyn Bot>> {
@@ -61,16 +87,20 @@ pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
             computers.push("optimal".into());
         }
     }
+    // A computer player keeps its own name; only a second one of the same
+    // kind at the table is numbered ("Steady Sam 2"). People cannot take
+    // these names (check_name), so nobody else changes them.
+    let mut kinds: Vec<String> = Vec::new();
     for c in &computers {
         let b = bot(c)?;
-        let mut name = b.name().to_string();
-        let same = seats
-            .iter()
-            .filter(|s: &&Seat| s.name.starts_with(&name))
-            .count();
-        if same > 0 {
-            name = format!("{name} {}", same + 1);
-        }
+        let base = b.name().to_string();
+        let same = kinds.iter().filter(|k| **k == base).count();
+        let name = if same > 0 {
+            format!("{base} {}", same + 1)
+        } else {
+            base.clone()
+        };
+        kinds.push(base);
         seats.push(Seat {
             name,
             kind: SeatKind::Computer(b),
@@ -112,8 +142,10 @@ fn fresh_seed() -> u64 {
     (t as u64) ^ (u64::from(std::process::id()) << 32)
 }
 
-/// Plays a game (full screen or plain) and records it.
-pub fn play(cli: &Cli) -> Result<()> {
+/// Plays a game (full screen or plain) and records it. The exit code is
+/// 128 + the signal's number when a signal ended the game (the shell's
+/// convention), else success.
+pub fn play(cli: &Cli) -> Result<ExitCode> {
     use std::io::IsTerminal;
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if !cli.plain && !terminal {
@@ -121,7 +153,12 @@ pub fn play(cli: &Cli) -> Result<()> {
     }
     let seats = seats(cli)?;
     let seed = cli.seed.unwrap_or_else(fresh_seed);
-    let mut app = App::new(settings(cli), seats, seed)?;
+    let controls = if cli.plain {
+        Controls::Lines
+    } else {
+        Controls::Keys
+    };
+    let mut app = App::new(settings(cli), seats, seed)?.with_controls(controls);
     let scores = if cli.no_record {
         None
     } else {
@@ -132,10 +169,14 @@ pub fn play(cli: &Cli) -> Result<()> {
             f.start_playing(&s.name)?;
         }
     }
+    // From here on a hangup, kill or Ctrl-C ends the game through the same
+    // path as quitting, so it is recorded below.
+    let stop = Stop::install()?;
     let outcome = if cli.plain {
-        crate::plain::run(&mut app, std::io::stdin().lock(), std::io::stdout().lock())
+        let input = std::io::BufReader::new(std::io::stdin());
+        crate::plain::run(&mut app, input, std::io::stdout().lock(), &stop)
     } else {
-        crate::term::run(&mut app, cli.delay)
+        crate::term::run(&mut app, cli.delay, &stop)
     };
     let mut scores = scores;
     if let Some(f) = &mut scores {
@@ -148,6 +189,13 @@ pub fn play(cli: &Cli) -> Result<()> {
                 .with_context(|| format!("recording the game in {}", f.path().display()))?;
         }
     }
+    if let Some(sig) = stop.signal() {
+        // Nothing to print: after a hangup there is no terminal, and
+        // printing to it would panic.
+        return Ok(ExitCode::from(
+            128u8.saturating_add(sig.clamp(0, 127) as u8),
+        ));
+    }
     let unfinished = outcome?;
     if unfinished && app.state.winner().is_none() {
         println!("Game left unfinished (seed {seed}).");
@@ -157,7 +205,7 @@ pub fn play(cli: &Cli) -> Result<()> {
             app.seats[w].name
         );
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// What goes into the score file for this game: every player of a finished
@@ -189,10 +237,15 @@ pub fn result(app: &App) -> GameResult {
     }
 }
 
-/// `cubes rank`.
-pub fn rank(min_games: u32) -> Result<()> {
+/// `cubes rank`: the Standard games, or the Blitz ones.
+pub fn rank(min_games: u32, blitz: bool) -> Result<()> {
     let f = ScoreFile::open_default()?;
-    print!("{}", rank_text(&f, min_games)?);
+    let kind = if blitz {
+        Settings::blitz().name
+    } else {
+        Settings::standard().name
+    };
+    print!("{}", rank_text(&f, &kind, min_games)?);
     Ok(())
 }
 
@@ -279,4 +332,47 @@ pub fn solve(out: &std::path::Path, only: &[String]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn names(args: &[&str]) -> Result<Vec<(String, bool)>> {
+        let cli = Cli::try_parse_from(std::iter::once("cubes").chain(args.iter().copied()))?;
+        Ok(seats(&cli)?
+            .into_iter()
+            .map(|s| (s.name.clone(), s.is_computer()))
+            .collect())
+    }
+
+    #[test]
+    fn people_cannot_take_a_computer_players_name() {
+        for n in ["Steady Sam", "steady  sam", "Optimal Olga", "Steady Sam 2"] {
+            let err = names(&["-c", "reckless", n]).expect_err(n).to_string();
+            assert!(err.contains("is the name of a computer player"), "{err}");
+        }
+        let err = names(&["ann", "-H", "Bold Bella"])
+            .expect_err("another person")
+            .to_string();
+        assert!(err.contains("computer player (Bold Bella)"), "{err}");
+        // Names that merely start like one are fine.
+        assert!(names(&["Steady Samantha"]).is_ok());
+        assert!(names(&["Sam"]).is_ok());
+    }
+
+    #[test]
+    fn computer_players_keep_their_names() {
+        let seats = names(&["ann", "-c", "steady", "-c", "reckless", "-c", "steady"]).expect("ok");
+        assert_eq!(
+            seats,
+            [
+                ("ann".to_string(), false),
+                ("Steady Sam".to_string(), true),
+                ("Reckless Rex".to_string(), true),
+                ("Steady Sam 2".to_string(), true),
+            ]
+        );
+    }
 }

@@ -9,11 +9,13 @@ mod app;
 mod commands;
 mod plain;
 mod scores;
+mod signals;
 mod term;
 mod ui;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
 
 /// When to play with Jokers dice.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -73,6 +75,10 @@ pub enum Command {
         /// Games a player needs to be ranked.
         #[arg(short, long, default_value_t = 5)]
         min_games: u32,
+        /// Rank the Blitz games (to 7,500) instead of the Standard ones:
+        /// their scores are not comparable.
+        #[arg(short, long)]
+        blitz: bool,
     },
     /// A player's statistics, and who is playing now (cubestat).
     Stat {
@@ -114,10 +120,10 @@ pub enum Command {
     },
 }
 
-fn main() -> Result<()> {
+fn main() -> Result<ExitCode> {
     let cli = Cli::parse();
-    match &cli.command {
-        Some(Command::Rank { min_games }) => commands::rank(*min_games),
+    let done = match &cli.command {
+        Some(Command::Rank { min_games, blitz }) => commands::rank(*min_games, *blitz),
         Some(Command::Stat { name, min_games }) => commands::stat(name.as_deref(), *min_games),
         Some(Command::Sim {
             games,
@@ -128,6 +134,7 @@ fn main() -> Result<()> {
             seed,
         }) => commands::sim(*games, a, b, *blitz, *jokers, *seed),
         Some(Command::Solve { out, only }) => commands::solve(out, only),
-        None => commands::play(&cli),
-    }
+        None => return commands::play(&cli),
+    };
+    done.map(|()| ExitCode::SUCCESS)
 }

@@ -169,14 +169,37 @@ impl ScoreFile {
         Ok(())
     }
 
-    /// Every player, best first: ranked players (at least `min_games`) by
-    /// win rate, then average score; then the others.
-    pub fn rankings(&self, min_games: u32) -> Result<(Vec<Ranked>, Vec<Ranked>)> {
+    /// The kinds of game recorded ("Standard", "Blitz"), Standard first,
+    /// then Blitz, then any other.
+    pub fn kinds(&self) -> Result<Vec<String>> {
+        let mut st = self.conn.prepare("SELECT DISTINCT kind FROM games")?;
+        let mut kinds = st
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let order = |k: &String| match k.as_str() {
+            "Standard" => 0,
+            "Blitz" => 1,
+            _ => 2,
+        };
+        kinds.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));
+        Ok(kinds)
+    }
+
+    /// Every player of one kind of game, best first: ranked players (at
+    /// least `min_games` games of that kind) by win rate, then average
+    /// score; then the others. Kinds are never mixed: a Blitz game ends at
+    /// 7,500, so its scores would drag a Standard average down.
+    pub fn rankings(&self, kind: &str, min_games: u32) -> Result<(Vec<Ranked>, Vec<Ranked>)> {
         let mut st = self.conn.prepare(
-            "SELECT name, max(computer), count(*), sum(won), avg(score), max(score)
-             FROM results GROUP BY name",
+            // A person and a computer player of the same name (from a
+            // score file written before people were refused computer
+            // names) are two players, never one merged row.
+            "SELECT r.name, r.computer, count(*), sum(r.won), avg(r.score), max(r.score)
+             FROM results r JOIN games g ON g.id = r.game_id
+             WHERE g.kind = ?1
+             GROUP BY r.name, r.computer",
         )?;
-        let rows = st.query_map([], |r| {
+        let rows = st.query_map(params![kind], |r| {
             Ok(Ranked {
                 name: r.get(0)?,
                 computer: r.get(1)?,
@@ -192,25 +215,30 @@ impl ScoreFile {
                 .total_cmp(&a.rate())
                 .then(b.average.total_cmp(&a.average))
                 .then(a.name.cmp(&b.name))
+                .then(a.computer.cmp(&b.computer))
         });
         Ok(all.into_iter().partition(|r| r.games >= min_games))
     }
 
-    /// One player's summary, or `None` if they never played.
-    pub fn player(&self, name: &str) -> Result<Option<Ranked>> {
-        let (a, b) = self.rankings(0)?;
-        Ok(a.into_iter().chain(b).find(|r| r.name == name))
+    /// The summaries of the players called `name` in one kind of game:
+    /// none if nobody by that name played it, the person first if a person
+    /// and a computer did.
+    pub fn players_named(&self, kind: &str, name: &str) -> Result<Vec<Ranked>> {
+        let (a, b) = self.rankings(kind, 0)?;
+        let mut found: Vec<Ranked> = a.into_iter().chain(b).filter(|r| r.name == name).collect();
+        found.sort_by_key(|r| r.computer);
+        Ok(found)
     }
 
-    /// A player's last games: (unix time, kind, jokers, score, won, place,
-    /// players, quit), newest first.
-    pub fn recent(&self, name: &str, limit: u32) -> Result<Vec<Recent>> {
+    /// A player's last games (the person or the computer player of that
+    /// name), newest first.
+    pub fn recent(&self, name: &str, computer: bool, limit: u32) -> Result<Vec<Recent>> {
         let mut st = self.conn.prepare(
             "SELECT g.finished_at, g.kind, g.jokers, r.score, r.won, r.place, g.players, g.quit
              FROM results r JOIN games g ON g.id = r.game_id
-             WHERE r.name = ?1 ORDER BY g.id DESC LIMIT ?2",
+             WHERE r.name = ?1 AND r.computer = ?2 ORDER BY g.id DESC LIMIT ?3",
         )?;
-        let rows = st.query_map(params![name, limit], |r| {
+        let rows = st.query_map(params![name, computer, limit], |r| {
             Ok(Recent {
                 at: r.get(0)?,
                 kind: r.get(1)?,
@@ -222,6 +250,15 @@ impl ScoreFile {
                 quit: r.get(7)?,
             })
         })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Everybody who played, as (name, computer), by name.
+    pub fn everybody(&self) -> Result<Vec<(String, bool)>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT DISTINCT name, computer FROM results ORDER BY name, computer")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
@@ -295,43 +332,59 @@ pub fn format_time(t: i64) -> String {
     )
 }
 
-/// The rankings as text (cuberank).
-pub fn rank_text(file: &ScoreFile, min_games: u32) -> Result<String> {
-    let (ranked, unranked) = file.rankings(min_games)?;
+/// How to rank another kind of game.
+fn rank_command(kind: &str) -> String {
+    match kind {
+        "Blitz" => "`cubes rank --blitz`".to_string(),
+        "Standard" => "`cubes rank`".to_string(),
+        other => format!("(no command for {other} games)"),
+    }
+}
+
+/// The rankings of one kind of game as text (cuberank).
+pub fn rank_text(file: &ScoreFile, kind: &str, min_games: u32) -> Result<String> {
+    let kinds = file.kinds()?;
     let mut out = String::new();
-    if ranked.is_empty() && unranked.is_empty() {
+    if kinds.is_empty() {
         out.push_str("No games recorded yet. Play one with `cubes`.\n");
         return Ok(out);
     }
-    out.push_str(&format!(
-        "{:>4}  {:<31} {:>6} {:>5} {:>6} {:>8} {:>7}\n",
-        "rank", "player", "games", "wins", "win%", "average", "best"
-    ));
-    for (k, r) in ranked.iter().enumerate() {
-        out.push_str(&line(&format!("{}", k + 1), r));
-    }
-    if !unranked.is_empty() {
+    let (ranked, unranked) = file.rankings(kind, min_games)?;
+    if ranked.is_empty() && unranked.is_empty() {
+        out.push_str(&format!("No {kind} games recorded yet.\n"));
+    } else {
+        out.push_str(&format!("{kind} games\n"));
         out.push_str(&format!(
-            "Not ranked yet (fewer than {min_games} game{}):\n",
-            if min_games == 1 { "" } else { "s" }
+            "{:>4}  {:<31} {:>6} {:>5} {:>6} {:>8} {:>7}\n",
+            "rank", "player", "games", "wins", "win%", "average", "best"
         ));
-        for r in &unranked {
-            out.push_str(&line("-", r));
+        for (k, r) in ranked.iter().enumerate() {
+            out.push_str(&line(&format!("{}", k + 1), r));
         }
+        if !unranked.is_empty() {
+            out.push_str(&format!(
+                "Not ranked yet (fewer than {min_games} game{}):\n",
+                if min_games == 1 { "" } else { "s" }
+            ));
+            for r in &unranked {
+                out.push_str(&line("-", r));
+            }
+        }
+    }
+    for other in kinds.iter().filter(|k| *k != kind) {
+        out.push_str(&format!(
+            "{other} games are ranked apart: {}.\n",
+            rank_command(other)
+        ));
     }
     Ok(out)
 }
 
 fn line(rank: &str, r: &Ranked) -> String {
-    let name = if r.computer {
-        format!("{} (computer)", r.name)
-    } else {
-        r.name.clone()
-    };
     format!(
         "{:>4}  {:<31} {:>6} {:>5} {:>5.1}% {:>8.0} {:>7}\n",
         rank,
-        name,
+        display_name(r),
         r.games,
         r.wins,
         100.0 * r.rate(),
@@ -340,42 +393,78 @@ fn line(rank: &str, r: &Ranked) -> String {
     )
 }
 
-/// A player's statistics as text (cubestat), or everybody's summary and who
-/// is playing now without a name.
+fn display_name(r: &Ranked) -> String {
+    if r.computer {
+        format!("{} (computer)", r.name)
+    } else {
+        r.name.clone()
+    }
+}
+
+/// A player's statistics as text (cubestat), each kind of game apart, or
+/// everybody's summary and who is playing now without a name.
 pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result<String> {
     let mut out = String::new();
     let playing = file.playing()?;
+    let kinds = file.kinds()?;
     match name {
-        Some(name) => match file.player(name)? {
-            None => out.push_str(&format!("{name} has no recorded games.\n")),
-            Some(r) => {
-                let (ranked, _) = file.rankings(min_games)?;
-                let place = ranked.iter().position(|x| x.name == r.name);
+        Some(name) => {
+            // The person and the computer player of that name (an old
+            // score file may hold both), each with a line per kind.
+            let mut who: Vec<bool> = Vec::new();
+            for kind in &kinds {
+                for r in file.players_named(kind, name)? {
+                    if !who.contains(&r.computer) {
+                        who.push(r.computer);
+                    }
+                }
+            }
+            who.sort();
+            if who.is_empty() {
+                out.push_str(&format!("{name} has no recorded games.\n"));
+            }
+            for computer in who {
                 out.push_str(&format!(
-                    "{}{}\n",
-                    r.name,
-                    if r.computer { " (computer player)" } else { "" }
+                    "{name}{}\n",
+                    if computer { " (computer player)" } else { "" }
                 ));
-                out.push_str(&format!(
-                    "  games {}, wins {} ({:.1}%), average score {:.0}, best game {}\n",
-                    r.games,
-                    r.wins,
-                    100.0 * r.rate(),
-                    r.average,
-                    r.best
-                ));
-                match place {
-                    Some(p) => out.push_str(&format!("  ranked {} of {}\n", p + 1, ranked.len())),
-                    None => out.push_str(&format!(
-                        "  not ranked yet: {} more game(s) to play\n",
-                        min_games.saturating_sub(r.games)
-                    )),
+                for kind in &kinds {
+                    let Some(r) = file
+                        .players_named(kind, name)?
+                        .into_iter()
+                        .find(|r| r.computer == computer)
+                    else {
+                        continue;
+                    };
+                    let (ranked, _) = file.rankings(kind, min_games)?;
+                    let place = ranked
+                        .iter()
+                        .position(|x| x.name == r.name && x.computer == r.computer);
+                    out.push_str(&format!(
+                        "  {kind}: games {}, wins {} ({:.1}%), average score {:.0}, best game {}\n",
+                        r.games,
+                        r.wins,
+                        100.0 * r.rate(),
+                        r.average,
+                        r.best
+                    ));
+                    match place {
+                        Some(p) => out.push_str(&format!(
+                            "    ranked {} of {} in {kind} games\n",
+                            p + 1,
+                            ranked.len()
+                        )),
+                        None => out.push_str(&format!(
+                            "    not ranked yet in {kind} games: {} more game(s) to play\n",
+                            min_games.saturating_sub(r.games)
+                        )),
+                    }
                 }
                 out.push_str("  last games:\n");
-                for g in file.recent(name, 10)? {
+                for g in file.recent(name, computer, 10)? {
                     let (place, players) = (g.place, g.players);
                     out.push_str(&format!(
-                        "    {}  {:<8}{} {:>6}  {}{}\n",
+                        "    {}  {:<8}{} {:>6}  {}\n",
                         format_time(g.at),
                         g.kind,
                         if g.jokers { " Jokers" } else { "       " },
@@ -387,36 +476,37 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
                         } else {
                             format!("place {place} of {players}")
                         },
-                        ""
                     ));
                 }
             }
-        },
+        }
         None => {
-            let (ranked, unranked) = file.rankings(min_games)?;
-            let games: u32 = ranked.iter().chain(&unranked).map(|r| r.games).sum();
+            let mut results = 0;
+            let mut sections = String::new();
+            for kind in &kinds {
+                let (ranked, unranked) = file.rankings(kind, min_games)?;
+                let mut all: Vec<&Ranked> = ranked.iter().chain(&unranked).collect();
+                all.sort_by(|a, b| a.name.cmp(&b.name).then(a.computer.cmp(&b.computer)));
+                sections.push_str(&format!("{kind} games:\n"));
+                for r in all {
+                    results += r.games;
+                    sections.push_str(&format!(
+                        "  {:<31} {:>4} game(s), {:>4} win(s), average {:>6.0}, best {:>6}\n",
+                        display_name(r),
+                        r.games,
+                        r.wins,
+                        r.average,
+                        r.best
+                    ));
+                }
+            }
             out.push_str(&format!(
                 "{} player(s), {} result(s) recorded in {}\n",
-                ranked.len() + unranked.len(),
-                games,
+                file.everybody()?.len(),
+                results,
                 file.path().display()
             ));
-            let mut all: Vec<&Ranked> = ranked.iter().chain(&unranked).collect();
-            all.sort_by(|a, b| a.name.cmp(&b.name));
-            for r in all {
-                out.push_str(&format!(
-                    "  {:<31} {:>4} game(s), {:>4} win(s), average {:>6.0}, best {:>6}\n",
-                    if r.computer {
-                        format!("{} (computer)", r.name)
-                    } else {
-                        r.name.clone()
-                    },
-                    r.games,
-                    r.wins,
-                    r.average,
-                    r.best
-                ));
-            }
+            out.push_str(&sections);
             out.push_str("`cubes stat NAME` shows one player's games.\n");
         }
     }
@@ -471,7 +561,7 @@ mod tests {
             .expect("record");
         f.record(&game(&[("bob", 10_250, true), ("Bot Sam", 9_000, false)]))
             .expect("record");
-        let (ranked, unranked) = f.rankings(3).expect("rank");
+        let (ranked, unranked) = f.rankings("Standard", 3).expect("rank");
         let names: Vec<_> = ranked.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["ann", "Bot Sam"]);
         assert_eq!(
@@ -479,7 +569,7 @@ mod tests {
             (4, 3, 10_300)
         );
         assert_eq!(unranked.len(), 1);
-        let text = rank_text(&f, 3).expect("text");
+        let text = rank_text(&f, "Standard", 3).expect("text");
         assert!(text.contains("Bot Sam (computer)"), "{text}");
         assert!(
             text.contains("Not ranked yet (fewer than 3 games)"),
@@ -490,8 +580,106 @@ mod tests {
         assert!(all.contains("Bot Sam (computer)"), "{all}");
         assert!(all.contains("5 game(s),    1 win(s)"), "{all}");
         let stat = stat_text(&f, Some("bob"), 3).expect("stat");
-        assert!(stat.contains("not ranked yet: 2 more game(s)"), "{stat}");
+        assert!(
+            stat.contains("not ranked yet in Standard games: 2 more game(s)"),
+            "{stat}"
+        );
         assert!(stat.contains("won"), "{stat}");
+    }
+
+    #[test]
+    fn a_person_and_a_computer_of_the_same_name_stay_apart() {
+        // Score files written before people were refused computer names
+        // may hold both; their games must not merge into one row.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
+        let mut g = game(&[("Bot Rex", 10_300, true), ("Bot Sam", 8_000, false)]);
+        g.players[1].computer = false;
+        f.record(&g).expect("record");
+        f.record(&game(&[("Bot Sam", 10_500, true), ("ann", 9_000, false)]))
+            .expect("record");
+        let (all, none) = f.rankings("Standard", 1).expect("rank");
+        assert!(none.is_empty());
+        let sams: Vec<_> = all.iter().filter(|r| r.name == "Bot Sam").collect();
+        assert_eq!(sams.len(), 2, "{all:?}");
+        assert!(
+            sams.iter()
+                .any(|r| r.computer && (r.games, r.wins, r.best) == (1, 1, 10_500))
+        );
+        assert!(
+            sams.iter()
+                .any(|r| !r.computer && (r.games, r.wins, r.best) == (1, 0, 8_000))
+        );
+        let text = rank_text(&f, "Standard", 1).expect("text");
+        assert_eq!(text.matches("Bot Sam (computer)").count(), 1, "{text}");
+        let stat = stat_text(&f, Some("Bot Sam"), 1).expect("stat");
+        assert_eq!(stat.matches("games 1,").count(), 2, "{stat}");
+        assert!(stat.contains("Bot Sam (computer player)"), "{stat}");
+    }
+
+    #[test]
+    fn standard_and_blitz_games_are_ranked_apart() {
+        // A Blitz game ends at 7,500: mixed in, it dragged ann's Standard
+        // average down and could even top her best.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
+        f.record(&game(&[("ann", 10_300, true), ("Bot Sam", 8_000, false)]))
+            .expect("record");
+        let mut blitz = game(&[("ann", 7_600, true), ("Bot Sam", 5_000, false)]);
+        blitz.kind = "Blitz".into();
+        f.record(&blitz).expect("record");
+        let mut blitz = game(&[("ann", 4_000, false), ("Bot Sam", 7_700, true)]);
+        blitz.kind = "Blitz".into();
+        f.record(&blitz).expect("record");
+
+        let (std, _) = f.rankings("Standard", 1).expect("rank");
+        let ann = std.iter().find(|r| r.name == "ann").expect("ann");
+        assert_eq!((ann.games, ann.wins, ann.best), (1, 1, 10_300));
+        assert_eq!(ann.average, 10_300.0);
+        let (blz, _) = f.rankings("Blitz", 1).expect("rank");
+        let ann = blz.iter().find(|r| r.name == "ann").expect("ann");
+        assert_eq!((ann.games, ann.wins, ann.best), (2, 1, 7_600));
+        assert_eq!(ann.average, 5_800.0);
+
+        let text = rank_text(&f, "Standard", 1).expect("text");
+        assert!(text.starts_with("Standard games\n"), "{text}");
+        assert!(text.contains("10300"), "{text}");
+        assert!(!text.contains("5800"), "{text}");
+        assert!(
+            text.contains("Blitz games are ranked apart: `cubes rank --blitz`."),
+            "{text}"
+        );
+        let text = rank_text(&f, "Blitz", 1).expect("text");
+        assert!(text.contains("5800"), "{text}");
+        assert!(
+            text.contains("Standard games are ranked apart: `cubes rank`."),
+            "{text}"
+        );
+
+        let stat = stat_text(&f, Some("ann"), 1).expect("stat");
+        assert!(
+            stat.contains(
+                "Standard: games 1, wins 1 (100.0%), average score 10300, best game 10300"
+            ),
+            "{stat}"
+        );
+        assert!(
+            stat.contains("Blitz: games 2, wins 1 (50.0%), average score 5800, best game 7600"),
+            "{stat}"
+        );
+        let all = stat_text(&f, None, 1).expect("stat");
+        assert!(all.contains("2 player(s), 6 result(s)"), "{all}");
+        assert!(all.contains("Standard games:\n"), "{all}");
+        assert!(all.contains("Blitz games:\n"), "{all}");
+        // Nothing of one kind: said plainly.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
+        f.record(&blitz).expect("record");
+        let text = rank_text(&f, "Standard", 1).expect("text");
+        assert!(
+            text.starts_with("No Standard games recorded yet."),
+            "{text}"
+        );
     }
 
     #[test]

@@ -3,36 +3,66 @@
 //! follow them.
 
 use crate::app::{App, Effect, Input, Mode};
+use crate::signals::Stop;
 use anyhow::{Context, Result};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use std::time::{Duration, Instant};
 
-/// Runs the game until the player leaves; returns whether it was left
-/// unfinished.
-pub fn run(app: &mut App, delay_ms: u64) -> Result<bool> {
+/// How often the loop looks at the signal flag while nothing happens.
+const SIGNAL_CHECK: Duration = Duration::from_millis(100);
+
+/// Runs the game until the player leaves or a signal arrives; returns
+/// whether it was left unfinished.
+pub fn run(app: &mut App, delay_ms: u64, stop: &Stop) -> Result<bool> {
     let mut terminal = ratatui::try_init().context("setting up the terminal")?;
-    let result = event_loop(&mut terminal, app, Duration::from_millis(delay_ms));
-    ratatui::restore();
-    result
+    let result = event_loop(&mut terminal, app, Duration::from_millis(delay_ms), stop);
+    restore();
+    match result {
+        // After a hangup the terminal is gone and drawing or reading fails;
+        // the signal, not that failure, is why the game ends.
+        Err(_) if stop.signal().is_some() => Ok(true),
+        other => other,
+    }
+}
+
+/// Leaves raw mode and the alternate screen. Unlike `ratatui::restore`, it
+/// tries both steps whatever the first did and prints nothing: after a
+/// hangup there is no terminal to print to (and printing would panic).
+fn restore() {
+    let _ = crossterm::terminal::disable_raw_mode();
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        crossterm::terminal::LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
 }
 
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
     delay: Duration,
+    stop: &Stop,
 ) -> Result<bool> {
     // When the next computer move may happen. After a person's turn ends
     // the pause is longer, so they can read how it ended before the
     // computer's dice replace theirs.
     let mut next_move = Instant::now() + delay;
     loop {
-        terminal.draw(|f| crate::ui::draw(f, app))?;
-        let computer_turn = app.to_act().is_some() && !app.human_to_act() && app.mode == Mode::Play;
+        if stop.signal().is_some() {
+            return Ok(true);
+        }
+        let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
+        app.too_small = !crate::ui::fits(frame.area.width, frame.area.height, app.seats.len());
+        let computer_turn = app.to_act().is_some()
+            && !app.human_to_act()
+            && app.mode == Mode::Play
+            && !app.too_small;
         let wait = if computer_turn {
             next_move.saturating_duration_since(Instant::now())
         } else {
-            Duration::from_millis(500)
-        };
+            SIGNAL_CHECK
+        }
+        .min(SIGNAL_CHECK);
         let input = if event::poll(wait)? {
             match event::read()? {
                 Event::Key(k) if k.kind == KeyEventKind::Press => match k.code {
@@ -46,7 +76,7 @@ fn event_loop(
                 },
                 _ => None,
             }
-        } else if computer_turn {
+        } else if computer_turn && Instant::now() >= next_move {
             Some(Input::Tick)
         } else {
             None

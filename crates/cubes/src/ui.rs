@@ -3,7 +3,7 @@
 //! page, the quit question and the final standings. Rendering only reads
 //! the [`App`].
 
-use crate::app::{App, Mode, Tone, points};
+use crate::app::{App, Controls, Mode, Tone, points};
 use cubes_engine::{DieState, Phase};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,8 +11,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-/// The help page (also printed by `--plain` on `?`).
-pub const HELP: &str = "\
+/// The rules part of the help page, the same for the full screen and
+/// `--plain` (whose commands differ, see [`help`]).
+pub const RULES: &str = "\
 cubes: score 10,000 points (7,500 in Blitz) with five dice.
 
 A turn starts with a roll of all five dice. After each roll, keep one or
@@ -28,11 +29,35 @@ straight may use dice held from earlier rolls.
 
 On board: your first banked turn needs 500 points. Off board: the turn
 that crosses the target needs 500 points. Overtime: the winner must lead
-second place by 250; until then play goes on.
+second place by 250; until then play goes on.";
 
+/// The keys of the full screen.
+const KEYS_HELP: &str = "\
 Keys: r or Enter roll / keep the picked dice and roll the rest;
 1-5 pick a die; a pick all scoring dice; h hold (bank);
 ? this help; q quit (asks first).";
+
+/// The commands of `--plain`, one per line.
+const LINES_HELP: &str = "\
+Commands, one per line:
+  r        roll the dice, or keep the picked dice and roll the others
+  k 1 3    keep dice 1 and 3 (every die kept must score), roll the others
+  a        pick all scoring dice (then r keeps them and rolls the others)
+  1 to 5   pick or unpick one die
+  h        hold: bank the turn's points and end your turn
+  ?        this help
+  q        quit (asks first; an unfinished game is recorded as a loss)
+The status line shows the scores, the dice (held dice in parentheses), the
+turn total, what this roll scores, what you picked and whether you may hold.";
+
+/// The help page for these controls.
+pub fn help(controls: Controls) -> String {
+    let commands = match controls {
+        Controls::Keys => KEYS_HELP,
+        Controls::Lines => LINES_HELP,
+    };
+    format!("{RULES}\n\n{commands}")
+}
 
 const KEYS: &str = " r roll  1-5 pick  a all scoring  h hold  ? help  q quit";
 
@@ -45,12 +70,67 @@ fn die_style(state: DieState, selected: bool) -> Style {
     }
 }
 
+/// The scoring combinations, one a line, when there is room.
+fn scoring_full(jokers: bool) -> Vec<&'static str> {
+    let mut lines = vec![
+        "Five of a kind   face x 300",
+        "Four of a kind   face x 200",
+        "Three of a kind  face x 100",
+        "Straight   1500 (750 w/ held)",
+        "Small straight          400",
+        "One 100  Five 50  (face: One=10)",
+    ];
+    if jokers {
+        lines.push("Joker 0 (face value 30)");
+    }
+    lines
+}
+
+/// The same in four lines, for short terminals (many players): the man
+/// page promises the combinations on screen, all of them.
+fn scoring_compact(jokers: bool) -> Vec<&'static str> {
+    vec![
+        "5/4/3 of a kind  face x 300/200/100",
+        "Straight 1500 (750 with held dice)",
+        "Small straight 400  One 100  Five 50",
+        if jokers {
+            "Joker 0  (face: One 10, Joker 30)"
+        } else {
+            "(face: One 10, others their spots)"
+        },
+    ]
+}
+
+/// Width of the Scoring box for each form (text + borders).
+const FULL_WIDTH: u16 = 34;
+const COMPACT_WIDTH: u16 = 38;
+
+/// Rows that are not the bottom boxes: title, players box (`n` + 2),
+/// dice box, status (2) and keys.
+fn fixed_rows(players: u16) -> u16 {
+    1 + (players + 2) + 7 + 2 + 1
+}
+
+/// The smallest terminal that shows the whole board for `players`
+/// players: every scoring combination (compact form), the dice and the
+/// lines next to them, and a few lines of what happened.
+pub fn min_size(players: usize) -> (u16, u16) {
+    let n = u16::try_from(players).unwrap_or(u16::MAX);
+    (64, fixed_rows(n).saturating_add(4 + 2))
+}
+
+/// Whether a terminal of this size shows the whole board.
+pub fn fits(width: u16, height: u16, players: usize) -> bool {
+    let (w, h) = min_size(players);
+    width >= w && height >= h
+}
+
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
     let n = app.seats.len() as u16;
-    let (min_w, min_h) = (60, 17 + n);
+    let (min_w, min_h) = min_size(app.seats.len());
     let area = f.area();
-    if area.width < min_w || area.height < min_h {
+    if !fits(area.width, area.height, app.seats.len()) {
         // Too small to show the dice and the scores legibly: say so rather
         // than draw a garbled board.
         let text = format!(
@@ -64,7 +144,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Constraint::Length(1),
         Constraint::Length(n + 2),
         Constraint::Length(7),
-        Constraint::Min(4),
+        Constraint::Min(6),
         Constraint::Length(2),
         Constraint::Length(1),
     ])
@@ -83,9 +163,17 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_players(f, app, players);
     draw_dice(f, app, dice);
 
+    // The full list when it fits, else the compact one (min_size makes
+    // sure that one always does).
+    let full = scoring_full(app.state.jokers());
+    let (scoring, width) = if usize::from(bottom.height.saturating_sub(2)) >= full.len() {
+        (full, FULL_WIDTH)
+    } else {
+        (scoring_compact(app.state.jokers()), COMPACT_WIDTH)
+    };
     let [left, right] =
-        Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(bottom);
-    draw_scoring(f, app, left);
+        Layout::horizontal([Constraint::Length(width), Constraint::Min(20)]).areas(bottom);
+    draw_scoring(f, &scoring, left);
     // The newest entries that fit, each wrapped to the box's width.
     let h = right.height.saturating_sub(2) as usize;
     let w = right.width.saturating_sub(2).max(1) as usize;
@@ -126,7 +214,13 @@ pub fn draw(f: &mut Frame, app: &App) {
     );
 
     match app.mode {
-        Mode::Help => popup(f, " Help (any key to go back) ", HELP, 78, 24),
+        Mode::Help => popup(
+            f,
+            " Help (any key to go back) ",
+            &help_page(f.area()),
+            78,
+            24,
+        ),
         Mode::ConfirmQuit => popup(
             f,
             " Quit? ",
@@ -160,6 +254,37 @@ pub fn draw(f: &mut Frame, app: &App) {
             popup(f, " Game over ", &text, 44, n + 7);
         }
         Mode::Play => {}
+    }
+}
+
+/// The text with its paragraphs (blank-line separated) joined into long
+/// lines, so a popup narrower than the text wraps it cleanly instead of
+/// breaking every hard-wrapped line twice.
+fn reflow(text: &str) -> String {
+    text.split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The help page for the popup on this screen: reflowed to its width, and
+/// without the blank lines between paragraphs when the screen is too
+/// short for them (at the minimum size the keys would be cut otherwise).
+fn help_page(area: Rect) -> String {
+    let text = reflow(&help(Controls::Keys));
+    let (w, h) = (area.width.min(78), area.height.min(24));
+    let (inner_w, inner_h) = (
+        usize::from(w.saturating_sub(2)),
+        usize::from(h.saturating_sub(2)),
+    );
+    let rows: usize = text
+        .split('\n')
+        .map(|l| wrap(l, inner_w).len().max(1))
+        .sum();
+    if rows > inner_h {
+        text.replace("\n\n", "\n")
+    } else {
+        text
     }
 }
 
@@ -223,16 +348,32 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
     let turn = app.state.turn();
+    // Before the next roll, the dice of a bust stay where they fell.
+    let busted = app.busted.filter(|_| app.state.phase() == Phase::Start);
     let mut rows: [Vec<Span>; 5] = Default::default();
     for i in 0..5 {
-        let st = turn.states[i];
-        let sel = app.selected.contains(i);
-        let style = die_style(st, sel);
-        let face = if st == DieState::Idle {
-            ' '
-        } else {
-            turn.dice[i].symbol()
+        let (st, face, style) = match busted {
+            Some(b) if b.rolled.contains(i) => (
+                DieState::Rolled,
+                b.dice[i].symbol(),
+                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            ),
+            Some(b) => (
+                DieState::Held,
+                b.dice[i].symbol(),
+                die_style(DieState::Held, false),
+            ),
+            None => {
+                let st = turn.states[i];
+                let face = if st == DieState::Idle {
+                    ' '
+                } else {
+                    turn.dice[i].symbol()
+                };
+                (st, face, die_style(st, app.selected.contains(i)))
+            }
         };
+        let sel = busted.is_none() && app.selected.contains(i);
         rows[0].push(Span::styled(" ╭───╮ ", style));
         rows[1].push(Span::styled(format!(" │ {face} │ "), style));
         rows[2].push(Span::styled(" ╰───╯ ", style));
@@ -261,52 +402,162 @@ fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
     let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
     f.render_widget(Paragraph::new(lines), dice_area);
 
-    // What a newcomer needs next to the dice: the turn so far, what this
-    // roll scores, what the picked dice score, and whether holding is open.
-    let mut info: Vec<Line> = Vec::new();
+    f.render_widget(
+        Paragraph::new(fit_notes(
+            info_notes(app),
+            usize::from(info_area.width),
+            usize::from(info_area.height),
+        )),
+        info_area,
+    );
+}
+
+/// A line of the panel next to the dice. `optional` lines give way first
+/// when the panel cannot show every line.
+struct Note {
+    text: String,
+    style: Style,
+    optional: bool,
+}
+
+impl Note {
+    fn new(text: String, style: Style) -> Note {
+        Note {
+            text,
+            style,
+            optional: false,
+        }
+    }
+}
+
+/// What a newcomer needs next to the dice: the turn so far, what this roll
+/// scores, what the picked dice score, and whether holding is open.
+fn info_notes(app: &App) -> Vec<Note> {
+    let turn = app.state.turn();
+    let mut notes = Vec::new();
+    if let Some(b) = app.busted.filter(|_| app.state.phase() == Phase::Start) {
+        let bad = Style::new().fg(Color::Red);
+        notes.push(Note::new(
+            format!("{} rolled nothing that scores:", app.seats[b.seat].name),
+            bad,
+        ));
+        notes.push(Note::new(
+            if b.lost > 0 {
+                format!("{} points lost", points(b.lost))
+            } else {
+                "the turn is over".to_string()
+            },
+            bad,
+        ));
+    }
     if app.to_act().is_some() {
-        info.push(Line::from(format!("Turn total: {}", points(turn.points))));
+        notes.push(Note::new(
+            format!("Turn total: {}", points(turn.points)),
+            Style::new(),
+        ));
     }
     if app.state.phase() == Phase::Rolled {
         if let Some(k) = turn.best_keep() {
-            info.push(Line::from(format!("This roll: {}", k.combos)));
+            // Shown again, in other words, by the hold line and the pick:
+            // the first to go when space is short.
+            notes.push(Note {
+                optional: !app.selected.is_empty(),
+                ..Note::new(
+                    format!("This roll: {}", combos_short(&k.combos)),
+                    Style::new(),
+                )
+            });
         }
         if !app.selected.is_empty() {
             let picked = match turn.score_keep(app.selected) {
-                Some(k) => format!("Picked: {}", k.combos),
+                Some(k) => format!("Picked: {}", combos_short(&k.combos)),
                 None => "Picked dice do not all score".to_string(),
             };
-            info.push(Line::styled(picked, Style::new().fg(Color::Yellow)));
+            notes.push(Note::new(picked, Style::new().fg(Color::Yellow)));
         }
-        match app.state.can_hold() {
-            Ok(b) => info.push(Line::from(format!("Hold now banks {}", points(b)))),
-            Err(cubes_engine::IllegalAction::NotOnBoard { needed, .. }) => info.push(Line::styled(
-                format!("Cannot hold yet: {} needed to get on board", points(needed)),
-                Style::new().fg(Color::DarkGray),
-            )),
-            Err(cubes_engine::IllegalAction::OffBoard { needed, .. }) => info.push(Line::styled(
-                format!("Cannot hold: crossing the target needs {}", points(needed)),
-                Style::new().fg(Color::DarkGray),
-            )),
-            Err(_) => {}
+        match (app.hold_line(), app.state.can_hold().is_ok()) {
+            (Some(l), true) => notes.push(Note::new(l, Style::new())),
+            (Some(l), false) => notes.push(Note::new(l, Style::new().fg(Color::DarkGray))),
+            (None, _) => {}
         }
     }
-    f.render_widget(Paragraph::new(info).wrap(Wrap { trim: true }), info_area);
+    notes
 }
 
-fn draw_scoring(f: &mut Frame, app: &App, area: Rect) {
-    let mut lines = vec![
-        "Five of a kind   face x 300",
-        "Four of a kind   face x 200",
-        "Three of a kind  face x 100",
-        "Straight   1500 (750 w/ held)",
-        "Small straight          400",
-        "One 100  Five 50  (face: One=10)",
-    ];
-    if app.state.jokers() {
-        lines.push("Joker 0 (face value 30)");
+/// `One x2 (200) + Five (50)`: combinations with repeats counted, shorter
+/// than the engine's `One (100) + One (100) + Five (50)` for the narrow
+/// panel next to the dice.
+fn combos_short(c: &cubes_engine::Combos) -> String {
+    let mut groups: Vec<(cubes_engine::Combo, u32)> = Vec::new();
+    for x in c.iter() {
+        match groups.iter_mut().find(|(g, _)| *g == x) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((x, 1)),
+        }
     }
-    let text = Text::from(lines.into_iter().map(Line::from).collect::<Vec<_>>());
+    groups
+        .iter()
+        .map(|(x, n)| {
+            if *n > 1 {
+                format!("{x} x{n} ({})", x.points() * n)
+            } else {
+                format!("{x} ({})", x.points())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Greedy word wrap to `width` columns (a word longer than a line is cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > width {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            lines.push(word.drain(..width).collect());
+        }
+        let word: String = word.into_iter().collect();
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The notes wrapped to the panel; when they do not all fit, the optional
+/// ones are left out so the others (the hold line above all) stay whole.
+fn fit_notes(notes: Vec<Note>, width: usize, height: usize) -> Vec<Line<'static>> {
+    let rows = |ns: &[Note]| -> usize { ns.iter().map(|n| wrap(&n.text, width).len()).sum() };
+    let notes = if rows(&notes) > height {
+        notes.into_iter().filter(|n| !n.optional).collect()
+    } else {
+        notes
+    };
+    notes
+        .iter()
+        .flat_map(|n| {
+            wrap(&n.text, width)
+                .into_iter()
+                .map(move |l| Line::styled(l, n.style))
+        })
+        .collect()
+}
+
+fn draw_scoring(f: &mut Frame, lines: &[&str], area: Rect) {
+    let text = Text::from(lines.iter().map(|l| Line::from(*l)).collect::<Vec<_>>());
     f.render_widget(
         Paragraph::new(text).block(Block::bordered().title(" Scoring ")),
         area,
@@ -318,7 +569,7 @@ mod tests {
     use super::*;
     use crate::app::{Input, Seat, SeatKind};
     use cubes_ai::Personality;
-    use cubes_engine::{JokerRule, Settings};
+    use cubes_engine::{DiceMask, JokerRule, Settings};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
@@ -337,9 +588,47 @@ mod tests {
     }
 
     fn screen(app: &App) -> String {
-        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        screen_of(app, 80, 24)
+    }
+
+    fn screen_of(app: &App, w: u16, h: u16) -> String {
+        let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
         t.draw(|f| draw(f, app)).expect("draw");
         t.backend().to_string()
+    }
+
+    /// ann and bob (people) against Steady Sam and Bold Bella.
+    fn four(settings: Settings, seed: u64, players: usize) -> App {
+        let mut seats = vec![
+            Seat {
+                name: "ann".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "bob".into(),
+                kind: SeatKind::Human,
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+            Seat {
+                name: "Bold Bella".into(),
+                kind: SeatKind::Computer(Box::new(Personality::bold())),
+            },
+        ];
+        seats.truncate(players);
+        App::new(settings, seats, seed).expect("app")
+    }
+
+    /// Every combination, in one form or the other, is on the screen.
+    fn assert_scoring_whole(s: &str, jokers: bool) {
+        let full = scoring_full(jokers);
+        let compact = scoring_compact(jokers);
+        assert!(
+            full.iter().all(|l| s.contains(l)) || compact.iter().all(|l| s.contains(l)),
+            "scoring list cut:\n{s}"
+        );
     }
 
     #[test]
@@ -378,6 +667,57 @@ mod tests {
     }
 
     #[test]
+    fn a_bust_stays_on_screen_until_the_next_roll() {
+        // The audit: a bust cleared the dice at once, so the player never
+        // saw the roll that ended the turn.
+        let mut a = four(Settings::standard(), 3, 2);
+        for _ in 0..10_000 {
+            if a.busted.is_some_and(|b| b.seat == 0) {
+                break;
+            }
+            if !a.human_to_act() {
+                a.update(Input::Tick);
+            } else if a.state.phase() == Phase::Start {
+                a.update(Input::Key('r'));
+            } else {
+                a.update(Input::Key('a'));
+                a.update(Input::Key('r'));
+            }
+        }
+        let b = a.busted.expect("ann busts sooner or later");
+        assert_eq!(a.state.phase(), Phase::Start);
+        let s = screen(&a);
+        let faces: Vec<String> = b
+            .dice
+            .iter()
+            .map(|d| format!("│ {} │", d.symbol()))
+            .collect();
+        for f in &faces {
+            assert!(s.contains(f.as_str()), "{f} missing:\n{s}");
+        }
+        assert!(s.contains("ann rolled nothing that scores:"), "{s}");
+        insta::assert_snapshot!(s);
+        // The next roll (bob's) replaces it.
+        assert_eq!(a.state.current(), 1);
+        a.update(Input::Key('r'));
+        assert!(a.busted.is_none_or(|b| b.seat == 1), "{:?}", a.busted);
+        let s = screen(&a);
+        assert!(!s.contains("ann rolled nothing"), "{s}");
+    }
+
+    #[test]
+    fn help_fits_the_minimum_size() {
+        // Hard-wrapped at 76 columns, the help broke every line twice in a
+        // narrower popup and lost the keys off the bottom.
+        let mut a = four(Settings::standard(), 7, 2);
+        a.update(Input::Key('?'));
+        let (w, h) = min_size(2);
+        let s = screen_of(&a, w, h);
+        assert!(s.contains("cubes: score 10,000 points"), "{s}");
+        assert!(s.contains("q quit (asks first)."), "{s}");
+    }
+
+    #[test]
     fn quit_question() {
         let mut a = app(Settings::standard(), 7);
         a.update(Input::Key('q'));
@@ -396,10 +736,140 @@ mod tests {
     #[test]
     fn a_too_small_terminal_says_so() {
         let a = app(Settings::standard(), 7);
-        let mut t = Terminal::new(TestBackend::new(50, 15)).expect("terminal");
-        t.draw(|f| draw(f, &a)).expect("draw");
-        let s = t.backend().to_string();
-        assert!(s.contains("at least 60 x 19"), "{s}");
+        let s = screen_of(&a, 50, 15);
+        assert!(s.contains("at least 64 x 21"), "{s}");
+        assert!(!fits(63, 21, 2) && !fits(64, 20, 2) && fits(64, 21, 2));
+    }
+
+    #[test]
+    fn four_players_at_80x24_see_every_combination() {
+        // The audit's screen: the Scoring box was cut after "Small
+        // straight" with four players.
+        for jokers in [JokerRule::Never, JokerRule::Always] {
+            let mut a = four(Settings::standard().with_jokers(jokers), 29, 4);
+            a.update(Input::Key('r'));
+            let s = screen(&a);
+            assert_scoring_whole(&s, jokers == JokerRule::Always);
+            if jokers == JokerRule::Always {
+                insta::assert_snapshot!(s);
+            }
+        }
+    }
+
+    #[test]
+    fn at_the_minimum_size_nothing_is_cut() {
+        // At the old minimum (60 x 19) only two combinations showed and a
+        // pick pushed the hold line out of the dice box.
+        for players in 1..=4 {
+            for jokers in [JokerRule::Never, JokerRule::Always] {
+                let (w, h) = min_size(players);
+                let mut a = four(Settings::standard().with_jokers(jokers), 29, players);
+                a.update(Input::Key('r'));
+                if a.state.phase() != Phase::Rolled {
+                    continue;
+                }
+                a.update(Input::Key('a'));
+                let s = screen_of(&a, w, h);
+                assert_scoring_whole(&s, jokers == JokerRule::Always);
+                assert!(s.contains("Picked:"), "{s}");
+                assert!(s.contains("Cannot hold yet:"), "{s}");
+                assert!(s.contains("on board"), "{s}");
+                assert!(s.contains("What happened"), "{s}");
+                if players == 4 && jokers == JokerRule::Always {
+                    insta::assert_snapshot!("minimum_size_four_players_jokers", s);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_lines_next_to_the_dice_always_fit_at_the_minimum_width() {
+        // Every Jokers roll (the longest combinations), every pick, and the
+        // longest hold line: the hold line and the pick must stay whole in
+        // the panel of the narrowest board (64 - 2 borders - 36 of dice).
+        use cubes_engine::{Face, valid_keeps};
+        let width = usize::from(min_size(2).0) - 2 - 36;
+        let faces = [
+            Face::One,
+            Face::Two,
+            Face::Three,
+            Face::Four,
+            Face::Five,
+            Face::Six,
+            Face::Joker,
+        ];
+        let holds = [
+            "Hold now banks 10,000",
+            "Cannot hold yet: on board needs 500",
+            "Cannot hold: crossing the target needs 500",
+        ];
+        let mut checked = 0;
+        for code in 0..7usize.pow(5) {
+            let mut dice = [Face::One; 5];
+            let mut idx = [0usize; 5];
+            let mut c = code;
+            for (d, i) in dice.iter_mut().zip(&mut idx) {
+                *i = c % 7;
+                *d = faces[*i];
+                c /= 7;
+            }
+            // The order of the dice changes no text: one roll per multiset.
+            if idx.windows(2).any(|w| w[0] > w[1]) {
+                continue;
+            }
+            let Some(best) = cubes_engine::best_keep(&dice, DiceMask::EMPTY, 0, DiceMask::ALL)
+            else {
+                continue;
+            };
+            for keep in valid_keeps(&dice, DiceMask::EMPTY, 0, DiceMask::ALL) {
+                for (k, hold) in holds.iter().enumerate() {
+                    // Holding is refused only for a turn under 500, so
+                    // the refusals never come with a pick worth more.
+                    if k > 0 && best.points >= 500 {
+                        continue;
+                    }
+                    let notes = vec![
+                        Note::new("Turn total: 10,000".into(), Style::new()),
+                        Note {
+                            optional: true,
+                            ..Note::new(
+                                format!("This roll: {}", combos_short(&best.combos)),
+                                Style::new(),
+                            )
+                        },
+                        Note::new(
+                            format!("Picked: {}", combos_short(&keep.combos)),
+                            Style::new(),
+                        ),
+                        Note::new(hold.to_string(), Style::new()),
+                    ];
+                    let lines = fit_notes(notes, width, 5);
+                    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                    assert!(text.len() <= 5, "{dice:?} {text:?}");
+                    assert!(text.join(" ").ends_with(hold), "{dice:?} {text:?}");
+                    assert!(text.join(" ").contains("Picked:"), "{dice:?} {text:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
+    }
+
+    #[test]
+    fn words_wrap_and_repeats_are_counted() {
+        assert_eq!(
+            wrap("Cannot hold yet: 500", 10),
+            ["Cannot", "hold yet:", "500"]
+        );
+        assert_eq!(wrap("abcdefghij k", 4), ["abcd", "efgh", "ij k"]);
+        assert_eq!(wrap("", 4), Vec::<String>::new());
+        let k = cubes_engine::score_roll(&[
+            cubes_engine::Face::One,
+            cubes_engine::Face::Five,
+            cubes_engine::Face::One,
+        ])
+        .expect("scores");
+        assert_eq!(combos_short(&k), "One x2 (200) + Five (50)");
     }
 
     #[test]

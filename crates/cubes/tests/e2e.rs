@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cubes");
 
-/// A `cubes` running in a pseudo-terminal of 80 x 24.
+/// A `cubes` running in a pseudo-terminal (80 x 24 unless told).
 struct Pty {
     screen: Arc<Mutex<vt100::Parser>>,
     writer: Box<dyn Write + Send>,
@@ -22,10 +22,14 @@ struct Pty {
 
 impl Pty {
     fn spawn(data: &Path, args: &[&str]) -> Pty {
+        Pty::spawn_sized(data, args, 24, 80)
+    }
+
+    fn spawn_sized(data: &Path, args: &[&str], rows: u16, cols: u16) -> Pty {
         let pair = native_pty_system()
             .openpty(PtySize {
-                rows: 24,
-                cols: 80,
+                rows,
+                cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -39,8 +43,8 @@ impl Pty {
         let mut reader = pair.master.try_clone_reader().expect("reader");
         let writer = pair.master.take_writer().expect("writer");
         let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(24).expect("rows"),
-            std::num::NonZeroU16::new(80).expect("cols"),
+            std::num::NonZeroU16::new(rows).expect("rows"),
+            std::num::NonZeroU16::new(cols).expect("cols"),
             0,
         )));
         let s = screen.clone();
@@ -92,6 +96,37 @@ impl Pty {
         std::thread::sleep(Duration::from_millis(150));
     }
 
+    /// Sends a signal (`HUP`, `TERM`) to the game, as closing the terminal
+    /// window or `kill` would.
+    fn signal(&self, name: &str) {
+        let pid = self.child.process_id().expect("the game's pid");
+        send_signal(pid, name);
+    }
+
+    /// Whether the screen is in the alternate buffer (the game's) rather
+    /// than the shell's.
+    fn alternate_screen(&self) -> bool {
+        self.screen
+            .lock()
+            .map(|p| p.screen().alternate_screen())
+            .unwrap_or(true)
+    }
+
+    fn exit_code(&mut self) -> u32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.exit_code();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "cubes did not exit:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
     fn wait_exit(&mut self) -> bool {
         let start = Instant::now();
         loop {
@@ -106,6 +141,15 @@ impl Pty {
             std::thread::sleep(Duration::from_millis(30));
         }
     }
+}
+
+fn send_signal(pid: u32, name: &str) {
+    let ok = Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .expect("run kill")
+        .success();
+    assert!(ok, "kill -{name} {pid}");
 }
 
 fn run(data: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
@@ -208,7 +252,7 @@ fn watching_computers_play_a_whole_game_records_it() {
     );
     p.keys("q");
     assert!(p.wait_exit());
-    let (ok, out, err) = run(data.path(), &["rank", "--min-games", "1"], "");
+    let (ok, out, err) = run(data.path(), &["rank", "--blitz", "--min-games", "1"], "");
     assert!(ok, "{err}");
     assert!(out.contains("Bold Bella (computer)"), "{out}");
     assert!(out.contains("Cautious Carla (computer)"), "{out}");
@@ -283,8 +327,110 @@ fn bad_command_lines_are_refused_clearly() {
     let (ok, _, err) = run(data.path(), &["--plain", "-H", "ann", "ann"], "");
     assert!(!ok);
     assert!(err.contains("two players are called"), "{err}");
+    // A person cannot take a computer player's name (their records would
+    // read as the computer's).
+    let (ok, _, err) = run(
+        data.path(),
+        &["--plain", "-c", "reckless", "Steady Sam"],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("is the name of a computer player"), "{err}");
     // Without a terminal the full-screen game says what to do instead.
     let (ok, _, err) = run(data.path(), &["ann"], "");
     assert!(!ok);
     assert!(err.contains("use --plain"), "{err}");
+}
+
+#[test]
+fn closing_the_terminal_records_the_game_as_left_unfinished() {
+    // "Don't quit!": closing the window (SIGHUP) used to kill the game
+    // before it could record the loss that quitting records.
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut p = Pty::spawn(data.path(), &["--seed", "7", "--jokers", "never", "carol"]);
+    p.wait_for("Press r to roll");
+    p.keys("r");
+    p.wait_for("This roll:");
+    p.signal("HUP");
+    assert_eq!(p.exit_code(), 128 + 1, "exit status 128 + SIGHUP");
+    let (ok, out, err) = run(data.path(), &["stat", "carol"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("games 1, wins 0"), "{out}");
+    assert!(out.contains("left unfinished"), "{out}");
+    assert!(out.contains("Nobody is playing now"), "{out}");
+}
+
+#[test]
+fn kill_records_the_game_and_restores_the_terminal() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut p = Pty::spawn(data.path(), &["--seed", "7", "--jokers", "never", "dave"]);
+    p.wait_for("Press r to roll");
+    assert!(p.alternate_screen());
+    p.keys("r");
+    p.wait_for("This roll:");
+    p.signal("TERM");
+    assert_eq!(p.exit_code(), 128 + 15, "exit status 128 + SIGTERM");
+    // The reader thread may still be processing the last bytes.
+    let start = Instant::now();
+    while p.alternate_screen() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    assert!(!p.alternate_screen(), "the shell's screen is back");
+    let (_, out, _) = run(data.path(), &["stat", "dave"], "");
+    assert!(out.contains("left unfinished"), "{out}");
+}
+
+#[test]
+fn kill_records_a_plain_game_waiting_for_input() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(BIN)
+        .args(["--plain", "--seed", "7", "--jokers", "never", "erin"])
+        .env("GAMES_DATA_DIR", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cubes");
+    // Roll, then keep the input open: the game waits for the next line.
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"r\n").expect("write");
+    stdin.flush().expect("flush");
+    std::thread::sleep(Duration::from_millis(500));
+    send_signal(child.id(), "TERM");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "cubes --plain did not exit on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    };
+    drop(stdin);
+    assert_eq!(status.code(), Some(128 + 15));
+    let (_, out, _) = run(data.path(), &["stat", "erin"], "");
+    assert!(out.contains("games 1, wins 0"), "{out}");
+    assert!(out.contains("left unfinished"), "{out}");
+}
+
+#[test]
+fn keys_do_nothing_while_the_terminal_is_too_small() {
+    // The audit pressed r on the "too small" screen and rolled blind. A
+    // roll would make the game count (it would be recorded when left).
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut p = Pty::spawn_sized(data.path(), &["--seed", "7", "frank"], 15, 50);
+    p.wait_for("Please make it bigger");
+    p.keys("r");
+    p.keys("a");
+    p.keys("h");
+    let s = p.wait_for("Please make it bigger");
+    assert!(!s.contains("frank rolls"), "{s}");
+    p.keys("q");
+    p.keys("y");
+    assert!(p.wait_exit());
+    let (ok, out, err) = run(data.path(), &["stat", "frank"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("frank has no recorded games"), "{out}");
 }
