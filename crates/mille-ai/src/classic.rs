@@ -3,7 +3,7 @@
 //! always answers legally, its `need` weights reset each hand, and its
 //! "could finish with one card" test looks at the right card).
 //!
-//! It decides from the view alone: `seen` is the seat's hand plus every
+//! It decides from what its seat may see: `seen` is the seat's hand plus every
 //! public card. The only memory kept between requests is the `need` table,
 //! which the original grows during a hand; a bot started mid-hand simply
 //! starts from the initial weights.
@@ -12,7 +12,7 @@ use crate::knowledge::Knowledge;
 use crate::{Bot, coup_fourre_if_held, fallback_action};
 use mille_engine::card::KINDS;
 use mille_engine::view::Decision;
-use mille_engine::{Action, Card, Kind, Safety, View, bounded};
+use mille_engine::{Action, Card, Kind, Phase, Safety, State, View, bounded};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -23,7 +23,7 @@ pub struct ClassicBot {
     need: [i32; KINDS],
     /// Deck size and public card count at the last decision, to notice a
     /// new hand (the deck only shrinks and the table only grows in a hand).
-    last: Option<(u32, usize)>,
+    last: Option<(u32, u32)>,
 }
 
 /// The starting `need` weights of `classic-bot.md`.
@@ -70,19 +70,14 @@ impl ClassicBot {
 
     /// Resets the per-hand memory when the view shows a new hand, then
     /// grows the need of the remedy of a hazard on the seat's own pile.
-    fn remember(&mut self, view: &View, k: &Knowledge) {
-        let public: usize = view.discards.len()
-            + view
-                .teams
-                .iter()
-                .map(|t| t.battle.len() + t.speed.len() + t.distance.len() + t.safeties.len())
-                .sum::<usize>();
-        if let Some((deck, seen)) = self.last
-            && (view.deck > deck || public < seen)
+    fn remember(&mut self, k: &Knowledge) {
+        let (deck, public) = (k.deck(), k.public());
+        if let Some((last_deck, last_public)) = self.last
+            && (deck > last_deck || public < last_public)
         {
             self.need = initial_need();
         }
-        self.last = Some((view.deck, public));
+        self.last = Some((deck, public));
         if let Some(h) = k.state.tableau(k.team).stopping_hazard()
             && let Some(r) = h.remedy()
         {
@@ -93,20 +88,23 @@ impl ClassicBot {
     /// The hazard pressure: battle hazards it drew (held, or played on an
     /// opponent in a two-side game where only it could have played them),
     /// plus for each of its own safeties the matching hazards not yet seen.
-    fn hazard_pressure(view: &View, k: &Knowledge) -> i32 {
-        let mut p = view.hand.iter().filter(|c| c.is_battle_hazard()).count() as i32;
+    fn hazard_pressure(k: &Knowledge) -> i32 {
+        let mut p = k.hand().iter().filter(|c| c.is_battle_hazard()).count() as i32;
         if k.teams() == 2 {
             for o in k.opponents() {
-                p += view.teams[o as usize]
+                p += k
+                    .state
+                    .tableau(o)
                     .battle
+                    .as_slice()
                     .iter()
                     .filter(|c| c.is_battle_hazard())
                     .count() as i32;
             }
         }
-        let mine = &view.teams[k.team as usize].safeties;
+        let mine = k.state.tableau(k.team).safeties;
         for s in [Card::ExtraTank, Card::PunctureProof, Card::DrivingAce] {
-            if view.hand.contains(&s) || mine.contains(&s) {
+            if k.hand().contains(&s) || s.safety().is_some_and(|x| mine.has(x)) {
                 let hazard = match s {
                     Card::ExtraTank => Card::OutOfGas,
                     Card::PunctureProof => Card::FlatTire,
@@ -120,13 +118,13 @@ impl ClassicBot {
 
     /// Step 6: whether to extend the trip at 700 (`check_ext` of the
     /// original).
-    fn would_extend(view: &View, k: &Knowledge) -> bool {
-        let own = &view.teams[k.team as usize].safeties;
-        let known: Vec<Card> = Card::SAFETIES
+    fn would_extend(k: &Knowledge) -> bool {
+        let own = k.state.tableau(k.team).safeties;
+        let known = Card::SAFETIES
             .into_iter()
-            .filter(|s| own.contains(s) || view.hand.contains(s))
-            .collect();
-        if known.len() < 2 {
+            .filter(|s| s.safety().is_some_and(|x| own.has(x)) || k.hand().contains(s))
+            .count();
+        if known < 2 {
             return false;
         }
         for o in k.opponents() {
@@ -137,19 +135,19 @@ impl ClassicBot {
         // Every safety is ours or still unplayed by the opponents.
         let opp_played = k
             .opponents()
-            .any(|o| !view.teams[o as usize].safeties.is_empty());
+            .any(|o| !k.state.tableau(o).safeties.is_empty());
         if !opp_played {
             return true;
         }
-        u32::from(Knowledge::hand_miles(&view.hand)) + 3 * view.deck > 1000
+        u32::from(Knowledge::hand_miles(k.hand())) + 3 * k.deck() > 1000
     }
 
-    fn turn(&mut self, view: &View, k: &Knowledge) -> Option<Action> {
+    fn turn(&mut self, k: &Knowledge) -> Option<Action> {
         let me = k.team;
         let tab = k.state.tableau(me);
         // Step 2: a safety that cancels what stops us (or Right of Way
         // while limited) goes down at once.
-        for &c in &view.hand {
+        for &c in k.hand() {
             if c.kind() != Kind::Safety {
                 continue;
             }
@@ -166,7 +164,7 @@ impl ClassicBot {
         let mut canstop = false;
         let mut finish = false;
         let all_low_seen = k.unseen(Card::D25) <= 0 && k.unseen(Card::D50) <= 0;
-        for &c in &view.hand {
+        for &c in k.hand() {
             if c.kind() == Kind::Safety || k.playable(c).is_none() {
                 continue;
             }
@@ -181,15 +179,15 @@ impl ClassicBot {
             }
         }
         // Step 3: a finish we would extend is no finish.
-        if finish && k.rules().extended_target.is_some() && !view.extended {
-            finish = !Self::would_extend(view, k);
+        if finish && k.rules().extended_target.is_some() && k.state.extension_caller().is_none() {
+            finish = !Self::would_extend(k);
         }
         // Step 4: when to play a safety.
         let opp_one_card = k.opponents().any(|o| k.one_card_from_end(o));
         let zero_xor = k.opponents().any(|o| (k.miles(o) == 0) != (tab.miles == 0));
         let opp_can_go = k.opponents().any(|o| k.can_go(o));
         let me_can_go = k.can_go(me);
-        for &c in &view.hand {
+        for &c in k.hand() {
             if c.kind() != Kind::Safety {
                 continue;
             }
@@ -210,7 +208,7 @@ impl ClassicBot {
                 return Some(action);
             }
             if cango == 0 && (opp_can_go || !me_can_go) {
-                let mut left = view.deck as i32 - (bounded(&mut self.rng, 10) as i32 + 1);
+                let mut left = k.deck() as i32 - (bounded(&mut self.rng, 10) as i32 + 1);
                 if zero_xor {
                     left -= 7;
                 }
@@ -221,9 +219,9 @@ impl ClassicBot {
         }
         // Step 5: score every card.
         let mode = if cango > 0 { Mode::Play } else { Mode::Discard };
-        let pressure = Self::hazard_pressure(view, k);
+        let pressure = Self::hazard_pressure(k);
         let mut best: Option<(i32, Action)> = None;
-        for &c in &view.hand {
+        for &c in k.hand() {
             let action = match mode {
                 Mode::Play if c.kind() == Kind::Safety => k.playable(c),
                 Mode::Play => k.playable(c),
@@ -231,7 +229,7 @@ impl ClassicBot {
                 Mode::Discard => k.discardable(c).then_some(Action::Discard(c)),
             };
             let Some(action) = action else { continue };
-            let v = self.value(view, k, c, mode, canstop, finish, pressure);
+            let v = self.value(k, c, mode, canstop, finish, pressure);
             // Ties go to the later card in hand.
             let better = match (mode, best) {
                 (_, None) => true,
@@ -250,7 +248,6 @@ impl ClassicBot {
     #[allow(clippy::too_many_arguments)]
     fn value(
         &self,
-        view: &View,
         k: &Knowledge,
         c: Card,
         mode: Mode,
@@ -260,7 +257,7 @@ impl ClassicBot {
     ) -> i32 {
         let me = k.team;
         let tab = k.state.tableau(me);
-        let held = |x: Card| view.hand.iter().filter(|&&h| h == x).count() as i32;
+        let held = |x: Card| k.hand().iter().filter(|&&h| h == x).count() as i32;
         let need = |x: Card| self.need[x.index()];
         let target = k.target();
         // The opponent a hazard would go on: the leading one that can take it.
@@ -316,7 +313,7 @@ impl ClassicBot {
                 if k.has_safety(me, Safety::RightOfWay) {
                     return -1;
                 }
-                if view.hand.contains(&Card::RightOfWay) {
+                if k.hand().contains(&Card::RightOfWay) {
                     return 1;
                 }
                 let copies = held(Card::Go).max(1);
@@ -339,7 +336,7 @@ impl ClassicBot {
                 if k.protected(me, h) {
                     return -1;
                 }
-                if h.safety().is_some_and(|s| view.hand.contains(&s.card())) {
+                if h.safety().is_some_and(|s| k.hand().contains(&s.card())) {
                     return 1;
                 }
                 if mode == Mode::Discard && k.unseen(h) <= 0 {
@@ -384,8 +381,7 @@ impl ClassicBot {
                         v
                     }
                     _ => {
-                        let holds_safety =
-                            c.safety().is_some_and(|s| view.hand.contains(&s.card()));
+                        let holds_safety = c.safety().is_some_and(|s| k.hand().contains(&s.card()));
                         let base = if holds_safety { 3 } else { 4 };
                         let remedy = c.remedy().unwrap_or(Card::Go);
                         let mut v = base * (need(c) + k.seen(remedy) + 2);
@@ -409,24 +405,27 @@ impl ClassicBot {
     }
 }
 
-impl Bot for ClassicBot {
-    fn name(&self) -> &str {
-        "classic"
-    }
-    fn decide(&mut self, view: &View, decision: Decision) -> Action {
-        match decision {
+impl ClassicBot {
+    /// The classic decision of `seat` in `state` (which must wait for that
+    /// seat), reading only what the seat may see: the search's play-outs
+    /// use it on full states, [`Bot::decide`] on a state sampled from a
+    /// view. Always legal.
+    pub fn decide_state(&mut self, state: &State, seat: u8) -> Action {
+        match state.phase() {
+            Phase::Turn { drawn: false, .. } => Action::Draw,
             // Step 2: it always makes its coups fourrés.
-            Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(view, hazard),
-            Decision::Extension => match Knowledge::new(view, decision) {
-                Some(k) => Action::Extend(Self::would_extend(view, &k)),
-                None => Action::Extend(false),
-            },
-            Decision::Turn => {
-                let Some(k) = Knowledge::new(view, decision) else {
-                    return fallback_action(view, decision);
-                };
-                self.remember(view, &k);
-                match self.turn(view, &k) {
+            Phase::CoupFourre { hazard, .. } => hazard
+                .safety()
+                .map(|s| s.card())
+                .filter(|s| state.hand(seat).contains(s))
+                .map_or(Action::DeclineCoupFourre, Action::CoupFourre),
+            Phase::Extension { .. } => {
+                Action::Extend(Self::would_extend(&Knowledge::new(state, seat)))
+            }
+            Phase::Turn { drawn: true, .. } => {
+                let k = Knowledge::new(state, seat);
+                self.remember(&k);
+                match self.turn(&k) {
                     Some(a) if k.legal.contains(&a) => a,
                     _ => k
                         .legal
@@ -434,9 +433,26 @@ impl Bot for ClassicBot {
                         .copied()
                         .find(|a| matches!(a, Action::Discard(c) if c.kind() != Kind::Safety))
                         .or_else(|| k.legal.first().copied())
-                        .unwrap_or_else(|| fallback_action(view, decision)),
+                        .unwrap_or(Action::Draw),
                 }
             }
+            Phase::HandOver => Action::NextHand,
+            Phase::GameOver => Action::NextGame,
+        }
+    }
+}
+
+impl Bot for ClassicBot {
+    fn name(&self) -> &str {
+        "classic"
+    }
+    fn decide(&mut self, view: &View, decision: Decision) -> Action {
+        if let Decision::CoupFourre { hazard, .. } = decision {
+            return coup_fourre_if_held(view, hazard);
+        }
+        match Knowledge::sample(view, decision) {
+            Some(state) => self.decide_state(&state, view.seat),
+            None => fallback_action(view, decision),
         }
     }
 }

@@ -1,52 +1,72 @@
-//! What a seat can work out from its view alone: which cards it has seen
+//! What a seat can work out from what it may see: which cards it has seen
 //! (card counting), each side's situation, and the legal actions.
 
 use mille_engine::view::{Decision, determinize_for};
-use mille_engine::{Action, ActionList, Card, CardCounts, Kind, Rules, Safety, State, View};
+use mille_engine::{Action, ActionList, Card, CardCounts, Kind, Phase, Rules, Safety, State, View};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-/// Facts derived from one view.
-pub struct Knowledge {
-    /// Every card the seat can see: its hand, every tableau, the known
-    /// discards.
+/// Facts one seat can derive from what it may see. Built over a full
+/// [`State`], but reading only the seat's hand and the public cards: a
+/// state determinized from a view (hidden cards at random) gives exactly
+/// the knowledge of that view, and a real state during a search's
+/// play-out gives what the seat would know there.
+pub struct Knowledge<'a> {
+    /// Every card the seat can see: its hand, every tableau, the discards.
     pub seen: CardCounts,
-    /// A state consistent with the view (hidden cards at random), used only
-    /// for what the view fixes: the rules and the public tableaux.
-    pub state: State,
+    /// The state; only its public part and the seat's hand are read.
+    pub state: &'a State,
+    /// The deciding seat.
+    pub seat: u8,
     /// The seat's team.
     pub team: u8,
-    /// The legal actions of a turn decision (empty for other decisions).
+    /// The legal actions when the state waits for the seat's turn decision
+    /// (empty otherwise).
     pub legal: ActionList,
 }
 
-impl Knowledge {
-    /// Reads a view; `None` when it cannot describe a game.
-    pub fn new(view: &View, decision: Decision) -> Option<Knowledge> {
-        // The hidden cards are never looked at, so any seed will do.
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        let state = determinize_for(view, decision, &mut rng).ok()?;
+impl<'a> Knowledge<'a> {
+    /// What `seat` knows in `state`.
+    pub fn new(state: &'a State, seat: u8) -> Knowledge<'a> {
         let mut seen = CardCounts::default();
-        seen.add_all(view.hand.iter().copied());
-        seen.add_all(view.discards.iter().copied());
-        for t in &view.teams {
-            seen.add_all(t.battle.iter().copied());
-            seen.add_all(t.speed.iter().copied());
-            seen.add_all(t.distance.iter().copied());
-            seen.add_all(t.safeties.iter().copied());
+        seen.add_all(state.hand(seat).iter().copied());
+        seen.add_all(state.discards().iter().copied());
+        for t in 0..state.rules().teams {
+            state.tableau(t).count_into(&mut seen);
         }
         let mut legal = ActionList::default();
-        if decision == Decision::Turn {
+        if matches!(state.phase(), Phase::Turn { seat: s, drawn: true } if s == seat) {
             state.legal_actions(&mut legal);
         }
-        Some(Knowledge {
+        Knowledge {
             seen,
-            team: state.team_of(view.seat),
             state,
+            seat,
+            team: state.team_of(seat),
             legal,
-        })
+        }
     }
 
+    /// A state consistent with `view` waiting for `decision`, to build the
+    /// knowledge on; `None` when the view cannot describe a game.
+    pub fn sample(view: &View, decision: Decision) -> Option<State> {
+        // The hidden cards are never looked at, so any seed will do.
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        determinize_for(view, decision, &mut rng).ok()
+    }
+
+    /// The seat's hand.
+    pub fn hand(&self) -> &'a [Card] {
+        self.state.hand(self.seat)
+    }
+    /// Cards left in the draw pile.
+    pub fn deck(&self) -> u32 {
+        self.state.deck_len() as u32
+    }
+    /// Public cards (tableaux and discards): seen cards not in hand.
+    pub fn public(&self) -> u32 {
+        self.seen.total() - self.hand().len() as u32
+    }
     /// The rules.
     pub fn rules(&self) -> &Rules {
         self.state.rules()

@@ -5,8 +5,9 @@
 //! - [`RandomBot`]: the random opponent of the classic bot's calibration.
 //! - [`ClassicBot`]: the BSD `mille` computer player (`classic-bot.md`).
 //! - [`SearchBot`]: information-set Monte Carlo tree search over
-//!   determinizations, with the [`policy`] heuristic as rollout policy; the
-//!   levels `easy`, `normal` and `hard` are its budgets.
+//!   determinizations, playing hands out with the classic bot and ordering
+//!   its tree's moves by the fast [`policy`] heuristic; the levels `easy`,
+//!   `normal` and `hard` are its budgets.
 
 pub mod classic;
 pub mod knowledge;

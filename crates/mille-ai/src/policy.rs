@@ -1,8 +1,8 @@
-//! A fast heuristic player over the full state: the rollout policy of the
-//! search. It must be cheap (it plays tens of thousands of hands per
-//! decision) and sensible (uniform random rollouts value positions
-//! badly): repair and roll first, finish exactly, attack the leader, keep
-//! safeties for coups fourrés, throw away what can no longer help.
+//! A fast heuristic over the full state: the search's prior, which orders
+//! the moves its tree opens (it scores every legal move of every node, so
+//! it must be cheap): repair and roll first, finish exactly, attack the
+//! leader, keep safeties for coups fourrés, throw away what can no longer
+//! help. As a player of its own (`PolicyBot`) it is weaker than `classic`.
 
 use mille_engine::{Action, ActionList, Card, Kind, Phase, Safety, State, bounded};
 use rand_core::Rng;
@@ -175,7 +175,7 @@ fn keep_value(state: &State, seat: u8, card: Card) -> i32 {
     }
 }
 
-/// The rollout policy as a player: fast, greedy, no search.
+/// The policy as a player: fast, greedy, no search.
 #[derive(Clone, Debug)]
 pub struct PolicyBot {
     rng: rand_chacha::ChaCha8Rng,

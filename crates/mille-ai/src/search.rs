@@ -6,7 +6,7 @@
 //! the cards it has not seen, which is card counting), walks one tree of
 //! decisions shared by all samples (a node's statistics count only the
 //! iterations in which its action was available: ISUCT), plays the hand out
-//! with the [`policy`](crate::policy) heuristic, and scores the result for
+//! with the classic bot at every seat, and scores the result for
 //! every side by its chance to win the game to 5000. Every node's reward is
 //! that of the side that chose it, so partners pull together and opponents
 //! against (team-aware at 3 to 6 players). Root parallelisation: several
@@ -442,7 +442,7 @@ impl Tree {
         }
         // Progressive widening: a node opens its children one at a time,
         // best first by the policy, as its visits grow; until then the
-        // tree plays like the rollout policy instead of trying every
+        // tree follows the policy's favourites instead of trying every
         // (mostly silly) move once.
         let visits = f64::from(self.nodes[node as usize].visits);
         let allowed = 1 + (visits.sqrt() * WIDENING) as usize;
@@ -485,14 +485,23 @@ impl Tree {
     }
 }
 
-/// Plays the hand out with the policy.
+/// Plays the hand out, every seat played by the classic bot deciding from
+/// what that seat may see. Its play-outs value positions better than the
+/// faster [`policy`] (measured: `normal` gained about 85 points a hand
+/// against `classic`), and against the classic opponent they are the
+/// right model of its replies.
 fn rollout(state: &mut State, rng: &mut ChaCha8Rng) {
+    let mut players: [ClassicBot; mille_engine::rules::MAX_SEATS] =
+        std::array::from_fn(|_| ClassicBot::new(rng.next_u64()));
     // The guard only matters for a broken state; a hand is far shorter.
     for _ in 0..2000 {
-        if matches!(state.phase(), Phase::HandOver | Phase::GameOver) {
-            return;
-        }
-        let a = policy::choose(state, rng);
+        let seat = match state.phase() {
+            Phase::Turn { seat, .. }
+            | Phase::CoupFourre { seat, .. }
+            | Phase::Extension { seat } => seat,
+            Phase::HandOver | Phase::GameOver => return,
+        };
+        let a = players[usize::from(seat)].decide_state(state, seat);
         state.apply_unchecked(a);
     }
 }

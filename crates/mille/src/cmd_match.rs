@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// A player: a level (random, classic, easy, normal, hard), `policy`
-    /// (the search's rollout policy alone), or the
+    /// (the heuristic that orders the search's moves, alone), or the
     /// command line of a program speaking the bot protocol. Give one per
     /// side (2 for 2 or 4 players, 3 for 3 or 6); partners are played by
     /// separate instances of the same bot. Default: normal against classic.
@@ -76,7 +76,7 @@ impl Player {
 #[derive(Clone, Debug)]
 enum Spec {
     Level(Level),
-    /// The search's rollout policy alone (for measuring the search's gain).
+    /// The search's move-ordering heuristic alone.
     Policy,
     Command(String),
 }
