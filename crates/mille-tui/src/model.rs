@@ -74,6 +74,13 @@ pub enum Mode {
     },
     /// "Really quit?"
     ConfirmQuit,
+    /// A safety about to be discarded (rules that allow it): the rules say
+    /// the interface asks first, since a safety thrown away is a safety
+    /// never played.
+    ConfirmDiscard {
+        /// The safety.
+        card: Card,
+    },
     /// "Save the game?" on the way out.
     SaveOnExit {
         /// What a failed save leads to.
@@ -439,6 +446,9 @@ impl Model {
                 )
             }
             Mode::ConfirmQuit => "Really quit? (y/n)".into(),
+            Mode::ConfirmDiscard { card } => {
+                format!("{card} is a safety: really discard it? (y/n)")
+            }
             Mode::SaveOnExit { .. } => "Save the game? (y/n)".into(),
             Mode::SaveSame { path, .. } => {
                 format!("Save in {}? (y/n)", path.display())

@@ -207,6 +207,23 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             None => fx.push(Effect::Bell),
         },
+        Mode::ConfirmDiscard { card } => match yes_no(&k) {
+            Some(true) => {
+                model.mode = Mode::Normal;
+                human_action(model, Action::Discard(card), fx);
+            }
+            Some(false) => {
+                model.mode = Mode::Normal;
+                model.sync_mode();
+                model.notice(format!("You kept the {card}."));
+            }
+            None if k.code == KeyCode::Esc => {
+                model.mode = Mode::Normal;
+                model.sync_mode();
+                model.notice(format!("You kept the {card}."));
+            }
+            None => fx.push(Effect::Bell),
+        },
         Mode::SaveOnExit { then } => match yes_no(&k) {
             Some(true) => begin_save(model, then),
             Some(false) => quit(model),
@@ -428,11 +445,21 @@ fn card_command(model: &mut Model, verb: Verb, slot: usize, fx: &mut Vec<Effect>
         return;
     };
     match verb {
-        Verb::Discard => {
-            human_action(model, Action::Discard(card), fx);
-        }
+        Verb::Discard => discard(model, card, fx),
         Verb::Use => use_card(model, card, None, fx),
     }
+}
+
+/// Discards `card`, asking first when it is a safety the rules let the
+/// player throw away (`classic`, `milebones`: decision 9). Under `bsd` the
+/// engine refuses the discard itself and says why.
+fn discard(model: &mut Model, card: Card, fx: &mut Vec<Effect>) {
+    if card.kind() == Kind::Safety && model.state.check_as(HUMAN, Action::Discard(card)).is_ok() {
+        model.selected = None;
+        model.mode = Mode::ConfirmDiscard { card };
+        return;
+    }
+    human_action(model, Action::Discard(card), fx);
 }
 
 /// Plays `card`: on `target` if given (mouse), else where it belongs.
@@ -779,9 +806,7 @@ fn drop_on(model: &mut Model, s: usize, dest: Hit, fx: &mut Vec<Effect>) {
     let Some(card) = model.slots()[s] else { return };
     model.selected = None;
     match dest {
-        Hit::Discard => {
-            human_action(model, Action::Discard(card), fx);
-        }
+        Hit::Discard => discard(model, card, fx),
         Hit::Team(t) => use_card(model, card, Some(t), fx),
         Hit::Slot(_) | Hit::Deck => {}
     }
@@ -800,8 +825,6 @@ fn smart_play(model: &mut Model, s: usize, fx: &mut Vec<Effect>) {
         Some(a) => {
             human_action(model, a, fx);
         }
-        None => {
-            human_action(model, Action::Discard(card), fx);
-        }
+        None => discard(model, card, fx),
     }
 }

@@ -745,3 +745,115 @@ fn a_hazard_with_two_opponents_asks_which_side() {
         }
     );
 }
+
+/// A classic 2-player turn (safeties may be discarded, decision 9) with
+/// Extra Tank in slot 4, after the pick.
+fn classic_safety_in_hand() -> Model {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 2,
+        stacking: false,
+    };
+    let state = Scenario::new(config)
+        .expect("config")
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::ExtraTank,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .deck(&[Card::D25; 20])
+        .build();
+    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    type_keys(&mut m, "p");
+    assert_eq!(m.slots()[4], Some(Card::ExtraTank));
+    m
+}
+
+#[test]
+fn discarding_a_safety_asks_first() {
+    let mut m = classic_safety_in_hand();
+    type_keys(&mut m, "d4\n");
+    assert_eq!(
+        m.mode,
+        Mode::ConfirmDiscard {
+            card: Card::ExtraTank
+        }
+    );
+    assert!(
+        m.prompt()
+            .contains("Extra Tank is a safety: really discard it? (y/n)")
+    );
+    assert_eq!(m.record.actions, vec![Action::Draw], "nothing thrown yet");
+    // No keeps the card and goes back to the turn.
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    assert!(m.state.hand(0).contains(&Card::ExtraTank));
+    // ESC keeps it too.
+    type_keys(&mut m, "d4\n");
+    update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    // Yes throws it away.
+    type_keys(&mut m, "d4 y");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+}
+
+#[test]
+fn dropping_a_safety_on_the_discard_pile_asks_first() {
+    let mut m = classic_safety_in_hand();
+    click(&mut m, Hit::Slot(4), 1000);
+    click(&mut m, Hit::Discard, 2000);
+    assert_eq!(
+        m.mode,
+        Mode::ConfirmDiscard {
+            card: Card::ExtraTank
+        }
+    );
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    type_keys(&mut m, "y");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+}
+
+#[test]
+fn discarding_an_ordinary_card_does_not_ask() {
+    let mut m = classic_safety_in_hand();
+    type_keys(&mut m, "d1\n");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::D25));
+}
+
+#[test]
+fn plain_mode_asks_before_a_safety_is_thrown() {
+    let mut m = classic_safety_in_hand();
+    let mut out = Vec::new();
+    mille_tui::plain::run(
+        &mut m,
+        &mille_tui::app::Io::default(),
+        "d4\nn\nd4\ny\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plain run");
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("Extra Tank is a safety: really discard it? (y/n)"),
+        "{text}"
+    );
+    assert!(text.contains("You kept the Extra Tank."), "{text}");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+}

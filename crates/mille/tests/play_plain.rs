@@ -14,7 +14,8 @@ struct Plain {
     transcript: String,
 }
 
-const PROMPTS: [&str; 9] = [
+const PROMPTS: [&str; 10] = [
+    "really discard it? (y/n)",
     "ESC cancels)",
     "P to pick a card.",
     "U to use or D to discard a card.",
@@ -107,6 +108,11 @@ fn play_hand(p: &mut Plain, mut lines: Vec<String>) -> Vec<String> {
                 .map(String::from)
                 .unwrap_or_default();
             p.send(&side);
+            lines = p.read_prompt();
+            continue;
+        }
+        if prompt.ends_with("really discard it? (y/n)") {
+            p.send("y");
             lines = p.read_prompt();
             continue;
         }
