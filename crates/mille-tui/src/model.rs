@@ -423,7 +423,7 @@ impl Model {
         match &self.mode {
             Mode::Name { buf } => {
                 format!(
-                    "Your name for the high-score table [{}]: {buf}",
+                    "Your name for the high-score table (RETURN or ESC keeps {}): {buf}",
                     self.default_name
                 )
             }

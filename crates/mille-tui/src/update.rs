@@ -135,10 +135,14 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     }
     if ctrl && matches!(k.code, KeyCode::Char('c')) {
-        // Like DELETE: ask before quitting.
-        if !matches!(model.mode, Mode::Name { .. }) {
-            model.mode = Mode::ConfirmQuit;
+        // Like DELETE: ask before quitting. At the name question the
+        // offered name is kept first, so the game can go on if the player
+        // answers no.
+        if matches!(model.mode, Mode::Name { .. }) {
+            let name = model.default_name.clone();
+            set_name(model, name, fx);
         }
+        model.mode = Mode::ConfirmQuit;
         return;
     }
     match model.mode.clone() {
@@ -295,11 +299,18 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 } else {
                     name.chars().take(31).collect()
                 };
-                model.player = name.clone();
-                model.options.name = Some(name);
-                fx.push(Effect::SaveOptions(model.options.clone()));
-                model.mode = Mode::Normal;
-                model.sync_mode();
+                set_name(model, name, fx);
+            }
+            // ESC leaves the question with the offered name: the name is
+            // asked once, and a player who does not care keeps the login
+            // name rather than being stuck in a text field.
+            KeyCode::Esc => {
+                let name = model.default_name.clone();
+                set_name(model, name, fx);
+                model.notice(format!(
+                    "Your name is {}; mille --name NAME changes it.",
+                    model.player
+                ));
             }
             KeyCode::Backspace => {
                 buf.pop();
@@ -316,6 +327,15 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             model.sync_mode();
         }
     }
+}
+
+/// Takes `name` as the player's name, remembers it, and starts the game.
+fn set_name(model: &mut Model, name: String, fx: &mut Vec<Effect>) {
+    model.player = name.clone();
+    model.options.name = Some(name);
+    fx.push(Effect::SaveOptions(model.options.clone()));
+    model.mode = Mode::Normal;
+    model.sync_mode();
 }
 
 /// W, R and ^L work at the end-of-hand questions too.

@@ -598,7 +598,7 @@ fn first_run_asks_the_name() {
     s.ask_name = true;
     s.player = "login".into();
     let mut m = Model::new(GameRecord::new(config, 1), state, s);
-    assert!(m.prompt().contains("[login]"));
+    assert!(m.prompt().contains("(RETURN or ESC keeps login)"));
     let fx = type_keys(&mut m, "Ana\n");
     assert_eq!(m.player, "Ana");
     assert!(matches!(fx.first(), Some(Effect::SaveOptions(o)) if o.name.as_deref() == Some("Ana")));
@@ -856,4 +856,42 @@ fn plain_mode_asks_before_a_safety_is_thrown() {
     );
     assert!(text.contains("You kept the Extra Tank."), "{text}");
     assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+}
+
+fn first_run(default: &str) -> Model {
+    let config = GameConfig::default();
+    let state = State::new(config, 1).expect("config");
+    let mut s = settings();
+    s.ask_name = true;
+    s.player = default.into();
+    Model::new(GameRecord::new(config, 1), state, s)
+}
+
+#[test]
+fn escape_leaves_the_name_question_with_the_login_name() {
+    let mut m = first_run("login");
+    type_keys(&mut m, "An");
+    let fx = update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.player, "login");
+    assert!(
+        matches!(fx.first(), Some(Effect::SaveOptions(o)) if o.name.as_deref() == Some("login"))
+    );
+    assert_eq!(m.mode, Mode::Normal);
+    assert!(m.prompt().starts_with("Your turn"));
+}
+
+#[test]
+fn ctrl_c_at_the_name_question_asks_to_quit_with_the_login_name() {
+    let mut m = first_run("login");
+    let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    update(&mut m, ctrl_c);
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.player, "login");
+    // No: the game goes on, the name question is not asked again.
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Normal);
+    // q in the name question is a letter of a name, nothing else.
+    let mut m = first_run("login");
+    type_keys(&mut m, "q");
+    assert_eq!(m.mode, Mode::Name { buf: "q".into() });
 }

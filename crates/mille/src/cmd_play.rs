@@ -167,8 +167,15 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             (GameRecord::new(config, seed), state, level, None, None)
         }
     };
-    let ask_name = options.name.is_none();
+    let mut ask_name = options.name.is_none();
     let player = options.name.clone().unwrap_or_else(login_name);
+    if ask_name && args.plain && !std::io::stdin().is_terminal() {
+        // A script's first line is a command, not a name: play under the
+        // login name, say so once, and keep asking in later interactive
+        // games (nothing is remembered).
+        ask_name = false;
+        println!("Playing as {player}; --name NAME sets another name.");
+    }
     if let Some(s) = sorted {
         options.auto_sort = s;
     }

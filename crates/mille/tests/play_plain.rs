@@ -303,3 +303,39 @@ fn clearing_the_scores_asks_first() {
     assert!(text.contains("Clear the high-score table? (y/n)"), "{text}");
     assert!(text.contains("left alone"), "{text}");
 }
+
+/// A script's first line is a command, not the player's name: with no name
+/// remembered and standard input not a terminal, the login name is used and
+/// said once.
+#[test]
+fn a_script_is_not_asked_for_a_name() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--seed", "4"])
+        .env("GAMES_DATA_DIR", data.path())
+        .env("USER", "scripter")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "p\nq\ny\nn").expect("commands");
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("Playing as scripter;")),
+        "{text}"
+    );
+    assert!(!text.contains("Your name"), "{text}");
+    assert!(
+        text.contains("Your hand: P "),
+        "the first line was a pick:\n{text}"
+    );
+    let options =
+        std::fs::read_to_string(data.path().join("mille").join("options.json")).unwrap_or_default();
+    assert!(!options.contains("\"p\""), "{options}");
+}
