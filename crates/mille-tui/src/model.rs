@@ -168,11 +168,25 @@ pub struct Model {
     pub quit: bool,
 }
 
-/// The login name, for the name question's default.
+/// The login name, for the name question's default: `USER`, `LOGNAME` or
+/// `USERNAME` when set (what the shell says the user is), else the account
+/// the system knows the process by (containers and services often set no
+/// such variable), else "Player".
 pub fn login_name() -> String {
+    login_name_from(|v| std::env::var(v).ok(), || whoami::username().ok())
+}
+
+/// [`login_name`] with the environment and the system's answer given, for
+/// tests.
+pub fn login_name_from(
+    env: impl Fn(&str) -> Option<String>,
+    system: impl FnOnce() -> Option<String>,
+) -> String {
+    let named = |s: &String| !s.trim().is_empty();
     ["USER", "LOGNAME", "USERNAME"]
         .iter()
-        .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+        .find_map(|v| env(v).filter(named))
+        .or_else(|| system().filter(named))
         .unwrap_or_else(|| "Player".to_string())
 }
 
@@ -523,5 +537,28 @@ pub fn slot_label(slot: usize) -> String {
         "P".into()
     } else {
         slot.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_login_name_comes_from_the_environment_then_the_system() {
+        let none = |_: &str| None;
+        assert_eq!(login_name_from(none, || Some("ana".into())), "ana");
+        assert_eq!(
+            login_name_from(
+                |v| (v == "LOGNAME").then(|| "bob".to_string()),
+                || Some("ana".into())
+            ),
+            "bob"
+        );
+        assert_eq!(
+            login_name_from(|_| Some(" ".into()), || Some("ana".into())),
+            "ana"
+        );
+        assert_eq!(login_name_from(none, || None), "Player");
     }
 }

@@ -339,3 +339,30 @@ fn a_script_is_not_asked_for_a_name() {
         std::fs::read_to_string(data.path().join("mille").join("options.json")).unwrap_or_default();
     assert!(!options.contains("\"p\""), "{options}");
 }
+
+/// With no USER, LOGNAME or USERNAME (as in many containers) the default
+/// name is still the real login name, not "Player".
+#[test]
+fn the_default_name_is_the_login_name_without_user_variables() {
+    let Some(me) = Command::new("id")
+        .arg("-un")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    else {
+        return;
+    };
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--seed", "4"])
+        .env("GAMES_DATA_DIR", data.path())
+        .env_remove("USER")
+        .env_remove("LOGNAME")
+        .env_remove("USERNAME")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with(&format!("Playing as {me};")), "{text}");
+}
