@@ -145,6 +145,9 @@ pub struct Model {
     pub message: Option<String>,
     /// Whether `message` is an error.
     pub message_is_error: bool,
+    /// Whether `message` only says to wait for the computer: it is cleared
+    /// as soon as it is the player's turn, when it no longer holds.
+    pub message_until_turn: bool,
     /// What the computer players did since the player's last move.
     pub log: Vec<String>,
     /// The file the game was restored from or last saved to.
@@ -205,6 +208,7 @@ impl Model {
             mode: Mode::Normal,
             message: None,
             message_is_error: false,
+            message_until_turn: false,
             log: Vec::new(),
             dirty: false,
             save_path: settings.save_path,
@@ -388,12 +392,30 @@ impl Model {
     pub fn error(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());
         self.message_is_error = true;
+        self.message_until_turn = false;
     }
 
     /// Sets a notice.
     pub fn notice(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());
         self.message_is_error = false;
+        self.message_until_turn = false;
+    }
+
+    /// Says that `seat` (a computer player) is to act, not the player: a
+    /// key typed while the computer plays is not a mistake, so no bell,
+    /// and the notice goes when the player's turn comes.
+    pub fn wait_for(&mut self, seat: u8) {
+        let who = self.seat_name(seat);
+        self.notice(format!("Wait: {who} is playing."));
+        self.message_until_turn = true;
+    }
+
+    /// Clears the message line.
+    pub fn clear_message(&mut self) {
+        self.message = None;
+        self.message_is_error = false;
+        self.message_until_turn = false;
     }
 
     /// How an action of `seat` reads in the log ("Computer played Stop on

@@ -3,7 +3,9 @@
 
 use crate::model::{AfterSave, HUMAN, Mode, Model, Verb, Window, slot_label};
 use crate::render::{Hit, Hits};
-use mille_engine::{Action, ActionList, Card, GameRecord, Kind, Phase, State, ToAct};
+use mille_engine::{
+    Action, ActionList, Card, GameRecord, IllegalAction, Kind, Phase, State, ToAct,
+};
 use mille_store::{Options, SaveFile, ScoreKind};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -384,15 +386,23 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
     }
     if k.code == KeyCode::Esc {
         model.selected = None;
-        model.message = None;
+        model.clear_message();
         return;
     }
     let Some(c) = ch(&k) else { return };
     if c == ' ' {
         return;
     }
-    model.message = None;
-    match c.to_ascii_lowercase() {
+    model.clear_message();
+    let lower = c.to_ascii_lowercase();
+    if matches!(lower, 'p' | 'u' | 'd')
+        && let Some(seat) = model.computer_to_act()
+    {
+        // Say so now rather than after the card is chosen.
+        model.wait_for(seat);
+        return;
+    }
+    match lower {
         'p' => pick(model, fx),
         'u' => {
             model.mode = Mode::PickCard {
@@ -543,10 +553,19 @@ fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effe
 /// Applies the player's action if the engine allows it; otherwise shows the
 /// engine's reason and rings the bell. Returns whether it was applied.
 pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> bool {
-    if let Err(why) = model.state.check_as(HUMAN, action) {
-        model.error(why.to_string());
-        fx.push(Effect::Bell);
-        return false;
+    match model.state.check_as(HUMAN, action) {
+        Ok(()) => {}
+        // The engine numbers seats ("waiting for player 1"); the screen
+        // names them.
+        Err(IllegalAction::NotYourTurn { expected }) => {
+            model.wait_for(expected);
+            return false;
+        }
+        Err(why) => {
+            model.error(why.to_string());
+            fx.push(Effect::Bell);
+            return false;
+        }
     }
     if !matches!(action, Action::Draw) {
         model.log.clear();
@@ -624,6 +643,9 @@ pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
     model.dirty = true;
     model.thinking = false;
     model.sync_mode();
+    if model.message_until_turn && model.computer_to_act().is_none() {
+        model.clear_message();
+    }
     if model.computer_to_act().is_some() {
         model.thinking = true;
         fx.push(Effect::Think {

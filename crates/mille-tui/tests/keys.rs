@@ -895,3 +895,25 @@ fn ctrl_c_at_the_name_question_asks_to_quit_with_the_login_name() {
     type_keys(&mut m, "q");
     assert_eq!(m.mode, Mode::Name { buf: "q".into() });
 }
+
+#[test]
+fn keys_typed_while_the_computer_plays_say_wait_by_name() {
+    let mut m = scenario(mouse_position());
+    for e in [key('p'), key('d'), key('p')] {
+        update(&mut m, e);
+    }
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let generation = m.generation;
+    assert!(fx.contains(&Effect::Think { generation }));
+    for c in ['p', 'u', 'd'] {
+        let fx = update(&mut m, key(c));
+        assert!(!fx.contains(&Effect::Bell), "not a mistake: no bell");
+        assert_eq!(m.message.as_deref(), Some("Wait: Computer is playing."));
+        assert_eq!(m.mode, Mode::Normal);
+    }
+    // The computer plays: it is our turn and the notice is gone.
+    let mut all = Vec::new();
+    run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
+    assert!(m.human_to_act());
+    assert_eq!(m.message, None);
+}
