@@ -282,6 +282,57 @@ impl Model {
         }
     }
 
+    /// The number the player types to aim a hazard at side `team`: the
+    /// number the side's name carries on the board and in the score window.
+    /// Playing alone, each side is one seat and Computer 2 (C2) is 2;
+    /// in teams, Team 3 (T3) is 3.
+    pub fn side_number(&self, team: u8) -> u8 {
+        let r = self.state.rules();
+        if r.seats > r.teams { team + 1 } else { team }
+    }
+
+    /// The opposing side the number `n` stands for, if any.
+    pub fn side_of_number(&self, n: u8) -> Option<u8> {
+        self.opponents()
+            .into_iter()
+            .find(|&t| self.side_number(t) == n)
+    }
+
+    /// The sides opposing the player's.
+    pub fn opponents(&self) -> Vec<u8> {
+        let own = self.state.team_of(HUMAN);
+        (0..self.teams()).filter(|&t| t != own).collect()
+    }
+
+    /// The choices of the "which side?" question: "1 = Computer 1, 2 =
+    /// Computer 2" playing alone, "2 or 3" in teams (the board shows
+    /// which computers make up Team 2 and Team 3; their names would not
+    /// fit the line).
+    pub fn side_choices(&self) -> String {
+        let r = self.state.rules();
+        let numbers: Vec<String> = self
+            .opponents()
+            .into_iter()
+            .map(|t| {
+                if r.seats > r.teams {
+                    self.side_number(t).to_string()
+                } else {
+                    format!("{} = {}", self.side_number(t), self.team_name(t))
+                }
+            })
+            .collect();
+        if r.seats > r.teams {
+            match numbers.split_last() {
+                Some((last, rest)) if !rest.is_empty() => {
+                    format!("{} or {last}", rest.join(", "))
+                }
+                _ => numbers.join(""),
+            }
+        } else {
+            numbers.join(", ")
+        }
+    }
+
     /// A side's name for the high-score table.
     pub fn team_score_name(&self, team: u8) -> String {
         if team == self.state.team_of(HUMAN) {
@@ -472,13 +523,11 @@ impl Model {
                 format!("{v} which card? (1-6 or P, then RETURN or SPACE): {typed}")
             }
             Mode::Target { card } => {
-                let opts: Vec<String> = (0..self.teams())
-                    .filter(|&t| t != self.state.team_of(HUMAN))
-                    .map(|t| format!("{} = {}", t + 1, self.team_name(t)))
-                    .collect();
+                let r = self.state.rules();
+                let which = if r.seats > r.teams { "team" } else { "side" };
                 format!(
-                    "Play {card} on which side? ({}; ESC cancels)",
-                    opts.join(", ")
+                    "Play {card} on which {which}? ({}; ESC cancels)",
+                    self.side_choices()
                 )
             }
             Mode::ConfirmQuit => "Really quit? (y/n)".into(),

@@ -183,14 +183,17 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 let team = c
                     .to_digit(10)
                     .and_then(|d| u8::try_from(d).ok())
-                    .map(|d| d.wrapping_sub(1));
+                    .and_then(|n| model.side_of_number(n));
                 match team {
-                    Some(t) if t < model.teams() && t != model.state.team_of(HUMAN) => {
+                    Some(t) => {
                         model.mode = Mode::Normal;
                         human_action(model, Action::Play { card, target: t }, fx);
                     }
-                    _ => {
-                        model.error("Type the number of a side to attack (ESC cancels)");
+                    None => {
+                        model.error(format!(
+                            "Type the number of the side to attack: {} (ESC cancels)",
+                            model.side_choices()
+                        ));
                         fx.push(Effect::Bell);
                     }
                 }

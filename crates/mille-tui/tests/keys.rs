@@ -733,10 +733,20 @@ fn a_hazard_with_two_opponents_asks_which_side() {
     type_keys(&mut m, "p");
     type_keys(&mut m, "u1\n");
     assert_eq!(m.mode, Mode::Target { card: Card::Stop });
-    assert!(m.prompt().contains("2 = Computer 1"));
-    let fx = type_keys(&mut m, "1");
+    // The numbers are the ones in the names, as in the score window (C1,
+    // C2).
+    assert_eq!(
+        m.prompt(),
+        "Play Stop on which side? (1 = Computer 1, 2 = Computer 2; ESC cancels)"
+    );
+    assert!(m.prompt().chars().count() <= 80, "fits 80 columns");
+    assert_eq!(m.team_short(1), "C1");
+    assert_eq!(m.team_short(2), "C2");
+    let fx = type_keys(&mut m, "0");
     assert!(fx.contains(&Effect::Bell), "not on our own side");
-    type_keys(&mut m, "3");
+    let fx = type_keys(&mut m, "3");
+    assert!(fx.contains(&Effect::Bell), "no Computer 3");
+    type_keys(&mut m, "2");
     assert_eq!(
         m.record.actions[1],
         Action::Play {
@@ -916,4 +926,38 @@ fn keys_typed_while_the_computer_plays_say_wait_by_name() {
     run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
     assert!(m.human_to_act());
     assert_eq!(m.message, None);
+}
+
+#[test]
+fn with_three_teams_the_team_numbers_of_the_board_choose() {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 6,
+        stacking: false,
+    };
+    let mut hand = [Card::D25; 6];
+    hand[0] = Card::Stop;
+    let state = Scenario::new(config)
+        .expect("config")
+        .hand(0, &hand)
+        .battle(1, &[Card::Go])
+        .battle(2, &[Card::Go])
+        .deck(&[Card::D25; 30])
+        .build();
+    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "u1\n");
+    assert_eq!(m.mode, Mode::Target { card: Card::Stop });
+    assert_eq!(m.prompt(), "Play Stop on which team? (2 or 3; ESC cancels)");
+    assert_eq!(m.team_short(1), "T2");
+    let fx = type_keys(&mut m, "1");
+    assert!(fx.contains(&Effect::Bell), "Team 1 is ours");
+    type_keys(&mut m, "3");
+    assert_eq!(
+        m.record.actions[1],
+        Action::Play {
+            card: Card::Stop,
+            target: 2
+        }
+    );
 }
