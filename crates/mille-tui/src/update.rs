@@ -136,6 +136,12 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         fx.push(Effect::Redraw);
         return;
     }
+    // The message line describes what the last key did: any other key
+    // than one that only changes the view (redraw, the score window) clears
+    // it, and the key's own message, if any, replaces it.
+    if !view_key(model, &k) {
+        model.clear_message();
+    }
     if ctrl && matches!(k.code, KeyCode::Char('c')) {
         // Like DELETE: ask before quitting. At the name question the
         // offered name is kept first, so the game can go on if the player
@@ -343,6 +349,13 @@ fn set_name(model: &mut Model, name: String, fx: &mut Vec<Effect>) {
     model.sync_mode();
 }
 
+/// R and W, which only change the view, where they are commands (not
+/// letters of a name or a file).
+fn view_key(model: &Model, k: &KeyEvent) -> bool {
+    matches!(model.mode, Mode::Normal | Mode::Another | Mode::Extension)
+        && matches!(ch(k).map(|c| c.to_ascii_lowercase()), Some('r' | 'w'))
+}
+
 /// W, R and ^L work at the end-of-hand questions too.
 fn window_or_redraw(model: &mut Model, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
     match ch(k).map(|c| c.to_ascii_lowercase()) {
@@ -396,7 +409,6 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
     if c == ' ' {
         return;
     }
-    model.clear_message();
     let lower = c.to_ascii_lowercase();
     if matches!(lower, 'p' | 'u' | 'd')
         && let Some(seat) = model.computer_to_act()
@@ -576,6 +588,9 @@ pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> 
     model.selected = None;
     apply(model, HUMAN, action, fx);
     match action {
+        // The extra turn is only announced when it is there: a last card
+        // can end the hand.
+        _ if !model.human_to_act() => {}
         Action::CoupFourre(c) => model.notice(format!(
             "Coup fourré! Your {c} scores 300 more points, and you take another turn."
         )),
@@ -647,6 +662,11 @@ pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
     model.thinking = false;
     model.sync_mode();
     if model.message_until_turn && model.computer_to_act().is_none() {
+        model.clear_message();
+    }
+    // A new hand or the end of one: whatever the line said was about the
+    // play before (the high-score notice comes after this).
+    if model.hand_over() {
         model.clear_message();
     }
     if model.computer_to_act().is_some() {
@@ -791,6 +811,8 @@ fn on_mouse(model: &mut Model, m: MouseEvent, ms: u64, fx: &mut Vec<Effect>) {
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) => {
             model.press = Some((m.column, m.row));
+            // A click is a new command, like a key.
+            model.clear_message();
             if !matches!(model.mode, Mode::Normal) {
                 return;
             }

@@ -961,3 +961,158 @@ fn with_three_teams_the_team_numbers_of_the_board_choose() {
         }
     );
 }
+
+fn three_player_stop() -> Model {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 3,
+        stacking: false,
+    };
+    let mut hand = [Card::D25; 6];
+    hand[0] = Card::Stop;
+    let state = Scenario::new(config)
+        .expect("config")
+        .hand(0, &hand)
+        .battle(1, &[Card::Go])
+        .battle(2, &[Card::Go])
+        .deck(&[Card::D25; 30])
+        .build();
+    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    type_keys(&mut m, "p");
+    m
+}
+
+#[test]
+fn a_valid_side_clears_the_which_side_error() {
+    let mut m = three_player_stop();
+    // Only the key: the computer's reply is not needed here.
+    for c in "u1\n0".chars() {
+        update(
+            &mut m,
+            if c == '\n' {
+                code(KeyCode::Enter)
+            } else {
+                key(c)
+            },
+        );
+    }
+    assert!(
+        m.message
+            .as_deref()
+            .is_some_and(|s| s.contains("Type the number"))
+    );
+    update(&mut m, key('2'));
+    assert_eq!(m.record.actions.len(), 2, "played");
+    assert_eq!(m.message, None);
+}
+
+#[test]
+fn a_card_number_error_goes_with_escape_and_the_next_command() {
+    let mut m = new_game(5);
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "dx");
+    assert!(
+        m.message
+            .as_deref()
+            .is_some_and(|s| s.contains("is not a card"))
+    );
+    update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(
+        m.message, None,
+        "ESC leaves the card question and its error"
+    );
+    type_keys(&mut m, "dx");
+    type_keys(&mut m, "\n");
+    type_keys(&mut m, "d");
+    assert_eq!(m.message, None, "a new D starts afresh");
+}
+
+#[test]
+fn save_cancelled_is_not_shown_next_to_really_quit() {
+    let mut m = new_game(9);
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "s\n");
+    assert_eq!(m.message.as_deref(), Some("Save cancelled."));
+    update(&mut m, code(KeyCode::Delete));
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.message, None);
+    type_keys(&mut m, "n");
+    let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    type_keys(&mut m, "s\n");
+    update(&mut m, ctrl_c);
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.message, None);
+    // Viewing keys keep the line: W shows the other window, the message
+    // still describes the situation.
+    type_keys(&mut m, "ns\n");
+    type_keys(&mut m, "w");
+    assert_eq!(m.message.as_deref(), Some("Save cancelled."));
+}
+
+#[test]
+fn the_end_of_the_hand_clears_an_old_notice() {
+    // The computer completes an extended trip while an old notice is up.
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+                Card::Go,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+                Card::Go,
+                Card::Stop,
+            ],
+        )
+        .battle(1, &[Card::Go])
+        .distance(
+            1,
+            &[
+                Card::D200,
+                Card::D200,
+                Card::D100,
+                Card::D100,
+                Card::D100,
+                Card::D100,
+                Card::D75,
+                Card::D100,
+            ],
+        )
+        .extended_by(1)
+        .deck(&[Card::D25; 10])
+        .phase(Phase::Turn {
+            seat: 1,
+            drawn: true,
+        })
+        .build();
+    let mut m = scenario(state);
+    m.notice("Took back your last move (and the computer's replies).");
+    let generation = m.generation;
+    update(
+        &mut m,
+        Event::BotMove {
+            generation,
+            action: Action::Play {
+                card: Card::D25,
+                target: 1,
+            },
+        },
+    );
+    assert!(m.hand_over());
+    assert_eq!(m.mode, Mode::Another);
+    assert_eq!(m.message, None);
+}
