@@ -757,7 +757,7 @@ fn save_failed(model: &mut Model, then: AfterSave, fx: &mut Vec<Effect>) {
 /// Takes back the player's last move of this hand and the computer's replies.
 fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
     match undo_point(&model.record) {
-        Some(cut) => {
+        Ok(cut) => {
             let mut record = model.record.clone();
             record.actions.truncate(cut);
             match record.replay() {
@@ -776,31 +776,61 @@ fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
                 }
             }
         }
-        None => {
-            model.error("Nothing to undo in this hand");
+        Err(why) => {
+            model.error(why.to_string());
             fx.push(Effect::Bell);
         }
     }
 }
 
-/// Where to cut the record to take back the player's last decision of the
-/// current hand (a play, discard, coup fourré or extension answer; the
-/// draw before it stays).
-pub fn undo_point(record: &GameRecord) -> Option<usize> {
-    let mut state = State::new(record.config, record.seed).ok()?;
-    let mut hand_start = 0;
+/// Why there is nothing to undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoUndo {
+    /// The player has made no move in this hand.
+    #[error("Nothing to undo in this hand")]
+    NothingThisHand,
+    /// The player's moves of this hand all came before the extension
+    /// question was answered.
+    #[error("The answer to the extension question is final: nothing to undo since")]
+    ExtensionAnswered,
+}
+
+/// Where to cut the record to take back the player's last move against
+/// the computer (Mile Bones' undo): the last play, discard or coup fourré
+/// decision of the current hand, with everything after it (the computer's
+/// replies); the draw before it stays, since it is the same card again.
+///
+/// Undo never reaches back past the start of the hand or past an answer
+/// to the extension question (whoever gave it): moves follow that answer
+/// and the player sees them, so taking it back would let them answer again
+/// knowing what comes.
+pub fn undo_point(record: &GameRecord) -> Result<usize, NoUndo> {
+    let mut state = State::new(record.config, record.seed).map_err(|_| NoUndo::NothingThisHand)?;
+    let mut floor = 0;
+    let mut extension_floor = false;
     let mut last = None;
     for (i, &a) in record.actions.iter().enumerate() {
         let actor = state.to_act();
         match a {
-            Action::NextHand | Action::NextGame => hand_start = i + 1,
+            Action::NextHand | Action::NextGame => {
+                floor = i + 1;
+                extension_floor = false;
+            }
+            Action::Extend(_) => {
+                floor = i + 1;
+                extension_floor = true;
+            }
             Action::Draw => {}
             _ if actor == ToAct::Seat(HUMAN) => last = Some(i),
             _ => {}
         }
-        state.apply(a).ok()?;
+        state.apply(a).map_err(|_| NoUndo::NothingThisHand)?;
     }
-    last.filter(|&i| i >= hand_start)
+    match last {
+        Some(i) if i >= floor => Ok(i),
+        _ if extension_floor => Err(NoUndo::ExtensionAnswered),
+        _ => Err(NoUndo::NothingThisHand),
+    }
 }
 
 // ----- mouse -----

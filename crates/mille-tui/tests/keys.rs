@@ -1116,3 +1116,61 @@ fn the_end_of_the_hand_clears_an_old_notice() {
     assert_eq!(m.mode, Mode::Another);
     assert_eq!(m.message, None);
 }
+
+/// A real game (so undo can replay its record) where the player has just
+/// reached 700 and is asked about the extension: both seats played by the
+/// classic bot until then.
+fn at_the_extension_question() -> Model {
+    for seed in 0..500u64 {
+        let config = GameConfig::default();
+        let mut state = State::new(config, seed).expect("config");
+        let mut record = GameRecord::new(config, seed);
+        while state.hand_number() == 0 && !matches!(state.phase(), Phase::HandOver) {
+            if state.phase() == (Phase::Extension { seat: 0 }) {
+                return Model::new(record, state, settings());
+            }
+            let Some(a) = think(&state, &record, Level::Classic) else {
+                break;
+            };
+            state.apply(a).expect("legal");
+            record.actions.push(a);
+        }
+    }
+    panic!("no seed reaches the extension question");
+}
+
+#[test]
+fn undo_does_not_take_back_an_extension_answer_once_play_went_on() {
+    let mut m = at_the_extension_question();
+    assert_eq!(m.mode, Mode::Extension);
+    type_keys(&mut m, "y");
+    assert!(m.record.actions.contains(&Action::Extend(true)));
+    assert!(
+        m.human_to_act(),
+        "the computer moved after the answer: {:?}",
+        m.state.phase()
+    );
+    let n = m.record.actions.len();
+    let fx = type_keys(&mut m, "z");
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("The answer to the extension question is final: nothing to undo since")
+    );
+    assert_eq!(m.record.actions.len(), n, "nothing taken back");
+    assert_ne!(m.mode, Mode::Extension);
+    // A move after the answer can still be taken back, and only that.
+    type_keys(&mut m, "p");
+    let slot = (0..7)
+        .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+        .expect("a discardable card");
+    let label = if slot == 0 {
+        'p'
+    } else {
+        char::from(b'0' + slot as u8)
+    };
+    type_keys(&mut m, &format!("d{label}\n"));
+    type_keys(&mut m, "z");
+    assert_eq!(m.record.actions.len(), n + 1, "back to just after the pick");
+    assert!(m.record.actions.contains(&Action::Extend(true)));
+}
