@@ -9,6 +9,9 @@ use std::path::PathBuf;
 /// The human always sits in seat 0 (team 0).
 pub const HUMAN: u8 = 0;
 
+/// Most moves kept in the log under the board.
+pub const MAX_LOG: usize = 8;
+
 /// Settings a game is started with.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -225,7 +228,50 @@ impl Model {
         } else {
             m.sync_mode();
         }
+        // A restored game shows the moves it showed when it was saved.
+        m.rebuild_log();
         m
+    }
+
+    /// Adds `seat`'s `action` (just applied) to the log of moves under the
+    /// board. The log holds what happened since the player's last move: a
+    /// move of the player (a pick aside) or a new deal starts it afresh.
+    /// The log is a function of the record, so [`Model::rebuild_log`] can
+    /// rebuild it for a restored or undone game.
+    pub fn log_action(&mut self, seat: u8, action: Action) {
+        let fresh = matches!(action, Action::NextHand | Action::NextGame)
+            || (seat == HUMAN && action != Action::Draw);
+        if fresh {
+            self.log.clear();
+        }
+        if let Some(line) = self.describe(seat, action) {
+            self.log.push(line);
+            if self.log.len() > MAX_LOG {
+                self.log.remove(0);
+            }
+        }
+    }
+
+    /// Rebuilds the log of moves by replaying the record, line for line as
+    /// play showed it.
+    pub fn rebuild_log(&mut self) {
+        self.log.clear();
+        let Ok(mut state) = State::new(self.record.config, self.record.seed) else {
+            return;
+        };
+        for &action in &self.record.actions.clone() {
+            let seat = match state.to_act() {
+                ToAct::Seat(s) => s,
+                // Deals: made on the player's say-so.
+                ToAct::Deal | ToAct::GameOver => HUMAN,
+            };
+            if state.apply(action).is_err() {
+                // Not this game's record (a test position): no log.
+                self.log.clear();
+                return;
+            }
+            self.log_action(seat, action);
+        }
     }
 
     /// The seat of a team's first player.

@@ -582,9 +582,6 @@ pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> 
             return false;
         }
     }
-    if !matches!(action, Action::Draw) {
-        model.log.clear();
-    }
     model.selected = None;
     apply(model, HUMAN, action, fx);
     match action {
@@ -623,16 +620,10 @@ fn computer_move(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
 }
 
 fn apply(model: &mut Model, seat: u8, action: Action, fx: &mut Vec<Effect>) {
-    let line = model.describe(seat, action);
     match model.state.apply(action) {
         Ok(outcome) => {
             model.record.actions.push(action);
-            if let Some(l) = line {
-                model.log.push(l);
-                if model.log.len() > 8 {
-                    model.log.remove(0);
-                }
-            }
+            model.log_action(seat, action);
             if outcome.game_over {
                 let rules = model.state.rules().config.rules.id().to_string();
                 let sides = (0..model.teams())
@@ -683,7 +674,6 @@ fn deal(model: &mut Model, fx: &mut Vec<Effect>) {
         _ => Action::NextHand,
     };
     if model.state.check(action).is_ok() {
-        model.log.clear();
         model.mode = Mode::Normal;
         apply(model, HUMAN, action, fx);
     } else {
@@ -764,7 +754,7 @@ fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
                 Ok(state) => {
                     model.state = state;
                     model.record = record;
-                    model.log.clear();
+                    model.rebuild_log();
                     model.selected = None;
                     model.mode = Mode::Normal;
                     after_change(model, fx);

@@ -1174,3 +1174,31 @@ fn undo_does_not_take_back_an_extension_answer_once_play_went_on() {
     assert_eq!(m.record.actions.len(), n + 1, "back to just after the pick");
     assert!(m.record.actions.contains(&Action::Extend(true)));
 }
+
+/// The log of moves is rebuilt from the record line for line: a restored
+/// game shows what the saved one showed.
+#[test]
+fn the_log_is_rebuilt_from_the_record() {
+    let mut m = new_game(33);
+    for _ in 0..25 {
+        if m.hand_over() {
+            break;
+        }
+        if m.prompt().contains("P to pick") || m.prompt().contains("let it pass") {
+            type_keys(&mut m, "p");
+        } else {
+            let slot = (0..7)
+                .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+                .expect("a discardable card");
+            let label = if slot == 0 {
+                'p'
+            } else {
+                char::from(b'0' + slot as u8)
+            };
+            type_keys(&mut m, &format!("d{label}\n"));
+        }
+        let restored = Model::new(m.record.clone(), m.state.clone(), settings());
+        assert_eq!(restored.log, m.log);
+    }
+    assert!(!m.log.is_empty());
+}
