@@ -95,10 +95,30 @@ fn seed_from_clock() -> u64 {
 /// the backtrace settings of the environment.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     if let Err(e) = play(args) {
-        eprintln!("mille: {e:#}");
+        eprintln!("mille: {}", one_sentence(&e));
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// An error and its causes as one sentence. The storage errors already
+/// say their cause in their own message and also report it as their
+/// source, so a cause is only added when the text does not say it yet
+/// (`{e:#}` printed "cannot create directory X: Not a directory" three
+/// times).
+pub fn one_sentence(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if text.contains(&c) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&c);
+    }
+    text
 }
 
 fn play(args: PlayArgs) -> anyhow::Result<()> {
@@ -222,4 +242,22 @@ fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {
     }
     print!("{}", db.high_scores()?.to_text());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cause_already_said_is_not_repeated() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "Not a directory");
+        let e = anyhow::Error::new(io).context("cannot create directory /x: Not a directory");
+        assert_eq!(
+            one_sentence(&e),
+            "cannot create directory /x: Not a directory"
+        );
+        let io = std::io::Error::other("broken pipe");
+        let e = anyhow::Error::new(io).context("the terminal failed");
+        assert_eq!(one_sentence(&e), "the terminal failed: broken pipe");
+    }
 }

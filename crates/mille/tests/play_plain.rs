@@ -366,3 +366,20 @@ fn the_default_name_is_the_login_name_without_user_variables() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with(&format!("Playing as {me};")), "{text}");
 }
+
+#[test]
+fn an_unusable_data_directory_is_one_clear_sentence() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .arg("--scores")
+        .env("GAMES_DATA_DIR", "/dev/null/x")
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("mille: cannot create directory /dev/null/x/mille"),
+        "{err}"
+    );
+    assert_eq!(err.matches("Not a directory").count(), 1, "{err}");
+}
