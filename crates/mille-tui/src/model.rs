@@ -153,6 +153,10 @@ pub struct Model {
     pub message_until_turn: bool,
     /// What the computer players did since the player's last move.
     pub log: Vec<String>,
+    /// The seat whose move is the last line of the log, if any: a
+    /// computer move that follows another computer's is shown after a
+    /// pause (see [`crate::app::pause_before`]).
+    pub last_logged: Option<u8>,
     /// The file the game was restored from or last saved to.
     pub save_path: Option<PathBuf>,
     /// Changed since the last save.
@@ -213,6 +217,7 @@ impl Model {
             message_is_error: false,
             message_until_turn: false,
             log: Vec::new(),
+            last_logged: None,
             dirty: false,
             save_path: settings.save_path,
             generation: 0,
@@ -243,8 +248,10 @@ impl Model {
             || (seat == HUMAN && action != Action::Draw);
         if fresh {
             self.log.clear();
+            self.last_logged = None;
         }
         if let Some(line) = self.describe(seat, action) {
+            self.last_logged = Some(seat);
             self.log.push(line);
             if self.log.len() > MAX_LOG {
                 self.log.remove(0);
@@ -256,6 +263,7 @@ impl Model {
     /// play showed it.
     pub fn rebuild_log(&mut self) {
         self.log.clear();
+        self.last_logged = None;
         let Ok(mut state) = State::new(self.record.config, self.record.seed) else {
             return;
         };
@@ -268,6 +276,7 @@ impl Model {
             if state.apply(action).is_err() {
                 // Not this game's record (a test position): no log.
                 self.log.clear();
+                self.last_logged = None;
                 return;
             }
             self.log_action(seat, action);
@@ -549,6 +558,21 @@ impl Model {
                 return None;
             }
         })
+    }
+}
+
+/// Whether `action` shows in the log of moves (picks and deals do not).
+pub fn is_logged(action: Action) -> bool {
+    !matches!(
+        action,
+        Action::Draw | Action::DeclineCoupFourre | Action::NextHand | Action::NextGame
+    )
+}
+
+impl Model {
+    /// Whether the last move shown in the log is a computer player's.
+    pub fn last_logged_is_computer(&self) -> bool {
+        self.last_logged.is_some_and(|s| s != HUMAN)
     }
 
     /// The line that tells the player what the game waits for.

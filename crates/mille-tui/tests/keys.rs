@@ -1202,3 +1202,21 @@ fn the_log_is_rebuilt_from_the_record() {
     }
     assert!(!m.log.is_empty());
 }
+
+/// The log remembers whose move is last, for the pause between computer
+/// moves in a row.
+#[test]
+fn the_last_move_shown_is_remembered_by_seat() {
+    let mut m = scenario(mouse_position());
+    type_keys(&mut m, "p");
+    assert_eq!(m.last_logged, None, "a pick is not shown");
+    for e in [key('d'), key('p'), code(KeyCode::Enter)] {
+        update(&mut m, e);
+    }
+    assert_eq!(m.last_logged, Some(0));
+    assert!(!m.last_logged_is_computer());
+    let generation = m.generation;
+    let mut all = Vec::new();
+    run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
+    assert!(m.last_logged_is_computer());
+}

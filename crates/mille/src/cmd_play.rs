@@ -63,6 +63,11 @@ pub struct PlayArgs {
     #[arg(long)]
     plain: bool,
 
+    /// Pause between two computer moves in a row, in milliseconds, so that
+    /// a table of computer players can be followed (0: none).
+    #[arg(long, value_name = "MS", default_value_t = 400, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    delay: u64,
+
     /// Your name for the high-score table (asked once otherwise, and
     /// remembered).
     #[arg(long, value_name = "NAME")]
@@ -216,7 +221,8 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("mille needs a terminal to play full screen; use --plain for the text mode");
     }
-    app::run(model, io_).context("the terminal failed")?;
+    let pace = std::time::Duration::from_millis(args.delay);
+    app::run(model, io_, pace).context("the terminal failed")?;
     Ok(())
 }
 
