@@ -220,7 +220,11 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 model.mode = Mode::Normal;
                 model.sync_mode();
             }
-            None => fx.push(Effect::Bell),
+            None if k.code == KeyCode::Esc => {
+                model.mode = Mode::Normal;
+                model.sync_mode();
+            }
+            None => answer_y_or_n(model, "quit the game", fx),
         },
         Mode::ConfirmDiscard { card } => match yes_no(&k) {
             Some(true) => {
@@ -237,12 +241,12 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 model.sync_mode();
                 model.notice(format!("You kept the {card}."));
             }
-            None => fx.push(Effect::Bell),
+            None => answer_y_or_n(model, &format!("discard the {card}"), fx),
         },
         Mode::SaveOnExit { then } => match yes_no(&k) {
             Some(true) => begin_save(model, then),
             Some(false) => quit(model),
-            None => fx.push(Effect::Bell),
+            None => answer_y_or_n(model, "save the game before leaving", fx),
         },
         Mode::SaveSame { path, then } => match yes_no(&k) {
             Some(true) => request_save(model, path, then, fx),
@@ -252,7 +256,11 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                     then,
                 }
             }
-            None => fx.push(Effect::Bell),
+            None => answer_y_or_n(
+                model,
+                &format!("save in {} (n asks for another file)", path.display()),
+                fx,
+            ),
         },
         Mode::SaveName { mut buf, then } => match k.code {
             KeyCode::Enter => {
@@ -287,8 +295,13 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
             None => {
-                if !window_or_redraw(model, &k, fx) {
-                    fx.push(Effect::Bell);
+                if !window_or_redraw(model, &k, fx) && !question_command(model, &k, false, fx) {
+                    let what = if model.state.phase() == Phase::GameOver {
+                        "play another game"
+                    } else {
+                        "play another hand"
+                    };
+                    answer_y_or_n(model, what, fx);
                 }
             }
         },
@@ -297,8 +310,8 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 human_action(model, Action::Extend(answer), fx);
             }
             None => {
-                if !window_or_redraw(model, &k, fx) {
-                    fx.push(Effect::Bell);
+                if !window_or_redraw(model, &k, fx) && !question_command(model, &k, true, fx) {
+                    answer_y_or_n(model, "extend the trip to 1000 miles", fx);
                 }
             }
         },
@@ -347,6 +360,32 @@ fn set_name(model: &mut Model, name: String, fx: &mut Vec<Effect>) {
     fx.push(Effect::SaveOptions(model.options.clone()));
     model.mode = Mode::Normal;
     model.sync_mode();
+}
+
+/// A key that is neither y nor n at a yes/no question: the bell, and what
+/// the question wants.
+fn answer_y_or_n(model: &mut Model, question: &str, fx: &mut Vec<Effect>) {
+    model.error(format!("Answer y or n: {question}?"));
+    fx.push(Effect::Bell);
+}
+
+/// The commands that still make sense while the game asks about the
+/// extension or another hand: quit, save, help, and (at the extension
+/// question) undo of the move that reached 700. Returns whether `k` was
+/// one; each comes back to the question, which follows the game's phase.
+fn question_command(model: &mut Model, k: &KeyEvent, undo_too: bool, fx: &mut Vec<Effect>) -> bool {
+    if matches!(k.code, KeyCode::Delete | KeyCode::Backspace) {
+        model.mode = Mode::ConfirmQuit;
+        return true;
+    }
+    match ch(k).map(|c| c.to_ascii_lowercase()) {
+        Some('q') => model.mode = Mode::ConfirmQuit,
+        Some('s') => begin_save(model, AfterSave::Resume),
+        Some('?' | 'h') => model.mode = Mode::Help,
+        Some('z') if undo_too => undo(model, fx),
+        _ => return false,
+    }
+    true
 }
 
 /// R and W, which only change the view, where they are commands (not

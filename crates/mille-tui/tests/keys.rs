@@ -1220,3 +1220,53 @@ fn the_last_move_shown_is_remembered_by_seat() {
     run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
     assert!(m.last_logged_is_computer());
 }
+
+#[test]
+fn the_extension_question_says_what_it_wants_and_allows_quit_save_undo() {
+    let mut m = at_the_extension_question();
+    let n = m.record.actions.len();
+    let fx = type_keys(&mut m, "x");
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Answer y or n: extend the trip to 1000 miles?")
+    );
+    // Q (and DELETE) ask to quit; no comes back to the question.
+    type_keys(&mut m, "q");
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Extension);
+    update(&mut m, code(KeyCode::Delete));
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.mode, Mode::Extension);
+    // S saves (here: cancelled) and comes back to the question.
+    type_keys(&mut m, "s");
+    assert!(matches!(m.mode, Mode::SaveName { .. }));
+    type_keys(&mut m, "\n");
+    assert_eq!(m.mode, Mode::Extension);
+    // Z takes back the move that reached 700: nothing was answered yet.
+    type_keys(&mut m, "z");
+    assert!(m.record.actions.len() < n);
+    assert_eq!(m.mode, Mode::Normal);
+    assert!(m.human_to_act());
+}
+
+#[test]
+fn another_hand_says_what_it_wants() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .phase(Phase::HandOver)
+        .build();
+    let mut m = scenario(state);
+    let fx = type_keys(&mut m, "x");
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Answer y or n: play another hand?")
+    );
+    type_keys(&mut m, "q");
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Another);
+}
