@@ -1270,3 +1270,35 @@ fn another_hand_says_what_it_wants() {
     type_keys(&mut m, "n");
     assert_eq!(m.mode, Mode::Another);
 }
+
+#[test]
+fn plain_mode_says_an_empty_hand_is_empty() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(0, &[])
+        .build();
+    let m = scenario(state);
+    let text = mille_tui::plain::board_text(&m);
+    assert!(text.contains("Your hand: (empty)."), "{text}");
+}
+
+#[test]
+fn plain_help_lists_only_the_plain_commands() {
+    let mut m = new_game(5);
+    let mut out = Vec::new();
+    mille_tui::plain::run(
+        &mut m,
+        &mille_tui::app::Io::default(),
+        "?\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plain run");
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("print the score window"), "{text}");
+    for absent in ["Mouse", "mouse", "^L", "switch the score window"] {
+        assert!(
+            !text.contains(absent),
+            "{absent} in the plain help:\n{text}"
+        );
+    }
+}
