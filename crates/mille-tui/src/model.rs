@@ -176,6 +176,9 @@ pub struct Model {
     pub screen: (u16, u16),
     /// The game should end.
     pub quit: bool,
+    /// What to print once the game has left the screen ("Game saved in
+    /// FILE."): the full screen is gone by then, with its message line.
+    pub farewell: Option<String>,
 }
 
 /// The login name, for the name question's default: `USER`, `LOGNAME` or
@@ -227,6 +230,7 @@ impl Model {
             last_click: None,
             screen: (80, 24),
             quit: false,
+            farewell: None,
         };
         if settings.ask_name {
             m.mode = Mode::Name { buf: String::new() };

@@ -165,6 +165,9 @@ pub fn run<R: BufRead, W: Write>(
             match effect {
                 Effect::Quit => {
                     flush_messages(model, &mut out, &mut printed_log)?;
+                    if let Some(f) = model.farewell.take() {
+                        writeln!(out, "{f}")?;
+                    }
                     writeln!(out, "Goodbye.")?;
                     return Ok(());
                 }

@@ -754,7 +754,11 @@ fn on_saved(model: &mut Model, result: Result<PathBuf, String>, fx: &mut Vec<Eff
     };
     match result {
         Ok(path) => {
-            model.notice(format!("Game saved in {}.", path.display()));
+            let saved = format!("Game saved in {}.", path.display());
+            if then != AfterSave::Resume {
+                model.farewell = Some(saved.clone());
+            }
+            model.notice(saved);
             model.save_path = Some(path);
             model.dirty = false;
             match then {

@@ -222,7 +222,10 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         bail!("mille needs a terminal to play full screen; use --plain for the text mode");
     }
     let pace = std::time::Duration::from_millis(args.delay);
-    app::run(model, io_, pace).context("the terminal failed")?;
+    let model = app::run(model, io_, pace).context("the terminal failed")?;
+    if let Some(f) = model.farewell {
+        println!("{f}");
+    }
     Ok(())
 }
 

@@ -383,3 +383,26 @@ fn an_unusable_data_directory_is_one_clear_sentence() {
     );
     assert_eq!(err.matches("Not a directory").count(), 1, "{err}");
 }
+
+#[test]
+fn saving_on_the_way_out_says_where() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--seed", "4", "--name", "T"])
+        .env("GAMES_DATA_DIR", data.path())
+        .current_dir(data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "p\nq\ny\ny\nout.mille").expect("commands");
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.ends_with("Game saved in out.mille.\nGoodbye.\n"),
+        "{text}"
+    );
+}
