@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use clap::builder::PossibleValuesParser;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use mille_ai::Level;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
@@ -43,10 +43,10 @@ pub struct PlayArgs {
     #[arg(long, value_name = "RULES", value_parser = PossibleValuesParser::new(["bsd", "classic", "milebones"]))]
     rules: Option<String>,
 
-    /// Number of players: 2, or 3, 4 or 6 with the classic rules (you and
-    /// computer players; 4 players form two teams of two, 6 players three
-    /// teams of two).
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    /// Number of players, you and computer players: 2, 3, 4 or 6 (the
+    /// counts the rules define; 5 is not one). More than 2 play the classic
+    /// rules: 3 each alone, 4 as two teams of two, 6 as three teams of two.
+    #[arg(long, value_name = "N", default_value = "2", value_parser = players_parser())]
     players: u8,
 
     /// Strength of the computer players (default: classic, the BSD
@@ -85,6 +85,13 @@ pub struct PlayArgs {
     /// Answer yes to the confirmation of --clear-scores.
     #[arg(long, requires = "clear_scores")]
     yes: bool,
+}
+
+/// The player counts the rules define, listed by `--help` and checked by
+/// clap.
+fn players_parser() -> impl TypedValueParser<Value = u8> {
+    // The strings are exactly the digits below, so the parse cannot fail.
+    PossibleValuesParser::new(["2", "3", "4", "6"]).map(|s| s.parse::<u8>().unwrap_or(2))
 }
 
 fn seed_from_clock() -> u64 {

@@ -406,3 +406,24 @@ fn saving_on_the_way_out_says_where() {
         "{text}"
     );
 }
+
+#[test]
+fn players_are_2_3_4_or_6() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--players", "5", "--plain"])
+        .env("GAMES_DATA_DIR", data.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[possible values: 2, 3, 4, 6]"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .arg("--help")
+        .output()
+        .expect("run");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("[possible values: 2, 3, 4, 6]"), "{help}");
+    assert!(!help.contains("2..=6"), "{help}");
+}
