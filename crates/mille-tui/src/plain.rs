@@ -77,8 +77,13 @@ pub fn board_text(model: &Model) -> String {
         .discards()
         .last()
         .map_or("empty".to_string(), |c| c.name().to_string());
+    let stacking = if st.rules().config.stacking {
+        " with stacking"
+    } else {
+        ""
+    };
     let mut s = format!(
-        "--- Hand {}, {} rules. Deck: {} cards. Discard pile: {discard}. ---\n",
+        "--- Hand {}, {} rules{stacking}. Deck: {} cards. Discard pile: {discard}. ---\n",
         st.hand_number() + 1,
         st.rules().config.rules.id(),
         st.deck_len()

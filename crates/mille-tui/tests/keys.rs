@@ -1302,3 +1302,23 @@ fn plain_help_lists_only_the_plain_commands() {
         );
     }
 }
+
+#[test]
+fn the_status_line_names_the_stacking_variant_and_fits_80_columns() {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 2,
+        stacking: true,
+    };
+    let state = State::new(config, 3).expect("config");
+    let mut m = Model::new(GameRecord::new(config, 3), state, settings());
+    m.screen = (80, 24);
+    let mut t =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("backend");
+    t.draw(|f| mille_tui::render::view(&m, f)).expect("draw");
+    let screen = format!("{}", t.backend());
+    assert!(
+        screen.contains("| classic+stacking | level classic | sort off | click"),
+        "{screen}"
+    );
+}

@@ -34,7 +34,7 @@ $XDG_DATA_HOME/mille (~/.local/share/mille).";
 #[command(after_help = IN_GAME)]
 pub struct PlayArgs {
     /// A saved game to resume (written by the S command).
-    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed"])]
+    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed", "stacking"])]
     file: Option<PathBuf>,
 
     /// Which rules: `bsd` (BSD mille, the default for 2 players), `classic`
@@ -48,6 +48,12 @@ pub struct PlayArgs {
     /// rules: 3 each alone, 4 as two teams of two, 6 as three teams of two.
     #[arg(long, value_name = "N", default_value = "2", value_parser = players_parser())]
     players: u8,
+
+    /// The classic rules' stacking variant: a hazard may be played on a
+    /// hazard, and only the top one must be repaired (classic rules only;
+    /// chooses them when --rules is not given).
+    #[arg(long)]
+    stacking: bool,
 
     /// Strength of the computer players (default: classic, the BSD
     /// computer; a restored game keeps its own unless this is given).
@@ -185,13 +191,19 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         None => {
             let rules = match &args.rules {
                 Some(r) => r.parse::<RulesetId>()?,
-                None if args.players > 2 => RulesetId::Classic,
+                None if args.players > 2 || args.stacking => RulesetId::Classic,
                 None => RulesetId::Bsd,
             };
+            if args.stacking && rules != RulesetId::Classic {
+                bail!(
+                    "--stacking is a variant of the classic rules, not of the {} rules: use --rules classic --stacking",
+                    rules.id()
+                );
+            }
             let config = GameConfig {
                 rules,
                 players: args.players,
-                stacking: false,
+                stacking: args.stacking,
             };
             let seed = args.seed.unwrap_or_else(seed_from_clock);
             let state = State::new(config, seed)?;

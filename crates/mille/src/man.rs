@@ -275,6 +275,8 @@ two teams of two (a 1000\-mile trip, no extension), six players three teams.
 A coup fourr\['e] is called at once, out of turn; after a safety you still
 need a Go (unless it is Right of Way); a safety may be discarded; a failed
 extension gives 200 to each opposing side.
+With \fB\-\-stacking\fR a hazard may be played on a hazard, and only the top
+one must be repaired.
 .TP
 .B milebones
 Mile Bones 2.1: the classic rules for two, but a coup fourr\['e] draws two

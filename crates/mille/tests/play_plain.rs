@@ -427,3 +427,54 @@ fn players_are_2_3_4_or_6() {
     assert!(help.contains("[possible values: 2, 3, 4, 6]"), "{help}");
     assert!(!help.contains("2..=6"), "{help}");
 }
+
+/// --stacking plays the classic rules' variant, is kept by the save file,
+/// and is refused with other rules.
+#[test]
+fn stacking_is_a_classic_variant_kept_in_saves() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--rules", "bsd", "--stacking"])
+        .env("GAMES_DATA_DIR", data.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--stacking is a variant of the classic rules, not of the bsd rules"),
+        "{err}"
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--stacking", "--seed", "8", "--name", "T"])
+        .env("GAMES_DATA_DIR", data.path())
+        .current_dir(data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "p\ns\nst.mille\nq\ny").expect("commands");
+    }
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("--- Hand 1, classic rules with stacking."),
+        "{text}"
+    );
+    let save = std::fs::read_to_string(data.path().join("st.mille")).expect("saved");
+    assert!(save.contains("\"stacking\": true"), "{save}");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "st.mille"])
+        .env("GAMES_DATA_DIR", data.path())
+        .current_dir(data.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("--- Hand 1, classic rules with stacking."),
+        "the restored game keeps the variant:\n{text}"
+    );
+}
