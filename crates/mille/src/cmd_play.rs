@@ -269,6 +269,8 @@ fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     print!("{}", db.high_scores()?.to_text());
+    // Mile Bones had a Clear scores button beside its table: say where ours is.
+    println!("\nmille --clear-scores clears the table (it asks first).");
     Ok(())
 }
 

@@ -217,6 +217,10 @@ fn a_whole_game_and_the_high_scores() {
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("Best totals (over 5000):"), "{table}");
     assert!(table.contains(" 1. "), "someone made the table:\n{table}");
+    assert!(
+        table.contains("mille --clear-scores clears the table"),
+        "{table}"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_mille"))
         .args(["--clear-scores", "--yes"])
         .env("GAMES_DATA_DIR", data.path())
