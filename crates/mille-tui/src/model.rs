@@ -664,13 +664,13 @@ impl Model {
                         "Coup fourré! U the {safety} to answer the {hazard}, or P to let it pass."
                     )
                 }
-                _ => {
-                    if self.thinking {
-                        "The computer is thinking...".into()
-                    } else {
-                        "Waiting for the computer...".into()
+                _ => match self.computer_to_act() {
+                    Some(seat) if self.thinking => {
+                        format!("{} is thinking...", self.seat_name(seat))
                     }
-                }
+                    Some(seat) => format!("Waiting for {}...", self.seat_name(seat)),
+                    None => "Waiting...".into(),
+                },
             },
         }
     }

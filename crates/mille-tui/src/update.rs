@@ -691,8 +691,13 @@ pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
     model.dirty = true;
     model.thinking = false;
     model.sync_mode();
-    if model.message_until_turn && model.computer_to_act().is_none() {
-        model.clear_message();
+    if model.message_until_turn {
+        // The wait notice follows the table: it names the computer now
+        // playing, and goes when nobody but the player is to act.
+        match model.computer_to_act() {
+            Some(seat) => model.wait_for(seat),
+            None => model.clear_message(),
+        }
     }
     // A new hand or the end of one: whatever the line said was about the
     // play before (the high-score notice comes after this).

@@ -1322,3 +1322,45 @@ fn the_status_line_names_the_stacking_variant_and_fits_80_columns() {
         "{screen}"
     );
 }
+
+/// With several computers, the wait notice and the prompt name the one
+/// playing now, not the one that was playing when the key was typed.
+#[test]
+fn the_wait_notice_follows_the_computer_playing() {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 3,
+        stacking: false,
+    };
+    let state = State::new(config, 4).expect("config");
+    let mut m = Model::new(GameRecord::new(config, 4), state, settings());
+    let fx = mille_tui::update::start(&mut m);
+    let mut all = Vec::new();
+    run_computer(&mut m, fx, &mut all);
+    assert!(m.human_to_act());
+    type_keys(&mut m, "p");
+    let slot = (0..7)
+        .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+        .expect("a discardable card");
+    let label = if slot == 0 {
+        'p'
+    } else {
+        char::from(b'0' + slot as u8)
+    };
+    for e in [key('d'), key(label), code(KeyCode::Enter)] {
+        update(&mut m, e);
+    }
+    assert_eq!(m.computer_to_act(), Some(1));
+    assert_eq!(m.prompt(), "Computer 1 is thinking...");
+    update(&mut m, key('p'));
+    assert_eq!(m.message.as_deref(), Some("Wait: Computer 1 is playing."));
+    // Computer 1 moves (its pick, then its card) until Computer 2 is to act.
+    while m.computer_to_act() == Some(1) {
+        let action = think(&m.state, &m.record, m.level).expect("a move");
+        let generation = m.generation;
+        update(&mut m, Event::BotMove { generation, action });
+    }
+    assert_eq!(m.computer_to_act(), Some(2));
+    assert_eq!(m.message.as_deref(), Some("Wait: Computer 2 is playing."));
+    assert_eq!(m.prompt(), "Computer 2 is thinking...");
+}
