@@ -60,7 +60,10 @@ pub enum SaveError {
         /// The cause.
         source: std::io::Error,
     },
-    /// The file is empty or ends in the middle.
+    /// The file is empty (or only blank).
+    #[error("{0} is empty: there is no saved game in it")]
+    Empty(PathBuf),
+    /// The file ends in the middle.
     #[error("the saved game {0} is truncated (it ends before the game does)")]
     Truncated(PathBuf),
     /// The file is not JSON.
@@ -155,11 +158,32 @@ impl SaveFile {
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<(SaveFile, State), SaveError> {
         let p = || path.to_path_buf();
         if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-            return Err(SaveError::Truncated(p()));
+            return Err(SaveError::Empty(p()));
         }
-        let value: serde_json::Value = match serde_json::from_slice(bytes) {
-            Ok(v) => v,
-            Err(e) if e.is_eof() => {
+        // The first JSON document, then whatever follows it: a save with
+        // something appended is ours but damaged, not a foreign file.
+        let mut docs = serde_json::Deserializer::from_slice(bytes).into_iter::<serde_json::Value>();
+        let first = docs.next();
+        let rest = bytes.get(docs.byte_offset()..).unwrap_or_default();
+        let value: serde_json::Value = match first {
+            Some(Ok(v)) if rest.iter().all(|b| b.is_ascii_whitespace()) => v,
+            Some(Ok(v)) => {
+                if is_save_document(&v) {
+                    return Err(SaveError::Damaged {
+                        path: p(),
+                        why: format!(
+                            "{} bytes of something else follow the end of the saved game",
+                            rest.trim_ascii().len()
+                        ),
+                    });
+                }
+                return Err(SaveError::Corrupt {
+                    path: p(),
+                    why: "it holds more than one document".into(),
+                });
+            }
+            None => return Err(SaveError::Empty(p())),
+            Some(Err(e)) if e.is_eof() => {
                 // Complete JSON cut short: truncated if it began as ours.
                 let head = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
                 if head.trim_start().starts_with('{') {
@@ -170,17 +194,17 @@ impl SaveFile {
                     why: e.to_string(),
                 });
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 return Err(SaveError::Corrupt {
                     path: p(),
                     why: e.to_string(),
                 });
             }
         };
-        let obj = value.as_object().ok_or_else(|| SaveError::Foreign(p()))?;
-        if obj.get("format").and_then(|f| f.as_str()) != Some(SAVE_FORMAT) {
+        if !is_save_document(&value) {
             return Err(SaveError::Foreign(p()));
         }
+        let obj = value.as_object().ok_or_else(|| SaveError::Foreign(p()))?;
         let version =
             obj.get("version")
                 .and_then(|v| v.as_u64())
@@ -204,6 +228,11 @@ impl SaveFile {
         })?;
         Ok((save, state))
     }
+}
+
+/// Whether a JSON document says it is a `mille` save.
+fn is_save_document(v: &serde_json::Value) -> bool {
+    v.get("format").and_then(|f| f.as_str()) == Some(SAVE_FORMAT)
 }
 
 #[cfg(test)]
@@ -246,7 +275,18 @@ mod tests {
             SaveFile::load(&dir.path().join("none")),
             Err(SaveError::Missing(_))
         ));
-        assert!(matches!(check(b""), Err(SaveError::Truncated(_))));
+        assert!(matches!(check(b""), Err(SaveError::Empty(_))));
+        assert!(matches!(check(b" \n"), Err(SaveError::Empty(_))));
+        let junk = format!("{text}garbage");
+        assert!(matches!(
+            check(junk.as_bytes()),
+            Err(SaveError::Damaged { .. })
+        ));
+        let twice = format!("{text}{text}");
+        assert!(matches!(
+            check(twice.as_bytes()),
+            Err(SaveError::Damaged { .. })
+        ));
         assert!(matches!(
             check(&text.as_bytes()[..text.len() / 2]),
             Err(SaveError::Truncated(_))

@@ -3,7 +3,7 @@
 //! computer's moves (thought out on their own threads); effects are carried
 //! out here and their results fed back as events.
 
-use crate::model::Model;
+use crate::model::{Model, is_logged};
 use crate::render;
 use crate::update::{self, Effect, Event};
 use mille_ai::{Level, bot_action, make_bot};
@@ -32,6 +32,24 @@ pub fn bot_seed(record: &GameRecord) -> u64 {
 pub fn think(state: &State, record: &GameRecord, level: Level) -> Option<Action> {
     let mut bot = make_bot(level, bot_seed(record));
     bot_action(bot.as_mut(), state)
+}
+
+/// How long to wait, `elapsed` after the previous move, before showing the
+/// computer's `action`: a visible move that follows another computer
+/// player's waits until `pace` has passed, so a table of computers does not
+/// scroll its moves away unseen; a pick, or a reply to the player's own
+/// move, shows at once.
+pub fn pause_before(
+    after_computer: bool,
+    action: Action,
+    pace: Duration,
+    elapsed: Duration,
+) -> Duration {
+    if after_computer && is_logged(action) {
+        pace.saturating_sub(elapsed)
+    } else {
+        Duration::ZERO
+    }
 }
 
 /// `~/name` means `name` in the home directory, as in the shell.
@@ -86,11 +104,12 @@ impl Io {
     }
 }
 
-/// Plays in the terminal until the player quits.
-pub fn run(mut model: Model, io_: Io) -> io::Result<Model> {
+/// Plays in the terminal until the player quits. `pace` is the least time
+/// between two computer moves in a row (see [`pause_before`]).
+pub fn run(mut model: Model, io_: Io, pace: Duration) -> io::Result<Model> {
     let mut terminal = ratatui::init();
     let _ = execute!(io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, &mut model, &io_);
+    let result = event_loop(&mut terminal, &mut model, &io_, pace);
     let _ = execute!(io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result.map(|()| model)
@@ -100,6 +119,7 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     model: &mut Model,
     io_: &Io,
+    pace: Duration,
 ) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Event>();
     let started = Instant::now();
@@ -147,9 +167,17 @@ fn event_loop(
                     let state = model.state.clone();
                     let record = model.record.clone();
                     let level = model.level;
+                    let after_computer = model.last_logged_is_computer();
                     let tx = tx.clone();
                     std::thread::spawn(move || {
+                        let since = Instant::now();
                         if let Some(action) = think(&state, &record, level) {
+                            std::thread::sleep(pause_before(
+                                after_computer,
+                                action,
+                                pace,
+                                since.elapsed(),
+                            ));
                             let _ = tx.send(Event::BotMove { generation, action });
                         }
                     });
@@ -168,5 +196,32 @@ fn event_loop(
         while let Ok(ev) = rx.try_recv() {
             pending.extend(update::update(model, ev));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_engine::Card;
+
+    #[test]
+    fn only_a_shown_move_after_a_computer_move_waits() {
+        let pace = Duration::from_millis(400);
+        let stop = Action::Play {
+            card: Card::Stop,
+            target: 0,
+        };
+        let t = Duration::from_millis(100);
+        assert_eq!(
+            pause_before(true, stop, pace, t),
+            Duration::from_millis(300)
+        );
+        assert_eq!(pause_before(false, stop, pace, t), Duration::ZERO);
+        assert_eq!(pause_before(true, Action::Draw, pace, t), Duration::ZERO);
+        assert_eq!(
+            pause_before(true, stop, pace, Duration::from_secs(1)),
+            Duration::ZERO
+        );
+        assert_eq!(pause_before(true, stop, Duration::ZERO, t), Duration::ZERO);
     }
 }

@@ -9,6 +9,9 @@ use std::path::PathBuf;
 /// The human always sits in seat 0 (team 0).
 pub const HUMAN: u8 = 0;
 
+/// Most moves kept in the log under the board.
+pub const MAX_LOG: usize = 8;
+
 /// Settings a game is started with.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -74,6 +77,13 @@ pub enum Mode {
     },
     /// "Really quit?"
     ConfirmQuit,
+    /// A safety about to be discarded (rules that allow it): the rules say
+    /// the interface asks first, since a safety thrown away is a safety
+    /// never played.
+    ConfirmDiscard {
+        /// The safety.
+        card: Card,
+    },
     /// "Save the game?" on the way out.
     SaveOnExit {
         /// What a failed save leads to.
@@ -138,8 +148,15 @@ pub struct Model {
     pub message: Option<String>,
     /// Whether `message` is an error.
     pub message_is_error: bool,
+    /// Whether `message` only says to wait for the computer: it is cleared
+    /// as soon as it is the player's turn, when it no longer holds.
+    pub message_until_turn: bool,
     /// What the computer players did since the player's last move.
     pub log: Vec<String>,
+    /// The seat whose move is the last line of the log, if any: a
+    /// computer move that follows another computer's is shown after a
+    /// pause (see [`crate::app::pause_before`]).
+    pub last_logged: Option<u8>,
     /// The file the game was restored from or last saved to.
     pub save_path: Option<PathBuf>,
     /// Changed since the last save.
@@ -159,13 +176,30 @@ pub struct Model {
     pub screen: (u16, u16),
     /// The game should end.
     pub quit: bool,
+    /// What to print once the game has left the screen ("Game saved in
+    /// FILE."): the full screen is gone by then, with its message line.
+    pub farewell: Option<String>,
 }
 
-/// The login name, for the name question's default.
+/// The login name, for the name question's default: `USER`, `LOGNAME` or
+/// `USERNAME` when set (what the shell says the user is), else the account
+/// the system knows the process by (containers and services often set no
+/// such variable), else "Player".
 pub fn login_name() -> String {
+    login_name_from(|v| std::env::var(v).ok(), || whoami::username().ok())
+}
+
+/// [`login_name`] with the environment and the system's answer given, for
+/// tests.
+pub fn login_name_from(
+    env: impl Fn(&str) -> Option<String>,
+    system: impl FnOnce() -> Option<String>,
+) -> String {
+    let named = |s: &String| !s.trim().is_empty();
     ["USER", "LOGNAME", "USERNAME"]
         .iter()
-        .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+        .find_map(|v| env(v).filter(named))
+        .or_else(|| system().filter(named))
         .unwrap_or_else(|| "Player".to_string())
 }
 
@@ -184,7 +218,9 @@ impl Model {
             mode: Mode::Normal,
             message: None,
             message_is_error: false,
+            message_until_turn: false,
             log: Vec::new(),
+            last_logged: None,
             dirty: false,
             save_path: settings.save_path,
             generation: 0,
@@ -194,13 +230,61 @@ impl Model {
             last_click: None,
             screen: (80, 24),
             quit: false,
+            farewell: None,
         };
         if settings.ask_name {
             m.mode = Mode::Name { buf: String::new() };
         } else {
             m.sync_mode();
         }
+        // A restored game shows the moves it showed when it was saved.
+        m.rebuild_log();
         m
+    }
+
+    /// Adds `seat`'s `action` (just applied) to the log of moves under the
+    /// board. The log holds what happened since the player's last move: a
+    /// move of the player (a pick aside) or a new deal starts it afresh.
+    /// The log is a function of the record, so [`Model::rebuild_log`] can
+    /// rebuild it for a restored or undone game.
+    pub fn log_action(&mut self, seat: u8, action: Action) {
+        let fresh = matches!(action, Action::NextHand | Action::NextGame)
+            || (seat == HUMAN && action != Action::Draw);
+        if fresh {
+            self.log.clear();
+            self.last_logged = None;
+        }
+        if let Some(line) = self.describe(seat, action) {
+            self.last_logged = Some(seat);
+            self.log.push(line);
+            if self.log.len() > MAX_LOG {
+                self.log.remove(0);
+            }
+        }
+    }
+
+    /// Rebuilds the log of moves by replaying the record, line for line as
+    /// play showed it.
+    pub fn rebuild_log(&mut self) {
+        self.log.clear();
+        self.last_logged = None;
+        let Ok(mut state) = State::new(self.record.config, self.record.seed) else {
+            return;
+        };
+        for &action in &self.record.actions.clone() {
+            let seat = match state.to_act() {
+                ToAct::Seat(s) => s,
+                // Deals: made on the player's say-so.
+                ToAct::Deal | ToAct::GameOver => HUMAN,
+            };
+            if state.apply(action).is_err() {
+                // Not this game's record (a test position): no log.
+                self.log.clear();
+                self.last_logged = None;
+                return;
+            }
+            self.log_action(seat, action);
+        }
     }
 
     /// The seat of a team's first player.
@@ -254,6 +338,57 @@ impl Model {
             format!("T{}", team + 1)
         } else {
             format!("C{team}")
+        }
+    }
+
+    /// The number the player types to aim a hazard at side `team`: the
+    /// number the side's name carries on the board and in the score window.
+    /// Playing alone, each side is one seat and Computer 2 (C2) is 2;
+    /// in teams, Team 3 (T3) is 3.
+    pub fn side_number(&self, team: u8) -> u8 {
+        let r = self.state.rules();
+        if r.seats > r.teams { team + 1 } else { team }
+    }
+
+    /// The opposing side the number `n` stands for, if any.
+    pub fn side_of_number(&self, n: u8) -> Option<u8> {
+        self.opponents()
+            .into_iter()
+            .find(|&t| self.side_number(t) == n)
+    }
+
+    /// The sides opposing the player's.
+    pub fn opponents(&self) -> Vec<u8> {
+        let own = self.state.team_of(HUMAN);
+        (0..self.teams()).filter(|&t| t != own).collect()
+    }
+
+    /// The choices of the "which side?" question: "1 = Computer 1, 2 =
+    /// Computer 2" playing alone, "2 or 3" in teams (the board shows
+    /// which computers make up Team 2 and Team 3; their names would not
+    /// fit the line).
+    pub fn side_choices(&self) -> String {
+        let r = self.state.rules();
+        let numbers: Vec<String> = self
+            .opponents()
+            .into_iter()
+            .map(|t| {
+                if r.seats > r.teams {
+                    self.side_number(t).to_string()
+                } else {
+                    format!("{} = {}", self.side_number(t), self.team_name(t))
+                }
+            })
+            .collect();
+        if r.seats > r.teams {
+            match numbers.split_last() {
+                Some((last, rest)) if !rest.is_empty() => {
+                    format!("{} or {last}", rest.join(", "))
+                }
+                _ => numbers.join(""),
+            }
+        } else {
+            numbers.join(", ")
         }
     }
 
@@ -367,12 +502,30 @@ impl Model {
     pub fn error(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());
         self.message_is_error = true;
+        self.message_until_turn = false;
     }
 
     /// Sets a notice.
     pub fn notice(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());
         self.message_is_error = false;
+        self.message_until_turn = false;
+    }
+
+    /// Says that `seat` (a computer player) is to act, not the player: a
+    /// key typed while the computer plays is not a mistake, so no bell,
+    /// and the notice goes when the player's turn comes.
+    pub fn wait_for(&mut self, seat: u8) {
+        let who = self.seat_name(seat);
+        self.notice(format!("Wait: {who} is playing."));
+        self.message_until_turn = true;
+    }
+
+    /// Clears the message line.
+    pub fn clear_message(&mut self) {
+        self.message = None;
+        self.message_is_error = false;
+        self.message_until_turn = false;
     }
 
     /// How an action of `seat` reads in the log ("Computer played Stop on
@@ -410,13 +563,28 @@ impl Model {
             }
         })
     }
+}
+
+/// Whether `action` shows in the log of moves (picks and deals do not).
+pub fn is_logged(action: Action) -> bool {
+    !matches!(
+        action,
+        Action::Draw | Action::DeclineCoupFourre | Action::NextHand | Action::NextGame
+    )
+}
+
+impl Model {
+    /// Whether the last move shown in the log is a computer player's.
+    pub fn last_logged_is_computer(&self) -> bool {
+        self.last_logged.is_some_and(|s| s != HUMAN)
+    }
 
     /// The line that tells the player what the game waits for.
     pub fn prompt(&self) -> String {
         match &self.mode {
             Mode::Name { buf } => {
                 format!(
-                    "Your name for the high-score table [{}]: {buf}",
+                    "Your name for the high-score table (RETURN or ESC keeps {}): {buf}",
                     self.default_name
                 )
             }
@@ -429,16 +597,17 @@ impl Model {
                 format!("{v} which card? (1-6 or P, then RETURN or SPACE): {typed}")
             }
             Mode::Target { card } => {
-                let opts: Vec<String> = (0..self.teams())
-                    .filter(|&t| t != self.state.team_of(HUMAN))
-                    .map(|t| format!("{} = {}", t + 1, self.team_name(t)))
-                    .collect();
+                let r = self.state.rules();
+                let which = if r.seats > r.teams { "team" } else { "side" };
                 format!(
-                    "Play {card} on which side? ({}; ESC cancels)",
-                    opts.join(", ")
+                    "Play {card} on which {which}? ({}; ESC cancels)",
+                    self.side_choices()
                 )
             }
             Mode::ConfirmQuit => "Really quit? (y/n)".into(),
+            Mode::ConfirmDiscard { card } => {
+                format!("{card} is a safety: really discard it? (y/n)")
+            }
             Mode::SaveOnExit { .. } => "Save the game? (y/n)".into(),
             Mode::SaveSame { path, .. } => {
                 format!("Save in {}? (y/n)", path.display())
@@ -495,13 +664,13 @@ impl Model {
                         "Coup fourré! U the {safety} to answer the {hazard}, or P to let it pass."
                     )
                 }
-                _ => {
-                    if self.thinking {
-                        "The computer is thinking...".into()
-                    } else {
-                        "Waiting for the computer...".into()
+                _ => match self.computer_to_act() {
+                    Some(seat) if self.thinking => {
+                        format!("{} is thinking...", self.seat_name(seat))
                     }
-                }
+                    Some(seat) => format!("Waiting for {}...", self.seat_name(seat)),
+                    None => "Waiting...".into(),
+                },
             },
         }
     }
@@ -513,5 +682,28 @@ pub fn slot_label(slot: usize) -> String {
         "P".into()
     } else {
         slot.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_login_name_comes_from_the_environment_then_the_system() {
+        let none = |_: &str| None;
+        assert_eq!(login_name_from(none, || Some("ana".into())), "ana");
+        assert_eq!(
+            login_name_from(
+                |v| (v == "LOGNAME").then(|| "bob".to_string()),
+                || Some("ana".into())
+            ),
+            "bob"
+        );
+        assert_eq!(
+            login_name_from(|_| Some(" ".into()), || Some("ana".into())),
+            "ana"
+        );
+        assert_eq!(login_name_from(none, || None), "Player");
     }
 }

@@ -77,8 +77,13 @@ pub fn board_text(model: &Model) -> String {
         .discards()
         .last()
         .map_or("empty".to_string(), |c| c.name().to_string());
+    let stacking = if st.rules().config.stacking {
+        " with stacking"
+    } else {
+        ""
+    };
     let mut s = format!(
-        "--- Hand {}, {} rules. Deck: {} cards. Discard pile: {discard}. ---\n",
+        "--- Hand {}, {} rules{stacking}. Deck: {} cards. Discard pile: {discard}. ---\n",
         st.hand_number() + 1,
         st.rules().config.rules.id(),
         st.deck_len()
@@ -94,7 +99,14 @@ pub fn board_text(model: &Model) -> String {
         .enumerate()
         .filter_map(|(i, c)| c.map(|c| format!("{} {}", slot_label(i), c.name())))
         .collect();
-    s.push_str(&format!("Your hand: {}.\n", slots.join(", ")));
+    let hand = if slots.is_empty() {
+        // The deck out and every card played: a visible word, not "Your
+        // hand: ." that a screen reader skips.
+        "(empty)".to_string()
+    } else {
+        slots.join(", ")
+    };
+    s.push_str(&format!("Your hand: {hand}.\n"));
     let totals: Vec<String> = (0..model.teams())
         .map(|t| {
             format!(
@@ -111,6 +123,27 @@ pub fn board_text(model: &Model) -> String {
     }
     s
 }
+
+/// The help of the plain mode: the commands as typed here, without the
+/// mouse and the full screen's keys (^L, the window switch).
+pub const HELP: &[&str] = &[
+    "Race to exactly 700 miles (1000 if extended); 5000 points wins the game.",
+    "One command per line:",
+    "p        pick a card from the deck (or let a coup fourré chance pass)",
+    "u n      use (play) card n: 1 to 6, or p for the card just picked (u3, u p)",
+    "d n      discard card n (d4)",
+    "o        keep your hand sorted, or not (remembered)",
+    "s        save the game (asks for the file; an empty line cancels)",
+    "q        quit (asks first)",
+    "w        print the score window",
+    "r        print the board again",
+    "z        take back your last move",
+    "?        this help",
+    "Hazards go on an opponent whose Go is showing; a remedy repairs your own",
+    "hazard; safeties protect for the whole hand and give another turn.",
+    "When a hazard hits you and you hold its safety, answer with u on it before",
+    "picking: that is a coup fourré (+300).",
+];
 
 fn is_text_mode(m: &Mode) -> bool {
     matches!(
@@ -137,6 +170,9 @@ pub fn run<R: BufRead, W: Write>(
             match effect {
                 Effect::Quit => {
                     flush_messages(model, &mut out, &mut printed_log)?;
+                    if let Some(f) = model.farewell.take() {
+                        writeln!(out, "{f}")?;
+                    }
                     writeln!(out, "Goodbye.")?;
                     return Ok(());
                 }
@@ -161,7 +197,7 @@ pub fn run<R: BufRead, W: Write>(
         }
         flush_messages(model, &mut out, &mut printed_log)?;
         if model.mode == Mode::Help {
-            for l in crate::render::HELP {
+            for l in HELP {
                 writeln!(out, "{l}")?;
             }
             model.mode = Mode::Normal;

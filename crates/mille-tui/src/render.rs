@@ -516,21 +516,33 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn status_text(model: &Model) -> String {
+/// The status line: the deck, the trip, the rules, the computer level and
+/// the options; more compact when it would not fit `width` (the stacking
+/// variant makes it longer).
+fn status_text(model: &Model, width: u16) -> String {
     let deck = model.state.deck_len();
     let r = model.state.rules();
-    let mut s = format!(" Deck: {deck} | Trip: {} | ", model.state.target());
-    s.push_str(&format!(
-        "{} rules | level {} | sort {} | mouse: {}",
-        r.config.rules.id(),
+    let rules = if r.config.stacking {
+        format!("{}+stacking", r.config.rules.id())
+    } else {
+        format!("{} rules", r.config.rules.id())
+    };
+    let mouse = match model.options.mouse {
+        mille_store::MouseMethod::ClickClick => "click",
+        mille_store::MouseMethod::DragAndDrop => "drag",
+    };
+    let head = format!(
+        " Deck: {deck} | Trip: {} | {rules} | level {} | sort {}",
+        model.state.target(),
         model.level.id(),
         if model.sorted { "on" } else { "off" },
-        match model.options.mouse {
-            mille_store::MouseMethod::ClickClick => "click",
-            mille_store::MouseMethod::DragAndDrop => "drag",
-        }
-    ));
-    s
+    );
+    let full = format!("{head} | mouse: {mouse}");
+    if full.chars().count() <= usize::from(width) {
+        full
+    } else {
+        format!("{head} | {mouse}")
+    }
 }
 
 /// The help screen's lines.
@@ -607,7 +619,7 @@ pub fn view(model: &Model, f: &mut Frame) {
     );
     f.render_widget(
         Paragraph::new(Span::styled(
-            status_text(model),
+            status_text(model, b.width),
             Style::default().add_modifier(Modifier::REVERSED),
         )),
         row(n + 1),

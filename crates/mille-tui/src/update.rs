@@ -3,7 +3,9 @@
 
 use crate::model::{AfterSave, HUMAN, Mode, Model, Verb, Window, slot_label};
 use crate::render::{Hit, Hits};
-use mille_engine::{Action, ActionList, Card, GameRecord, Kind, Phase, State, ToAct};
+use mille_engine::{
+    Action, ActionList, Card, GameRecord, IllegalAction, Kind, Phase, State, ToAct,
+};
 use mille_store::{Options, SaveFile, ScoreKind};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -134,11 +136,21 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         fx.push(Effect::Redraw);
         return;
     }
+    // The message line describes what the last key did: any other key
+    // than one that only changes the view (redraw, the score window) clears
+    // it, and the key's own message, if any, replaces it.
+    if !view_key(model, &k) {
+        model.clear_message();
+    }
     if ctrl && matches!(k.code, KeyCode::Char('c')) {
-        // Like DELETE: ask before quitting.
-        if !matches!(model.mode, Mode::Name { .. }) {
-            model.mode = Mode::ConfirmQuit;
+        // Like DELETE: ask before quitting. At the name question the
+        // offered name is kept first, so the game can go on if the player
+        // answers no.
+        if matches!(model.mode, Mode::Name { .. }) {
+            let name = model.default_name.clone();
+            set_name(model, name, fx);
         }
+        model.mode = Mode::ConfirmQuit;
         return;
     }
     match model.mode.clone() {
@@ -177,14 +189,17 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 let team = c
                     .to_digit(10)
                     .and_then(|d| u8::try_from(d).ok())
-                    .map(|d| d.wrapping_sub(1));
+                    .and_then(|n| model.side_of_number(n));
                 match team {
-                    Some(t) if t < model.teams() && t != model.state.team_of(HUMAN) => {
+                    Some(t) => {
                         model.mode = Mode::Normal;
                         human_action(model, Action::Play { card, target: t }, fx);
                     }
-                    _ => {
-                        model.error("Type the number of a side to attack (ESC cancels)");
+                    None => {
+                        model.error(format!(
+                            "Type the number of the side to attack: {} (ESC cancels)",
+                            model.side_choices()
+                        ));
                         fx.push(Effect::Bell);
                     }
                 }
@@ -205,12 +220,33 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 model.mode = Mode::Normal;
                 model.sync_mode();
             }
-            None => fx.push(Effect::Bell),
+            None if k.code == KeyCode::Esc => {
+                model.mode = Mode::Normal;
+                model.sync_mode();
+            }
+            None => answer_y_or_n(model, "quit the game", fx),
+        },
+        Mode::ConfirmDiscard { card } => match yes_no(&k) {
+            Some(true) => {
+                model.mode = Mode::Normal;
+                human_action(model, Action::Discard(card), fx);
+            }
+            Some(false) => {
+                model.mode = Mode::Normal;
+                model.sync_mode();
+                model.notice(format!("You kept the {card}."));
+            }
+            None if k.code == KeyCode::Esc => {
+                model.mode = Mode::Normal;
+                model.sync_mode();
+                model.notice(format!("You kept the {card}."));
+            }
+            None => answer_y_or_n(model, &format!("discard the {card}"), fx),
         },
         Mode::SaveOnExit { then } => match yes_no(&k) {
             Some(true) => begin_save(model, then),
             Some(false) => quit(model),
-            None => fx.push(Effect::Bell),
+            None => answer_y_or_n(model, "save the game before leaving", fx),
         },
         Mode::SaveSame { path, then } => match yes_no(&k) {
             Some(true) => request_save(model, path, then, fx),
@@ -220,7 +256,11 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                     then,
                 }
             }
-            None => fx.push(Effect::Bell),
+            None => answer_y_or_n(
+                model,
+                &format!("save in {} (n asks for another file)", path.display()),
+                fx,
+            ),
         },
         Mode::SaveName { mut buf, then } => match k.code {
             KeyCode::Enter => {
@@ -255,8 +295,13 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 }
             }
             None => {
-                if !window_or_redraw(model, &k, fx) {
-                    fx.push(Effect::Bell);
+                if !window_or_redraw(model, &k, fx) && !question_command(model, &k, false, fx) {
+                    let what = if model.state.phase() == Phase::GameOver {
+                        "play another game"
+                    } else {
+                        "play another hand"
+                    };
+                    answer_y_or_n(model, what, fx);
                 }
             }
         },
@@ -265,8 +310,8 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 human_action(model, Action::Extend(answer), fx);
             }
             None => {
-                if !window_or_redraw(model, &k, fx) {
-                    fx.push(Effect::Bell);
+                if !window_or_redraw(model, &k, fx) && !question_command(model, &k, true, fx) {
+                    answer_y_or_n(model, "extend the trip to 1000 miles", fx);
                 }
             }
         },
@@ -278,11 +323,18 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 } else {
                     name.chars().take(31).collect()
                 };
-                model.player = name.clone();
-                model.options.name = Some(name);
-                fx.push(Effect::SaveOptions(model.options.clone()));
-                model.mode = Mode::Normal;
-                model.sync_mode();
+                set_name(model, name, fx);
+            }
+            // ESC leaves the question with the offered name: the name is
+            // asked once, and a player who does not care keeps the login
+            // name rather than being stuck in a text field.
+            KeyCode::Esc => {
+                let name = model.default_name.clone();
+                set_name(model, name, fx);
+                model.notice(format!(
+                    "Your name is {}; mille --name NAME changes it.",
+                    model.player
+                ));
             }
             KeyCode::Backspace => {
                 buf.pop();
@@ -299,6 +351,48 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             model.sync_mode();
         }
     }
+}
+
+/// Takes `name` as the player's name, remembers it, and starts the game.
+fn set_name(model: &mut Model, name: String, fx: &mut Vec<Effect>) {
+    model.player = name.clone();
+    model.options.name = Some(name);
+    fx.push(Effect::SaveOptions(model.options.clone()));
+    model.mode = Mode::Normal;
+    model.sync_mode();
+}
+
+/// A key that is neither y nor n at a yes/no question: the bell, and what
+/// the question wants.
+fn answer_y_or_n(model: &mut Model, question: &str, fx: &mut Vec<Effect>) {
+    model.error(format!("Answer y or n: {question}?"));
+    fx.push(Effect::Bell);
+}
+
+/// The commands that still make sense while the game asks about the
+/// extension or another hand: quit, save, help, and (at the extension
+/// question) undo of the move that reached 700. Returns whether `k` was
+/// one; each comes back to the question, which follows the game's phase.
+fn question_command(model: &mut Model, k: &KeyEvent, undo_too: bool, fx: &mut Vec<Effect>) -> bool {
+    if matches!(k.code, KeyCode::Delete | KeyCode::Backspace) {
+        model.mode = Mode::ConfirmQuit;
+        return true;
+    }
+    match ch(k).map(|c| c.to_ascii_lowercase()) {
+        Some('q') => model.mode = Mode::ConfirmQuit,
+        Some('s') => begin_save(model, AfterSave::Resume),
+        Some('?' | 'h') => model.mode = Mode::Help,
+        Some('z') if undo_too => undo(model, fx),
+        _ => return false,
+    }
+    true
+}
+
+/// R and W, which only change the view, where they are commands (not
+/// letters of a name or a file).
+fn view_key(model: &Model, k: &KeyEvent) -> bool {
+    matches!(model.mode, Mode::Normal | Mode::Another | Mode::Extension)
+        && matches!(ch(k).map(|c| c.to_ascii_lowercase()), Some('r' | 'w'))
 }
 
 /// W, R and ^L work at the end-of-hand questions too.
@@ -347,15 +441,22 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
     }
     if k.code == KeyCode::Esc {
         model.selected = None;
-        model.message = None;
+        model.clear_message();
         return;
     }
     let Some(c) = ch(&k) else { return };
     if c == ' ' {
         return;
     }
-    model.message = None;
-    match c.to_ascii_lowercase() {
+    let lower = c.to_ascii_lowercase();
+    if matches!(lower, 'p' | 'u' | 'd')
+        && let Some(seat) = model.computer_to_act()
+    {
+        // Say so now rather than after the card is chosen.
+        model.wait_for(seat);
+        return;
+    }
+    match lower {
         'p' => pick(model, fx),
         'u' => {
             model.mode = Mode::PickCard {
@@ -428,11 +529,21 @@ fn card_command(model: &mut Model, verb: Verb, slot: usize, fx: &mut Vec<Effect>
         return;
     };
     match verb {
-        Verb::Discard => {
-            human_action(model, Action::Discard(card), fx);
-        }
+        Verb::Discard => discard(model, card, fx),
         Verb::Use => use_card(model, card, None, fx),
     }
+}
+
+/// Discards `card`, asking first when it is a safety the rules let the
+/// player throw away (`classic`, `milebones`: decision 9). Under `bsd` the
+/// engine refuses the discard itself and says why.
+fn discard(model: &mut Model, card: Card, fx: &mut Vec<Effect>) {
+    if card.kind() == Kind::Safety && model.state.check_as(HUMAN, Action::Discard(card)).is_ok() {
+        model.selected = None;
+        model.mode = Mode::ConfirmDiscard { card };
+        return;
+    }
+    human_action(model, Action::Discard(card), fx);
 }
 
 /// Plays `card`: on `target` if given (mouse), else where it belongs.
@@ -496,17 +607,26 @@ fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effe
 /// Applies the player's action if the engine allows it; otherwise shows the
 /// engine's reason and rings the bell. Returns whether it was applied.
 pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> bool {
-    if let Err(why) = model.state.check_as(HUMAN, action) {
-        model.error(why.to_string());
-        fx.push(Effect::Bell);
-        return false;
-    }
-    if !matches!(action, Action::Draw) {
-        model.log.clear();
+    match model.state.check_as(HUMAN, action) {
+        Ok(()) => {}
+        // The engine numbers seats ("waiting for player 1"); the screen
+        // names them.
+        Err(IllegalAction::NotYourTurn { expected }) => {
+            model.wait_for(expected);
+            return false;
+        }
+        Err(why) => {
+            model.error(why.to_string());
+            fx.push(Effect::Bell);
+            return false;
+        }
     }
     model.selected = None;
     apply(model, HUMAN, action, fx);
     match action {
+        // The extra turn is only announced when it is there: a last card
+        // can end the hand.
+        _ if !model.human_to_act() => {}
         Action::CoupFourre(c) => model.notice(format!(
             "Coup fourré! Your {c} scores 300 more points, and you take another turn."
         )),
@@ -539,16 +659,10 @@ fn computer_move(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
 }
 
 fn apply(model: &mut Model, seat: u8, action: Action, fx: &mut Vec<Effect>) {
-    let line = model.describe(seat, action);
     match model.state.apply(action) {
         Ok(outcome) => {
             model.record.actions.push(action);
-            if let Some(l) = line {
-                model.log.push(l);
-                if model.log.len() > 8 {
-                    model.log.remove(0);
-                }
-            }
+            model.log_action(seat, action);
             if outcome.game_over {
                 let rules = model.state.rules().config.rules.id().to_string();
                 let sides = (0..model.teams())
@@ -577,6 +691,19 @@ pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
     model.dirty = true;
     model.thinking = false;
     model.sync_mode();
+    if model.message_until_turn {
+        // The wait notice follows the table: it names the computer now
+        // playing, and goes when nobody but the player is to act.
+        match model.computer_to_act() {
+            Some(seat) => model.wait_for(seat),
+            None => model.clear_message(),
+        }
+    }
+    // A new hand or the end of one: whatever the line said was about the
+    // play before (the high-score notice comes after this).
+    if model.hand_over() {
+        model.clear_message();
+    }
     if model.computer_to_act().is_some() {
         model.thinking = true;
         fx.push(Effect::Think {
@@ -591,7 +718,6 @@ fn deal(model: &mut Model, fx: &mut Vec<Effect>) {
         _ => Action::NextHand,
     };
     if model.state.check(action).is_ok() {
-        model.log.clear();
         model.mode = Mode::Normal;
         apply(model, HUMAN, action, fx);
     } else {
@@ -633,7 +759,11 @@ fn on_saved(model: &mut Model, result: Result<PathBuf, String>, fx: &mut Vec<Eff
     };
     match result {
         Ok(path) => {
-            model.notice(format!("Game saved in {}.", path.display()));
+            let saved = format!("Game saved in {}.", path.display());
+            if then != AfterSave::Resume {
+                model.farewell = Some(saved.clone());
+            }
+            model.notice(saved);
             model.save_path = Some(path);
             model.dirty = false;
             match then {
@@ -665,14 +795,14 @@ fn save_failed(model: &mut Model, then: AfterSave, fx: &mut Vec<Effect>) {
 /// Takes back the player's last move of this hand and the computer's replies.
 fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
     match undo_point(&model.record) {
-        Some(cut) => {
+        Ok(cut) => {
             let mut record = model.record.clone();
             record.actions.truncate(cut);
             match record.replay() {
                 Ok(state) => {
                     model.state = state;
                     model.record = record;
-                    model.log.clear();
+                    model.rebuild_log();
                     model.selected = None;
                     model.mode = Mode::Normal;
                     after_change(model, fx);
@@ -684,31 +814,61 @@ fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
                 }
             }
         }
-        None => {
-            model.error("Nothing to undo in this hand");
+        Err(why) => {
+            model.error(why.to_string());
             fx.push(Effect::Bell);
         }
     }
 }
 
-/// Where to cut the record to take back the player's last decision of the
-/// current hand (a play, discard, coup fourré or extension answer; the
-/// draw before it stays).
-pub fn undo_point(record: &GameRecord) -> Option<usize> {
-    let mut state = State::new(record.config, record.seed).ok()?;
-    let mut hand_start = 0;
+/// Why there is nothing to undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoUndo {
+    /// The player has made no move in this hand.
+    #[error("Nothing to undo in this hand")]
+    NothingThisHand,
+    /// The player's moves of this hand all came before the extension
+    /// question was answered.
+    #[error("The answer to the extension question is final: nothing to undo since")]
+    ExtensionAnswered,
+}
+
+/// Where to cut the record to take back the player's last move against
+/// the computer (Mile Bones' undo): the last play, discard or coup fourré
+/// decision of the current hand, with everything after it (the computer's
+/// replies); the draw before it stays, since it is the same card again.
+///
+/// Undo never reaches back past the start of the hand or past an answer
+/// to the extension question (whoever gave it): moves follow that answer
+/// and the player sees them, so taking it back would let them answer again
+/// knowing what comes.
+pub fn undo_point(record: &GameRecord) -> Result<usize, NoUndo> {
+    let mut state = State::new(record.config, record.seed).map_err(|_| NoUndo::NothingThisHand)?;
+    let mut floor = 0;
+    let mut extension_floor = false;
     let mut last = None;
     for (i, &a) in record.actions.iter().enumerate() {
         let actor = state.to_act();
         match a {
-            Action::NextHand | Action::NextGame => hand_start = i + 1,
+            Action::NextHand | Action::NextGame => {
+                floor = i + 1;
+                extension_floor = false;
+            }
+            Action::Extend(_) => {
+                floor = i + 1;
+                extension_floor = true;
+            }
             Action::Draw => {}
             _ if actor == ToAct::Seat(HUMAN) => last = Some(i),
             _ => {}
         }
-        state.apply(a).ok()?;
+        state.apply(a).map_err(|_| NoUndo::NothingThisHand)?;
     }
-    last.filter(|&i| i >= hand_start)
+    match last {
+        Some(i) if i >= floor => Ok(i),
+        _ if extension_floor => Err(NoUndo::ExtensionAnswered),
+        _ => Err(NoUndo::NothingThisHand),
+    }
 }
 
 // ----- mouse -----
@@ -719,6 +879,8 @@ fn on_mouse(model: &mut Model, m: MouseEvent, ms: u64, fx: &mut Vec<Effect>) {
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) => {
             model.press = Some((m.column, m.row));
+            // A click is a new command, like a key.
+            model.clear_message();
             if !matches!(model.mode, Mode::Normal) {
                 return;
             }
@@ -779,9 +941,7 @@ fn drop_on(model: &mut Model, s: usize, dest: Hit, fx: &mut Vec<Effect>) {
     let Some(card) = model.slots()[s] else { return };
     model.selected = None;
     match dest {
-        Hit::Discard => {
-            human_action(model, Action::Discard(card), fx);
-        }
+        Hit::Discard => discard(model, card, fx),
         Hit::Team(t) => use_card(model, card, Some(t), fx),
         Hit::Slot(_) | Hit::Deck => {}
     }
@@ -800,8 +960,6 @@ fn smart_play(model: &mut Model, s: usize, fx: &mut Vec<Effect>) {
         Some(a) => {
             human_action(model, a, fx);
         }
-        None => {
-            human_action(model, Action::Discard(card), fx);
-        }
+        None => discard(model, card, fx),
     }
 }

@@ -598,7 +598,7 @@ fn first_run_asks_the_name() {
     s.ask_name = true;
     s.player = "login".into();
     let mut m = Model::new(GameRecord::new(config, 1), state, s);
-    assert!(m.prompt().contains("[login]"));
+    assert!(m.prompt().contains("(RETURN or ESC keeps login)"));
     let fx = type_keys(&mut m, "Ana\n");
     assert_eq!(m.player, "Ana");
     assert!(matches!(fx.first(), Some(Effect::SaveOptions(o)) if o.name.as_deref() == Some("Ana")));
@@ -733,9 +733,225 @@ fn a_hazard_with_two_opponents_asks_which_side() {
     type_keys(&mut m, "p");
     type_keys(&mut m, "u1\n");
     assert_eq!(m.mode, Mode::Target { card: Card::Stop });
-    assert!(m.prompt().contains("2 = Computer 1"));
-    let fx = type_keys(&mut m, "1");
+    // The numbers are the ones in the names, as in the score window (C1,
+    // C2).
+    assert_eq!(
+        m.prompt(),
+        "Play Stop on which side? (1 = Computer 1, 2 = Computer 2; ESC cancels)"
+    );
+    assert!(m.prompt().chars().count() <= 80, "fits 80 columns");
+    assert_eq!(m.team_short(1), "C1");
+    assert_eq!(m.team_short(2), "C2");
+    let fx = type_keys(&mut m, "0");
     assert!(fx.contains(&Effect::Bell), "not on our own side");
+    let fx = type_keys(&mut m, "3");
+    assert!(fx.contains(&Effect::Bell), "no Computer 3");
+    type_keys(&mut m, "2");
+    assert_eq!(
+        m.record.actions[1],
+        Action::Play {
+            card: Card::Stop,
+            target: 2
+        }
+    );
+}
+
+/// A classic 2-player turn (safeties may be discarded, decision 9) with
+/// Extra Tank in slot 4, after the pick.
+fn classic_safety_in_hand() -> Model {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 2,
+        stacking: false,
+    };
+    let state = Scenario::new(config)
+        .expect("config")
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::ExtraTank,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::Go,
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Gasoline,
+            ],
+        )
+        .deck(&[Card::D25; 20])
+        .build();
+    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    type_keys(&mut m, "p");
+    assert_eq!(m.slots()[4], Some(Card::ExtraTank));
+    m
+}
+
+#[test]
+fn discarding_a_safety_asks_first() {
+    let mut m = classic_safety_in_hand();
+    type_keys(&mut m, "d4\n");
+    assert_eq!(
+        m.mode,
+        Mode::ConfirmDiscard {
+            card: Card::ExtraTank
+        }
+    );
+    assert!(
+        m.prompt()
+            .contains("Extra Tank is a safety: really discard it? (y/n)")
+    );
+    assert_eq!(m.record.actions, vec![Action::Draw], "nothing thrown yet");
+    // No keeps the card and goes back to the turn.
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    assert!(m.state.hand(0).contains(&Card::ExtraTank));
+    // ESC keeps it too.
+    type_keys(&mut m, "d4\n");
+    update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    // Yes throws it away.
+    type_keys(&mut m, "d4 y");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+}
+
+#[test]
+fn dropping_a_safety_on_the_discard_pile_asks_first() {
+    let mut m = classic_safety_in_hand();
+    click(&mut m, Hit::Slot(4), 1000);
+    click(&mut m, Hit::Discard, 2000);
+    assert_eq!(
+        m.mode,
+        Mode::ConfirmDiscard {
+            card: Card::ExtraTank
+        }
+    );
+    assert_eq!(m.record.actions, vec![Action::Draw]);
+    type_keys(&mut m, "y");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+}
+
+#[test]
+fn discarding_an_ordinary_card_does_not_ask() {
+    let mut m = classic_safety_in_hand();
+    type_keys(&mut m, "d1\n");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::D25));
+}
+
+#[test]
+fn plain_mode_asks_before_a_safety_is_thrown() {
+    let mut m = classic_safety_in_hand();
+    let mut out = Vec::new();
+    mille_tui::plain::run(
+        &mut m,
+        &mille_tui::app::Io::default(),
+        "d4\nn\nd4\ny\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plain run");
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("Extra Tank is a safety: really discard it? (y/n)"),
+        "{text}"
+    );
+    assert!(text.contains("You kept the Extra Tank."), "{text}");
+    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+}
+
+fn first_run(default: &str) -> Model {
+    let config = GameConfig::default();
+    let state = State::new(config, 1).expect("config");
+    let mut s = settings();
+    s.ask_name = true;
+    s.player = default.into();
+    Model::new(GameRecord::new(config, 1), state, s)
+}
+
+#[test]
+fn escape_leaves_the_name_question_with_the_login_name() {
+    let mut m = first_run("login");
+    type_keys(&mut m, "An");
+    let fx = update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.player, "login");
+    assert!(
+        matches!(fx.first(), Some(Effect::SaveOptions(o)) if o.name.as_deref() == Some("login"))
+    );
+    assert_eq!(m.mode, Mode::Normal);
+    assert!(m.prompt().starts_with("Your turn"));
+}
+
+#[test]
+fn ctrl_c_at_the_name_question_asks_to_quit_with_the_login_name() {
+    let mut m = first_run("login");
+    let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    update(&mut m, ctrl_c);
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.player, "login");
+    // No: the game goes on, the name question is not asked again.
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Normal);
+    // q in the name question is a letter of a name, nothing else.
+    let mut m = first_run("login");
+    type_keys(&mut m, "q");
+    assert_eq!(m.mode, Mode::Name { buf: "q".into() });
+}
+
+#[test]
+fn keys_typed_while_the_computer_plays_say_wait_by_name() {
+    let mut m = scenario(mouse_position());
+    for e in [key('p'), key('d'), key('p')] {
+        update(&mut m, e);
+    }
+    let fx = update(&mut m, code(KeyCode::Enter));
+    let generation = m.generation;
+    assert!(fx.contains(&Effect::Think { generation }));
+    for c in ['p', 'u', 'd'] {
+        let fx = update(&mut m, key(c));
+        assert!(!fx.contains(&Effect::Bell), "not a mistake: no bell");
+        assert_eq!(m.message.as_deref(), Some("Wait: Computer is playing."));
+        assert_eq!(m.mode, Mode::Normal);
+    }
+    // The computer plays: it is our turn and the notice is gone.
+    let mut all = Vec::new();
+    run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
+    assert!(m.human_to_act());
+    assert_eq!(m.message, None);
+}
+
+#[test]
+fn with_three_teams_the_team_numbers_of_the_board_choose() {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 6,
+        stacking: false,
+    };
+    let mut hand = [Card::D25; 6];
+    hand[0] = Card::Stop;
+    let state = Scenario::new(config)
+        .expect("config")
+        .hand(0, &hand)
+        .battle(1, &[Card::Go])
+        .battle(2, &[Card::Go])
+        .deck(&[Card::D25; 30])
+        .build();
+    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "u1\n");
+    assert_eq!(m.mode, Mode::Target { card: Card::Stop });
+    assert_eq!(m.prompt(), "Play Stop on which team? (2 or 3; ESC cancels)");
+    assert_eq!(m.team_short(1), "T2");
+    let fx = type_keys(&mut m, "1");
+    assert!(fx.contains(&Effect::Bell), "Team 1 is ours");
     type_keys(&mut m, "3");
     assert_eq!(
         m.record.actions[1],
@@ -744,4 +960,407 @@ fn a_hazard_with_two_opponents_asks_which_side() {
             target: 2
         }
     );
+}
+
+fn three_player_stop() -> Model {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 3,
+        stacking: false,
+    };
+    let mut hand = [Card::D25; 6];
+    hand[0] = Card::Stop;
+    let state = Scenario::new(config)
+        .expect("config")
+        .hand(0, &hand)
+        .battle(1, &[Card::Go])
+        .battle(2, &[Card::Go])
+        .deck(&[Card::D25; 30])
+        .build();
+    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    type_keys(&mut m, "p");
+    m
+}
+
+#[test]
+fn a_valid_side_clears_the_which_side_error() {
+    let mut m = three_player_stop();
+    // Only the key: the computer's reply is not needed here.
+    for c in "u1\n0".chars() {
+        update(
+            &mut m,
+            if c == '\n' {
+                code(KeyCode::Enter)
+            } else {
+                key(c)
+            },
+        );
+    }
+    assert!(
+        m.message
+            .as_deref()
+            .is_some_and(|s| s.contains("Type the number"))
+    );
+    update(&mut m, key('2'));
+    assert_eq!(m.record.actions.len(), 2, "played");
+    assert_eq!(m.message, None);
+}
+
+#[test]
+fn a_card_number_error_goes_with_escape_and_the_next_command() {
+    let mut m = new_game(5);
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "dx");
+    assert!(
+        m.message
+            .as_deref()
+            .is_some_and(|s| s.contains("is not a card"))
+    );
+    update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(
+        m.message, None,
+        "ESC leaves the card question and its error"
+    );
+    type_keys(&mut m, "dx");
+    type_keys(&mut m, "\n");
+    type_keys(&mut m, "d");
+    assert_eq!(m.message, None, "a new D starts afresh");
+}
+
+#[test]
+fn save_cancelled_is_not_shown_next_to_really_quit() {
+    let mut m = new_game(9);
+    type_keys(&mut m, "p");
+    type_keys(&mut m, "s\n");
+    assert_eq!(m.message.as_deref(), Some("Save cancelled."));
+    update(&mut m, code(KeyCode::Delete));
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.message, None);
+    type_keys(&mut m, "n");
+    let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    type_keys(&mut m, "s\n");
+    update(&mut m, ctrl_c);
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.message, None);
+    // Viewing keys keep the line: W shows the other window, the message
+    // still describes the situation.
+    type_keys(&mut m, "ns\n");
+    type_keys(&mut m, "w");
+    assert_eq!(m.message.as_deref(), Some("Save cancelled."));
+}
+
+#[test]
+fn the_end_of_the_hand_clears_an_old_notice() {
+    // The computer completes an extended trip while an old notice is up.
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(
+            0,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+                Card::Go,
+            ],
+        )
+        .hand(
+            1,
+            &[
+                Card::D25,
+                Card::D50,
+                Card::D75,
+                Card::D100,
+                Card::Go,
+                Card::Go,
+                Card::Stop,
+            ],
+        )
+        .battle(1, &[Card::Go])
+        .distance(
+            1,
+            &[
+                Card::D200,
+                Card::D200,
+                Card::D100,
+                Card::D100,
+                Card::D100,
+                Card::D100,
+                Card::D75,
+                Card::D100,
+            ],
+        )
+        .extended_by(1)
+        .deck(&[Card::D25; 10])
+        .phase(Phase::Turn {
+            seat: 1,
+            drawn: true,
+        })
+        .build();
+    let mut m = scenario(state);
+    m.notice("Took back your last move (and the computer's replies).");
+    let generation = m.generation;
+    update(
+        &mut m,
+        Event::BotMove {
+            generation,
+            action: Action::Play {
+                card: Card::D25,
+                target: 1,
+            },
+        },
+    );
+    assert!(m.hand_over());
+    assert_eq!(m.mode, Mode::Another);
+    assert_eq!(m.message, None);
+}
+
+/// A real game (so undo can replay its record) where the player has just
+/// reached 700 and is asked about the extension: both seats played by the
+/// classic bot until then.
+fn at_the_extension_question() -> Model {
+    for seed in 0..500u64 {
+        let config = GameConfig::default();
+        let mut state = State::new(config, seed).expect("config");
+        let mut record = GameRecord::new(config, seed);
+        while state.hand_number() == 0 && !matches!(state.phase(), Phase::HandOver) {
+            if state.phase() == (Phase::Extension { seat: 0 }) {
+                return Model::new(record, state, settings());
+            }
+            let Some(a) = think(&state, &record, Level::Classic) else {
+                break;
+            };
+            state.apply(a).expect("legal");
+            record.actions.push(a);
+        }
+    }
+    panic!("no seed reaches the extension question");
+}
+
+#[test]
+fn undo_does_not_take_back_an_extension_answer_once_play_went_on() {
+    let mut m = at_the_extension_question();
+    assert_eq!(m.mode, Mode::Extension);
+    type_keys(&mut m, "y");
+    assert!(m.record.actions.contains(&Action::Extend(true)));
+    assert!(
+        m.human_to_act(),
+        "the computer moved after the answer: {:?}",
+        m.state.phase()
+    );
+    let n = m.record.actions.len();
+    let fx = type_keys(&mut m, "z");
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("The answer to the extension question is final: nothing to undo since")
+    );
+    assert_eq!(m.record.actions.len(), n, "nothing taken back");
+    assert_ne!(m.mode, Mode::Extension);
+    // A move after the answer can still be taken back, and only that.
+    type_keys(&mut m, "p");
+    let slot = (0..7)
+        .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+        .expect("a discardable card");
+    let label = if slot == 0 {
+        'p'
+    } else {
+        char::from(b'0' + slot as u8)
+    };
+    type_keys(&mut m, &format!("d{label}\n"));
+    type_keys(&mut m, "z");
+    assert_eq!(m.record.actions.len(), n + 1, "back to just after the pick");
+    assert!(m.record.actions.contains(&Action::Extend(true)));
+}
+
+/// The log of moves is rebuilt from the record line for line: a restored
+/// game shows what the saved one showed.
+#[test]
+fn the_log_is_rebuilt_from_the_record() {
+    let mut m = new_game(33);
+    for _ in 0..25 {
+        if m.hand_over() {
+            break;
+        }
+        if m.prompt().contains("P to pick") || m.prompt().contains("let it pass") {
+            type_keys(&mut m, "p");
+        } else {
+            let slot = (0..7)
+                .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+                .expect("a discardable card");
+            let label = if slot == 0 {
+                'p'
+            } else {
+                char::from(b'0' + slot as u8)
+            };
+            type_keys(&mut m, &format!("d{label}\n"));
+        }
+        let restored = Model::new(m.record.clone(), m.state.clone(), settings());
+        assert_eq!(restored.log, m.log);
+    }
+    assert!(!m.log.is_empty());
+}
+
+/// The log remembers whose move is last, for the pause between computer
+/// moves in a row.
+#[test]
+fn the_last_move_shown_is_remembered_by_seat() {
+    let mut m = scenario(mouse_position());
+    type_keys(&mut m, "p");
+    assert_eq!(m.last_logged, None, "a pick is not shown");
+    for e in [key('d'), key('p'), code(KeyCode::Enter)] {
+        update(&mut m, e);
+    }
+    assert_eq!(m.last_logged, Some(0));
+    assert!(!m.last_logged_is_computer());
+    let generation = m.generation;
+    let mut all = Vec::new();
+    run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
+    assert!(m.last_logged_is_computer());
+}
+
+#[test]
+fn the_extension_question_says_what_it_wants_and_allows_quit_save_undo() {
+    let mut m = at_the_extension_question();
+    let n = m.record.actions.len();
+    let fx = type_keys(&mut m, "x");
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Answer y or n: extend the trip to 1000 miles?")
+    );
+    // Q (and DELETE) ask to quit; no comes back to the question.
+    type_keys(&mut m, "q");
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Extension);
+    update(&mut m, code(KeyCode::Delete));
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    update(&mut m, code(KeyCode::Esc));
+    assert_eq!(m.mode, Mode::Extension);
+    // S saves (here: cancelled) and comes back to the question.
+    type_keys(&mut m, "s");
+    assert!(matches!(m.mode, Mode::SaveName { .. }));
+    type_keys(&mut m, "\n");
+    assert_eq!(m.mode, Mode::Extension);
+    // Z takes back the move that reached 700: nothing was answered yet.
+    type_keys(&mut m, "z");
+    assert!(m.record.actions.len() < n);
+    assert_eq!(m.mode, Mode::Normal);
+    assert!(m.human_to_act());
+}
+
+#[test]
+fn another_hand_says_what_it_wants() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .phase(Phase::HandOver)
+        .build();
+    let mut m = scenario(state);
+    let fx = type_keys(&mut m, "x");
+    assert!(fx.contains(&Effect::Bell));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Answer y or n: play another hand?")
+    );
+    type_keys(&mut m, "q");
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    type_keys(&mut m, "n");
+    assert_eq!(m.mode, Mode::Another);
+}
+
+#[test]
+fn plain_mode_says_an_empty_hand_is_empty() {
+    let state = Scenario::new(GameConfig::default())
+        .expect("config")
+        .hand(0, &[])
+        .build();
+    let m = scenario(state);
+    let text = mille_tui::plain::board_text(&m);
+    assert!(text.contains("Your hand: (empty)."), "{text}");
+}
+
+#[test]
+fn plain_help_lists_only_the_plain_commands() {
+    let mut m = new_game(5);
+    let mut out = Vec::new();
+    mille_tui::plain::run(
+        &mut m,
+        &mille_tui::app::Io::default(),
+        "?\n".as_bytes(),
+        &mut out,
+    )
+    .expect("plain run");
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("print the score window"), "{text}");
+    for absent in ["Mouse", "mouse", "^L", "switch the score window"] {
+        assert!(
+            !text.contains(absent),
+            "{absent} in the plain help:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn the_status_line_names_the_stacking_variant_and_fits_80_columns() {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 2,
+        stacking: true,
+    };
+    let state = State::new(config, 3).expect("config");
+    let mut m = Model::new(GameRecord::new(config, 3), state, settings());
+    m.screen = (80, 24);
+    let mut t =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("backend");
+    t.draw(|f| mille_tui::render::view(&m, f)).expect("draw");
+    let screen = format!("{}", t.backend());
+    assert!(
+        screen.contains("| classic+stacking | level classic | sort off | click"),
+        "{screen}"
+    );
+}
+
+/// With several computers, the wait notice and the prompt name the one
+/// playing now, not the one that was playing when the key was typed.
+#[test]
+fn the_wait_notice_follows_the_computer_playing() {
+    let config = GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 3,
+        stacking: false,
+    };
+    let state = State::new(config, 4).expect("config");
+    let mut m = Model::new(GameRecord::new(config, 4), state, settings());
+    let fx = mille_tui::update::start(&mut m);
+    let mut all = Vec::new();
+    run_computer(&mut m, fx, &mut all);
+    assert!(m.human_to_act());
+    type_keys(&mut m, "p");
+    let slot = (0..7)
+        .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+        .expect("a discardable card");
+    let label = if slot == 0 {
+        'p'
+    } else {
+        char::from(b'0' + slot as u8)
+    };
+    for e in [key('d'), key(label), code(KeyCode::Enter)] {
+        update(&mut m, e);
+    }
+    assert_eq!(m.computer_to_act(), Some(1));
+    assert_eq!(m.prompt(), "Computer 1 is thinking...");
+    update(&mut m, key('p'));
+    assert_eq!(m.message.as_deref(), Some("Wait: Computer 1 is playing."));
+    // Computer 1 moves (its pick, then its card) until Computer 2 is to act.
+    while m.computer_to_act() == Some(1) {
+        let action = think(&m.state, &m.record, m.level).expect("a move");
+        let generation = m.generation;
+        update(&mut m, Event::BotMove { generation, action });
+    }
+    assert_eq!(m.computer_to_act(), Some(2));
+    assert_eq!(m.message.as_deref(), Some("Wait: Computer 2 is playing."));
+    assert_eq!(m.prompt(), "Computer 2 is thinking...");
 }

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use clap::builder::PossibleValuesParser;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use mille_ai::Level;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
@@ -34,7 +34,7 @@ $XDG_DATA_HOME/mille (~/.local/share/mille).";
 #[command(after_help = IN_GAME)]
 pub struct PlayArgs {
     /// A saved game to resume (written by the S command).
-    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed"])]
+    #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed", "stacking"])]
     file: Option<PathBuf>,
 
     /// Which rules: `bsd` (BSD mille, the default for 2 players), `classic`
@@ -43,11 +43,17 @@ pub struct PlayArgs {
     #[arg(long, value_name = "RULES", value_parser = PossibleValuesParser::new(["bsd", "classic", "milebones"]))]
     rules: Option<String>,
 
-    /// Number of players: 2, or 3, 4 or 6 with the classic rules (you and
-    /// computer players; 4 players form two teams of two, 6 players three
-    /// teams of two).
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    /// Number of players, you and computer players: 2, 3, 4 or 6 (the
+    /// counts the rules define; 5 is not one). More than 2 play the classic
+    /// rules: 3 each alone, 4 as two teams of two, 6 as three teams of two.
+    #[arg(long, value_name = "N", default_value = "2", value_parser = players_parser())]
     players: u8,
+
+    /// The classic rules' stacking variant: a hazard may be played on a
+    /// hazard, and only the top one must be repaired (classic rules only;
+    /// chooses them when --rules is not given).
+    #[arg(long)]
+    stacking: bool,
 
     /// Strength of the computer players (default: classic, the BSD
     /// computer; a restored game keeps its own unless this is given).
@@ -62,6 +68,11 @@ pub struct PlayArgs {
     /// as text lines and commands are read one per line.
     #[arg(long)]
     plain: bool,
+
+    /// Pause between two computer moves in a row, in milliseconds, so that
+    /// a table of computer players can be followed (0: none).
+    #[arg(long, value_name = "MS", default_value_t = 400, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    delay: u64,
 
     /// Your name for the high-score table (asked once otherwise, and
     /// remembered).
@@ -82,6 +93,13 @@ pub struct PlayArgs {
     yes: bool,
 }
 
+/// The player counts the rules define, listed by `--help` and checked by
+/// clap.
+fn players_parser() -> impl TypedValueParser<Value = u8> {
+    // The strings are exactly the digits below, so the parse cannot fail.
+    PossibleValuesParser::new(["2", "3", "4", "6"]).map(|s| s.parse::<u8>().unwrap_or(2))
+}
+
 fn seed_from_clock() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -95,10 +113,30 @@ fn seed_from_clock() -> u64 {
 /// the backtrace settings of the environment.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     if let Err(e) = play(args) {
-        eprintln!("mille: {e:#}");
+        eprintln!("mille: {}", one_sentence(&e));
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// An error and its causes as one sentence. The storage errors already
+/// say their cause in their own message and also report it as their
+/// source, so a cause is only added when the text does not say it yet
+/// (`{e:#}` printed "cannot create directory X: Not a directory" three
+/// times).
+pub fn one_sentence(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if text.contains(&c) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&c);
+    }
+    text
 }
 
 fn play(args: PlayArgs) -> anyhow::Result<()> {
@@ -153,13 +191,19 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         None => {
             let rules = match &args.rules {
                 Some(r) => r.parse::<RulesetId>()?,
-                None if args.players > 2 => RulesetId::Classic,
+                None if args.players > 2 || args.stacking => RulesetId::Classic,
                 None => RulesetId::Bsd,
             };
+            if args.stacking && rules != RulesetId::Classic {
+                bail!(
+                    "--stacking is a variant of the classic rules, not of the {} rules: use --rules classic --stacking",
+                    rules.id()
+                );
+            }
             let config = GameConfig {
                 rules,
                 players: args.players,
-                stacking: false,
+                stacking: args.stacking,
             };
             let seed = args.seed.unwrap_or_else(seed_from_clock);
             let state = State::new(config, seed)?;
@@ -167,8 +211,15 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             (GameRecord::new(config, seed), state, level, None, None)
         }
     };
-    let ask_name = options.name.is_none();
+    let mut ask_name = options.name.is_none();
     let player = options.name.clone().unwrap_or_else(login_name);
+    if ask_name && args.plain && !std::io::stdin().is_terminal() {
+        // A script's first line is a command, not a name: play under the
+        // login name, say so once, and keep asking in later interactive
+        // games (nothing is remembered).
+        ask_name = false;
+        println!("Playing as {player}; --name NAME sets another name.");
+    }
     if let Some(s) = sorted {
         options.auto_sort = s;
     }
@@ -189,7 +240,11 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("mille needs a terminal to play full screen; use --plain for the text mode");
     }
-    app::run(model, io_).context("the terminal failed")?;
+    let pace = std::time::Duration::from_millis(args.delay);
+    let model = app::run(model, io_, pace).context("the terminal failed")?;
+    if let Some(f) = model.farewell {
+        println!("{f}");
+    }
     Ok(())
 }
 
@@ -214,5 +269,25 @@ fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     print!("{}", db.high_scores()?.to_text());
+    // Mile Bones had a Clear scores button beside its table: say where ours is.
+    println!("\nmille --clear-scores clears the table (it asks first).");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cause_already_said_is_not_repeated() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "Not a directory");
+        let e = anyhow::Error::new(io).context("cannot create directory /x: Not a directory");
+        assert_eq!(
+            one_sentence(&e),
+            "cannot create directory /x: Not a directory"
+        );
+        let io = std::io::Error::other("broken pipe");
+        let e = anyhow::Error::new(io).context("the terminal failed");
+        assert_eq!(one_sentence(&e), "the terminal failed: broken pipe");
+    }
 }

@@ -5,6 +5,7 @@ mod cmd_bench;
 mod cmd_bot;
 mod cmd_match;
 mod cmd_play;
+mod man;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -34,7 +35,7 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) to standard output.
+    /// Print the man page, mille(6), as roff: `mille man | man -l -`.
     Man,
 }
 
@@ -50,7 +51,7 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Man) => {
-            clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?;
+            man::render(Cli::command(), &mut std::io::stdout())?;
             Ok(())
         }
     }

@@ -82,7 +82,17 @@ fn bad_files() {
     let dir = tempfile::tempdir().expect("tempdir");
     let good = good_save(dir.path());
     assert!(good.contains("\"format\": \"mille-save\""));
-    check("empty.mille", b"", "is truncated");
+    check("empty.mille", b"", "is empty");
+    check(
+        "junk.mille",
+        format!("{good}\x00junk").as_bytes(),
+        "the saved game",
+    );
+    check(
+        "junk2.mille",
+        format!("{good}more words").as_bytes(),
+        "is damaged: 10 bytes of something else follow the end of the saved game",
+    );
     check(
         "truncated.mille",
         &good.as_bytes()[..good.len() * 2 / 3],

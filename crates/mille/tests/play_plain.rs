@@ -14,7 +14,8 @@ struct Plain {
     transcript: String,
 }
 
-const PROMPTS: [&str; 9] = [
+const PROMPTS: [&str; 10] = [
+    "really discard it? (y/n)",
     "ESC cancels)",
     "P to pick a card.",
     "U to use or D to discard a card.",
@@ -107,6 +108,11 @@ fn play_hand(p: &mut Plain, mut lines: Vec<String>) -> Vec<String> {
                 .map(String::from)
                 .unwrap_or_default();
             p.send(&side);
+            lines = p.read_prompt();
+            continue;
+        }
+        if prompt.ends_with("really discard it? (y/n)") {
+            p.send("y");
             lines = p.read_prompt();
             continue;
         }
@@ -211,6 +217,10 @@ fn a_whole_game_and_the_high_scores() {
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("Best totals (over 5000):"), "{table}");
     assert!(table.contains(" 1. "), "someone made the table:\n{table}");
+    assert!(
+        table.contains("mille --clear-scores clears the table"),
+        "{table}"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_mille"))
         .args(["--clear-scores", "--yes"])
         .env("GAMES_DATA_DIR", data.path())
@@ -296,4 +306,179 @@ fn clearing_the_scores_asks_first() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Clear the high-score table? (y/n)"), "{text}");
     assert!(text.contains("left alone"), "{text}");
+}
+
+/// A script's first line is a command, not the player's name: with no name
+/// remembered and standard input not a terminal, the login name is used and
+/// said once.
+#[test]
+fn a_script_is_not_asked_for_a_name() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--seed", "4"])
+        .env("GAMES_DATA_DIR", data.path())
+        .env("USER", "scripter")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "p\nq\ny\nn").expect("commands");
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("Playing as scripter;")),
+        "{text}"
+    );
+    assert!(!text.contains("Your name"), "{text}");
+    assert!(
+        text.contains("Your hand: P "),
+        "the first line was a pick:\n{text}"
+    );
+    let options =
+        std::fs::read_to_string(data.path().join("mille").join("options.json")).unwrap_or_default();
+    assert!(!options.contains("\"p\""), "{options}");
+}
+
+/// With no USER, LOGNAME or USERNAME (as in many containers) the default
+/// name is still the real login name, not "Player".
+#[test]
+fn the_default_name_is_the_login_name_without_user_variables() {
+    let Some(me) = Command::new("id")
+        .arg("-un")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    else {
+        return;
+    };
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--seed", "4"])
+        .env("GAMES_DATA_DIR", data.path())
+        .env_remove("USER")
+        .env_remove("LOGNAME")
+        .env_remove("USERNAME")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with(&format!("Playing as {me};")), "{text}");
+}
+
+#[test]
+fn an_unusable_data_directory_is_one_clear_sentence() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .arg("--scores")
+        .env("GAMES_DATA_DIR", "/dev/null/x")
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("mille: cannot create directory /dev/null/x/mille"),
+        "{err}"
+    );
+    assert_eq!(err.matches("Not a directory").count(), 1, "{err}");
+}
+
+#[test]
+fn saving_on_the_way_out_says_where() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--seed", "4", "--name", "T"])
+        .env("GAMES_DATA_DIR", data.path())
+        .current_dir(data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "p\nq\ny\ny\nout.mille").expect("commands");
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.ends_with("Game saved in out.mille.\nGoodbye.\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn players_are_2_3_4_or_6() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--players", "5", "--plain"])
+        .env("GAMES_DATA_DIR", data.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[possible values: 2, 3, 4, 6]"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .arg("--help")
+        .output()
+        .expect("run");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("[possible values: 2, 3, 4, 6]"), "{help}");
+    assert!(!help.contains("2..=6"), "{help}");
+}
+
+/// --stacking plays the classic rules' variant, is kept by the save file,
+/// and is refused with other rules.
+#[test]
+fn stacking_is_a_classic_variant_kept_in_saves() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--rules", "bsd", "--stacking"])
+        .env("GAMES_DATA_DIR", data.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--stacking is a variant of the classic rules, not of the bsd rules"),
+        "{err}"
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "--stacking", "--seed", "8", "--name", "T"])
+        .env("GAMES_DATA_DIR", data.path())
+        .current_dir(data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "p\ns\nst.mille\nq\ny").expect("commands");
+    }
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("--- Hand 1, classic rules with stacking."),
+        "{text}"
+    );
+    let save = std::fs::read_to_string(data.path().join("st.mille")).expect("saved");
+    assert!(save.contains("\"stacking\": true"), "{save}");
+    let out = Command::new(env!("CARGO_BIN_EXE_mille"))
+        .args(["--plain", "st.mille"])
+        .env("GAMES_DATA_DIR", data.path())
+        .current_dir(data.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("--- Hand 1, classic rules with stacking."),
+        "the restored game keeps the variant:\n{text}"
+    );
 }

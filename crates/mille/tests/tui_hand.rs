@@ -77,7 +77,10 @@ fn a_mistake_rings_the_bell_and_says_why() {
 fn the_first_run_asks_the_name_and_remembers_it() {
     let data = tempfile::tempdir().expect("tempdir");
     let mut pty = Pty::spawn(&["--seed", "1"], data.path(), data.path(), 80, 24);
-    pty.wait_for("Your name for the high-score table [tester]", 30);
+    pty.wait_for(
+        "Your name for the high-score table (RETURN or ESC keeps tester)",
+        30,
+    );
     pty.send("Ana\r");
     pty.wait_for("Your turn", 30);
     pty.send("qy");
@@ -141,4 +144,43 @@ fn the_mouse_picks_and_double_click_smart_plays() {
     pty.wait_for("Save the game?", 30);
     pty.send("n");
     assert_eq!(pty.wait_exit(30), Some(true));
+}
+
+#[test]
+fn escape_at_the_name_question_keeps_the_login_name() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut pty = Pty::spawn(&["--seed", "1"], data.path(), data.path(), 80, 24);
+    pty.wait_for("Your name for the high-score table", 30);
+    pty.send("\x1b");
+    pty.wait_for("Your turn", 30);
+    pty.send("qy");
+    assert_eq!(pty.wait_exit(30), Some(true));
+    let options =
+        std::fs::read_to_string(data.path().join("mille").join("options.json")).expect("options");
+    assert!(options.contains("\"tester\""), "{options}");
+}
+
+#[test]
+fn saving_on_the_way_out_says_where_after_the_screen_is_gone() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut pty = Pty::spawn(
+        &["--seed", "42", "--name", "Tester"],
+        data.path(),
+        data.path(),
+        80,
+        24,
+    );
+    let s = pty.wait_for("P to pick", 30);
+    pty.send("p");
+    pty.wait_change(&s, 5);
+    pty.send("q");
+    pty.wait_for("Really quit? (y/n)", 30);
+    pty.send("y");
+    pty.wait_for("Save the game? (y/n)", 30);
+    pty.send("y");
+    pty.wait_for("Save in file", 30);
+    pty.send("out.mille\r");
+    assert_eq!(pty.wait_exit(30), Some(true));
+    pty.wait_for("Game saved in out.mille.", 5);
+    assert!(data.path().join("out.mille").exists());
 }

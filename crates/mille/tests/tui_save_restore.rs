@@ -3,10 +3,10 @@
 mod tui_support;
 use tui_support::Pty;
 
-/// The board and score window without the message lines.
+/// The whole screen: board, score window, the log of moves, the prompt,
+/// the status line and the (empty) message line.
 fn board(pty: &Pty) -> Vec<String> {
-    let rows = pty.rows();
-    rows[..rows.len().saturating_sub(5)].to_vec()
+    pty.rows()
 }
 
 #[test]
@@ -67,6 +67,13 @@ fn save_quit_restore_and_compare() {
     pty.wait_for("U to use or D to discard", 30);
     std::thread::sleep(std::time::Duration::from_millis(100));
     assert_eq!(board(&pty), saved_board, "the restored game looks the same");
+    assert!(
+        saved_board
+            .iter()
+            .any(|r| r.starts_with("Computer played") || r.starts_with("Computer discarded")),
+        "the log of moves is part of the comparison:\n{}",
+        saved_board.join("\n")
+    );
     assert_eq!(
         std::fs::read_to_string(&path).expect("still there"),
         text,

@@ -28,6 +28,9 @@ impl Pty {
             })
             .expect("open a pty");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_mille"));
+        // No pause between computer moves: tests do not need to follow them.
+        cmd.arg("--delay");
+        cmd.arg("0");
         for a in args {
             cmd.arg(a);
         }
