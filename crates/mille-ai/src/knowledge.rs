@@ -1,6 +1,7 @@
 //! What a seat can work out from what it may see: which cards it has seen
 //! (card counting), each side's situation, and the legal actions.
 
+use mille_engine::card::KINDS;
 use mille_engine::view::{Decision, determinize_for};
 use mille_engine::{Action, ActionList, Card, CardCounts, Kind, Phase, Rules, Safety, State, View};
 use rand_chacha::ChaCha8Rng;
@@ -23,6 +24,9 @@ pub struct Knowledge<'a> {
     /// The legal actions when the state waits for the seat's turn decision
     /// (empty otherwise).
     pub legal: ActionList,
+    /// Per card kind, the play [`Knowledge::playable`] answers (worked out
+    /// once: the classic bot asks it many times a decision, in play-outs).
+    plays: [Option<Action>; KINDS],
 }
 
 impl<'a> Knowledge<'a> {
@@ -38,12 +42,28 @@ impl<'a> Knowledge<'a> {
         if matches!(state.phase(), Phase::Turn { seat: s, drawn: true } if s == seat) {
             state.legal_actions(&mut legal);
         }
+        // A hazard goes on the opponent with the most miles (the lowest
+        // team number among equals).
+        let mut plays: [Option<Action>; KINDS] = [None; KINDS];
+        let rank = |a: Action| match a {
+            Action::Play { target, .. } => (state.tableau(target).miles, u8::MAX - target),
+            _ => (0, 0),
+        };
+        for &a in legal.iter() {
+            if let Action::Play { card, .. } = a {
+                let slot = &mut plays[card.index()];
+                if slot.is_none_or(|b| rank(a) >= rank(b)) {
+                    *slot = Some(a);
+                }
+            }
+        }
         Knowledge {
             seen,
             state,
             seat,
             team: state.team_of(seat),
             legal,
+            plays,
         }
     }
 
@@ -126,17 +146,10 @@ impl<'a> Knowledge<'a> {
             _ => false,
         }
     }
-    /// Whether playing `card` for our side is legal now.
+    /// The play of `card` if it is legal now (a hazard on the opponent with
+    /// the most miles).
     pub fn playable(&self, card: Card) -> Option<Action> {
-        self.legal
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card))
-            .max_by_key(|a| match a {
-                // A hazard goes on the opponent with the most miles.
-                Action::Play { target, .. } => (self.miles(*target), u8::MAX - *target),
-                _ => (0, 0),
-            })
+        self.plays[card.index()]
     }
     /// Whether discarding `card` is legal now.
     pub fn discardable(&self, card: Card) -> bool {

@@ -65,7 +65,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let per_hand = actions as f64 / hands as f64;
     if args.json {
         let out = serde_json::json!({
-            "random_hands_per_second": median.round(),
+            "random_hands_per_second": median.round() as u64,
             "actions_per_hand": (per_hand * 10.0).round() / 10.0,
             "hands": hands,
             "batches": batches,
