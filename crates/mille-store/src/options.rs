@@ -43,6 +43,9 @@ pub struct Options {
     pub auto_sort: bool,
     /// How the mouse plays cards.
     pub mouse: MouseMethod,
+    /// The score window shows the end-of-game rows instead of the command
+    /// list (the W command; BSD recommends it "for hackers").
+    pub bonus_window: bool,
 }
 
 /// File name of the options in the data directory.
@@ -94,9 +97,14 @@ mod tests {
             name: Some("Ana".into()),
             auto_sort: true,
             mouse: MouseMethod::DragAndDrop,
+            bonus_window: true,
         };
         o.save(dir.path())?;
         assert_eq!(Options::load(dir.path())?, o);
+        // A file from before an option existed still loads, with its default.
+        std::fs::write(Options::path(dir.path()), r#"{"name":"Bo","auto_sort":true}"#)?;
+        let old = Options::load(dir.path())?;
+        assert_eq!((old.name.as_deref(), old.auto_sort, old.bonus_window), (Some("Bo"), true, false));
         std::fs::write(Options::path(dir.path()), "{{")?;
         assert!(Options::load(dir.path()).is_err());
         Ok(())

@@ -213,8 +213,12 @@ impl Model {
             player: settings.player.clone(),
             default_name: settings.player,
             sorted: settings.options.auto_sort,
+            window: if settings.options.bonus_window {
+                Window::Scores
+            } else {
+                Window::Commands
+            },
             options: settings.options,
-            window: Window::Commands,
             mode: Mode::Normal,
             message: None,
             message_is_error: false,

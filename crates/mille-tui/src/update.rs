@@ -399,7 +399,7 @@ fn view_key(model: &Model, k: &KeyEvent) -> bool {
 fn window_or_redraw(model: &mut Model, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
     match ch(k).map(|c| c.to_ascii_lowercase()) {
         Some('w') => {
-            toggle_window(model);
+            toggle_window(model, fx);
             true
         }
         Some('r') => {
@@ -410,11 +410,14 @@ fn window_or_redraw(model: &mut Model, k: &KeyEvent, fx: &mut Vec<Effect>) -> bo
     }
 }
 
-fn toggle_window(model: &mut Model) {
+/// The W command; the choice is remembered like the other options.
+fn toggle_window(model: &mut Model, fx: &mut Vec<Effect>) {
     model.window = match model.window {
         Window::Commands => Window::Scores,
         Window::Scores => Window::Commands,
     };
+    model.options.bonus_window = model.window == Window::Scores;
+    fx.push(Effect::SaveOptions(model.options.clone()));
 }
 
 fn yes_no(k: &KeyEvent) -> Option<bool> {
@@ -484,7 +487,7 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         'q' => model.mode = Mode::ConfirmQuit,
         's' => begin_save(model, AfterSave::Resume),
         'r' => fx.push(Effect::Redraw),
-        'w' => toggle_window(model),
+        'w' => toggle_window(model, fx),
         'z' => undo(model, fx),
         'm' => {
             model.options.mouse = model.options.mouse.toggled();

@@ -210,13 +210,30 @@ fn o_sorts_the_hand_and_persists_the_option() {
 #[test]
 fn w_toggles_the_window_and_r_redraws() {
     let mut m = new_game(9);
-    type_keys(&mut m, "w");
+    let fx = type_keys(&mut m, "w");
     assert_eq!(m.window, Window::Scores);
-    type_keys(&mut m, "w");
+    // Remembered like the other options, so the next game opens with it.
+    assert!(matches!(fx.as_slice(), [Effect::SaveOptions(o)] if o.bonus_window));
+    let fx = type_keys(&mut m, "w");
     assert_eq!(m.window, Window::Commands);
+    assert!(matches!(fx.as_slice(), [Effect::SaveOptions(o)] if !o.bonus_window));
     assert_eq!(type_keys(&mut m, "r"), vec![Effect::Redraw]);
     let ctrl_l = Event::Key(KeyEvent::new(KeyCode::Char('l'), KeyModifiers::CONTROL));
     assert_eq!(update(&mut m, ctrl_l), vec![Effect::Redraw]);
+}
+
+#[test]
+fn a_remembered_window_choice_opens_the_next_game() {
+    let config = GameConfig::default();
+    let mut s = settings();
+    s.options.bonus_window = true;
+    let m = Model::new(
+        GameRecord::new(config, 9),
+        State::new(config, 9).expect("config"),
+        s,
+    );
+    assert_eq!(m.window, Window::Scores);
+    assert_eq!(new_game(9).window, Window::Commands);
 }
 
 #[test]
