@@ -102,9 +102,8 @@ impl ClassicBot {
                     .count() as i32;
             }
         }
-        let mine = k.state.tableau(k.team).safeties;
         for s in [Card::ExtraTank, Card::PunctureProof, Card::DrivingAce] {
-            if k.hand().contains(&s) || s.safety().is_some_and(|x| mine.has(x)) {
+            if k.hand().contains(&s) || s.safety().is_some_and(|x| k.has_safety(k.team, x)) {
                 let hazard = match s {
                     Card::ExtraTank => Card::OutOfGas,
                     Card::PunctureProof => Card::FlatTire,
@@ -119,10 +118,9 @@ impl ClassicBot {
     /// Step 6: whether to extend the trip at 700 (`check_ext` of the
     /// original).
     fn would_extend(k: &Knowledge) -> bool {
-        let own = k.state.tableau(k.team).safeties;
         let known = Card::SAFETIES
             .into_iter()
-            .filter(|s| s.safety().is_some_and(|x| own.has(x)) || k.hand().contains(s))
+            .filter(|s| s.safety().is_some_and(|x| k.has_safety(k.team, x)) || k.hand().contains(s))
             .count();
         if known < 2 {
             return false;
@@ -414,11 +412,7 @@ impl ClassicBot {
         match state.phase() {
             Phase::Turn { drawn: false, .. } => Action::Draw,
             // Step 2: it always makes its coups fourrés.
-            Phase::CoupFourre { hazard, .. } => hazard
-                .safety()
-                .map(|s| s.card())
-                .filter(|s| state.hand(seat).contains(s))
-                .map_or(Action::DeclineCoupFourre, Action::CoupFourre),
+            Phase::CoupFourre { hazard, .. } => coup_fourre_if_held(state.hand(seat), hazard),
             Phase::Extension { .. } => {
                 Action::Extend(Self::would_extend(&Knowledge::new(state, seat)))
             }
@@ -448,7 +442,7 @@ impl Bot for ClassicBot {
     }
     fn decide(&mut self, view: &View, decision: Decision) -> Action {
         if let Decision::CoupFourre { hazard, .. } = decision {
-            return coup_fourre_if_held(view, hazard);
+            return coup_fourre_if_held(&view.hand, hazard);
         }
         match Knowledge::sample(view, decision) {
             Some(state) => self.decide_state(&state, view.seat),

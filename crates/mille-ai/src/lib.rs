@@ -146,7 +146,7 @@ pub fn bot_action(bot: &mut dyn Bot, state: &State) -> Option<Action> {
 /// inconsistent to list any), a coup fourré taken, no extension.
 pub fn fallback_action(view: &View, decision: Decision) -> Action {
     match decision {
-        Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(view, hazard),
+        Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(&view.hand, hazard),
         Decision::Extension => Action::Extend(false),
         Decision::Turn => legal_actions_in_view(view)
             .ok()
@@ -156,10 +156,10 @@ pub fn fallback_action(view: &View, decision: Decision) -> Action {
     }
 }
 
-/// Calls coup fourré on `hazard` when the hand holds its safety.
-pub fn coup_fourre_if_held(view: &View, hazard: mille_engine::Card) -> Action {
+/// Calls coup fourré on `hazard` when `hand` holds its safety.
+pub fn coup_fourre_if_held(hand: &[mille_engine::Card], hazard: mille_engine::Card) -> Action {
     match hazard.safety().map(|s| s.card()) {
-        Some(s) if view.hand.contains(&s) => Action::CoupFourre(s),
+        Some(s) if hand.contains(&s) => Action::CoupFourre(s),
         _ => Action::DeclineCoupFourre,
     }
 }

@@ -12,9 +12,9 @@ pub fn choose<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Action {
     match state.phase() {
         Phase::Turn { drawn: false, .. } => Action::Draw,
         Phase::Turn { seat, drawn: true } => turn(state, seat, rng),
-        Phase::CoupFourre { hazard, .. } => hazard
-            .safety()
-            .map_or(Action::DeclineCoupFourre, |s| Action::CoupFourre(s.card())),
+        Phase::CoupFourre { seat, hazard, .. } => {
+            crate::coup_fourre_if_held(state.hand(seat), hazard)
+        }
         Phase::Extension { seat } => Action::Extend(should_extend(state, seat)),
         Phase::HandOver => Action::NextHand,
         Phase::GameOver => Action::NextGame,

@@ -38,7 +38,7 @@ impl Bot for RandomBot {
     }
     fn decide(&mut self, view: &View, decision: Decision) -> Action {
         match decision {
-            Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(view, hazard),
+            Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(&view.hand, hazard),
             Decision::Extension => Action::Extend(bounded(&mut self.rng, 2) == 0),
             Decision::Turn => {
                 let actions = legal_actions_in_view(view).unwrap_or_default();

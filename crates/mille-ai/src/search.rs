@@ -14,7 +14,7 @@
 
 use crate::{Bot, ClassicBot, fallback_action, policy};
 use mille_engine::view::{Decision, determinize_for};
-use mille_engine::{Action, ActionList, Phase, State, View};
+use mille_engine::{Action, ActionList, Phase, State, ToAct, View};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -491,15 +491,14 @@ impl Tree {
 /// against `classic`), and against the classic opponent they are the
 /// right model of its replies.
 fn rollout(state: &mut State, rng: &mut ChaCha8Rng) {
+    // One player per possible seat: seeding one costs a few nanoseconds
+    // (its generator is only run when it plays a late safety).
     let mut players: [ClassicBot; mille_engine::rules::MAX_SEATS] =
         std::array::from_fn(|_| ClassicBot::new(rng.next_u64()));
     // The guard only matters for a broken state; a hand is far shorter.
     for _ in 0..2000 {
-        let seat = match state.phase() {
-            Phase::Turn { seat, .. }
-            | Phase::CoupFourre { seat, .. }
-            | Phase::Extension { seat } => seat,
-            Phase::HandOver | Phase::GameOver => return,
+        let ToAct::Seat(seat) = state.to_act() else {
+            return;
         };
         let a = players[usize::from(seat)].decide_state(state, seat);
         state.apply_unchecked(a);

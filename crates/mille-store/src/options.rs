@@ -102,9 +102,15 @@ mod tests {
         o.save(dir.path())?;
         assert_eq!(Options::load(dir.path())?, o);
         // A file from before an option existed still loads, with its default.
-        std::fs::write(Options::path(dir.path()), r#"{"name":"Bo","auto_sort":true}"#)?;
+        std::fs::write(
+            Options::path(dir.path()),
+            r#"{"name":"Bo","auto_sort":true}"#,
+        )?;
         let old = Options::load(dir.path())?;
-        assert_eq!((old.name.as_deref(), old.auto_sort, old.bonus_window), (Some("Bo"), true, false));
+        assert_eq!(
+            (old.name.as_deref(), old.auto_sort, old.bonus_window),
+            (Some("Bo"), true, false)
+        );
         std::fs::write(Options::path(dir.path()), "{{")?;
         assert!(Options::load(dir.path()).is_err());
         Ok(())
