@@ -226,6 +226,33 @@ pub fn run(
             writeln!(out, "Final scores: {}.", scores.join(", "))?;
             return Ok(false);
         }
+        if app.mode == Mode::ConfirmQuit {
+            write!(
+                out,
+                "Really leave this unfinished game? It is recorded as a loss. (y/n) "
+            )?;
+            out.flush()?;
+            let answer = match wait_line(&lines, stop)? {
+                Got::Line(l) => l,
+                // No answer can come: leave, as the question offered.
+                Got::End | Got::Signal => return Ok(true),
+            };
+            // The answer goes to the app as a key, so the full screen and
+            // --plain share one decision (y leaves, anything else goes on)
+            // and one reply.
+            let before = app.message_serial;
+            let key = match answer.trim().chars().next() {
+                Some(c) => Input::Key(c),
+                None => Input::Enter,
+            };
+            if let Effect::Quit { unfinished } = app.update(key) {
+                return Ok(unfinished);
+            }
+            if app.message_serial != before {
+                writeln!(out, "{}", app.message.0)?;
+            }
+            continue;
+        }
         if !app.human_to_act() {
             let effect = app.update(Input::Tick);
             if let Effect::Quit { unfinished } = effect {
@@ -250,16 +277,11 @@ pub fn run(
         match &command {
             Command::Nothing => {}
             Command::Quit => {
-                write!(
-                    out,
-                    "Really leave this unfinished game? It is recorded as a loss. (y/n) "
-                )?;
-                out.flush()?;
-                match wait_line(&lines, stop)? {
-                    Got::Line(l) if !l.trim().to_ascii_lowercase().starts_with('y') => {}
-                    _ => return Ok(true),
+                // The app asks first (Mode::ConfirmQuit, answered above on
+                // the next pass) when a person plays, as on the full screen.
+                if let Effect::Quit { unfinished } = app.update(Input::Key('q')) {
+                    return Ok(unfinished);
                 }
-                writeln!(out, "Good: the game goes on.")?;
             }
             Command::Help => writeln!(out, "{}", crate::ui::help(Controls::Lines))?,
             Command::BadKeep(m) => writeln!(out, "! {m}")?,
