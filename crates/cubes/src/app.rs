@@ -380,12 +380,10 @@ impl App {
             }
             Input::Key('h' | 'H' | 'b' | 'B') => self.apply(Action::Hold),
             Input::Key(c) => {
-                self.error(match self.controls {
-                    Controls::Keys => format!("The key {c} does nothing here; press ? for help."),
-                    Controls::Lines => {
-                        format!("Unknown command '{c}': type ? for the commands.")
-                    }
-                });
+                // Only the full screen gets here: --plain sends the app the
+                // keys of commands it knows and answers unknown words itself
+                // (plain::run, "Unknown command").
+                self.error(format!("The key {c} does nothing here; press ? for help."));
                 Effect::None
             }
             _ => Effect::None,
