@@ -103,19 +103,23 @@ fn dice_line(app: &App) -> String {
         .join(" ")
 }
 
-/// The status line before each prompt: what the full screen would show,
-/// in one line a screen reader reads out.
-pub fn status_line(app: &App) -> String {
-    let scores: Vec<String> = app
-        .seats
+/// Every player's "name score", in seat order: for the status line and the
+/// final scores.
+fn score_list(app: &App) -> Vec<String> {
+    app.seats
         .iter()
         .zip(app.state.players())
         .map(|(s, p)| format!("{} {}", s.name, points(p.score)))
-        .collect();
+        .collect()
+}
+
+/// The status line before each prompt: what the full screen would show,
+/// in one line a screen reader reads out.
+pub fn status_line(app: &App) -> String {
     let turn = app.state.turn();
     let mut line = format!(
         "[{}] dice {}  turn {}",
-        scores.join(" | "),
+        score_list(app).join(" | "),
         dice_line(app),
         points(turn.points)
     );
@@ -217,13 +221,7 @@ pub fn run(
         }
         shown = app.logged;
         if app.mode == Mode::Over {
-            let scores: Vec<String> = app
-                .seats
-                .iter()
-                .zip(app.state.players())
-                .map(|(s, p)| format!("{} {}", s.name, points(p.score)))
-                .collect();
-            writeln!(out, "Final scores: {}.", scores.join(", "))?;
+            writeln!(out, "Final scores: {}.", score_list(app).join(", "))?;
             return Ok(false);
         }
         if app.mode == Mode::ConfirmQuit {
@@ -378,6 +376,35 @@ mod tests {
         let input = std::io::BufReader::new(Silent);
         assert!(run(&mut app, input, &mut out, &stop).expect("runs"));
         assert_eq!(stop.signal(), Some(1));
+    }
+
+    #[test]
+    fn a_finished_game_prints_the_final_scores() {
+        let seats = vec![
+            Seat {
+                name: "Bold Bella".into(),
+                kind: SeatKind::Computer(Box::new(Personality::bold())),
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        let mut app = App::new(Settings::blitz(), seats, 5)
+            .expect("app")
+            .with_controls(Controls::Lines);
+        let mut out = Vec::new();
+        let input = std::io::Cursor::new(Vec::new());
+        assert!(!run(&mut app, input, &mut out, &Stop::never()).expect("runs"));
+        let out = String::from_utf8(out).expect("utf-8");
+        let [bella, sam] = [0, 1].map(|s| points(app.state.players()[s].score));
+        assert!(
+            out.ends_with(&format!(
+                "Final scores: Bold Bella {bella}, Steady Sam {sam}.\n"
+            )),
+            "{out}"
+        );
+        assert!(app.state.winner().is_some());
     }
 
     #[test]
