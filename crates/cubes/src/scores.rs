@@ -4,6 +4,7 @@
 //! list of who is playing now.
 
 use anyhow::{Context, Result};
+use cubes_engine::Settings;
 use rusqlite::{Connection, params};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -176,10 +177,16 @@ impl ScoreFile {
         let mut kinds = st
             .query_map([], |r| r.get::<_, String>(0))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        let order = |k: &String| match k.as_str() {
-            "Standard" => 0,
-            "Blitz" => 1,
-            _ => 2,
+        // The names the games are recorded under (commands::result).
+        let (standard, blitz) = (Settings::standard().name, Settings::blitz().name);
+        let order = |k: &String| {
+            if *k == standard {
+                0
+            } else if *k == blitz {
+                1
+            } else {
+                2
+            }
         };
         kinds.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));
         Ok(kinds)
@@ -324,10 +331,13 @@ pub fn format_time(t: i64) -> String {
 
 /// How to rank another kind of game.
 fn rank_command(kind: &str) -> String {
-    match kind {
-        "Blitz" => "`cubes rank --blitz`".to_string(),
-        "Standard" => "`cubes rank`".to_string(),
-        other => format!("(no command for {other} games)"),
+    // The kinds commands::rank asks for, by the same names.
+    if kind == Settings::blitz().name {
+        "`cubes rank --blitz`".to_string()
+    } else if kind == Settings::standard().name {
+        "`cubes rank`".to_string()
+    } else {
+        format!("(no command for {kind} games)")
     }
 }
 
