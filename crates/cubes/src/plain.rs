@@ -324,24 +324,11 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{Seat, SeatKind};
-    use cubes_ai::Personality;
+    use crate::app::fixtures::{ann_alone, ann_vs_sam, bella_vs_sam};
     use cubes_engine::{JokerRule, Settings};
 
     fn play(settings: Settings, seed: u64, input: &str) -> String {
-        let seats = vec![
-            Seat {
-                name: "ann".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        let mut app = App::new(settings, seats, seed)
-            .expect("app")
-            .with_controls(Controls::Lines);
+        let mut app = ann_vs_sam(settings, seed).with_controls(Controls::Lines);
         let mut out = Vec::new();
         let input = std::io::Cursor::new(input.as_bytes().to_vec());
         run(&mut app, input, &mut out, &Stop::never()).expect("runs");
@@ -361,11 +348,7 @@ mod tests {
 
     #[test]
     fn a_signal_ends_the_game_while_waiting_for_a_line() {
-        let seats = vec![Seat {
-            name: "ann".into(),
-            kind: SeatKind::Human,
-        }];
-        let mut app = App::new(Settings::standard(), seats, 7).expect("app");
+        let mut app = ann_alone(Settings::standard(), 7);
         let stop = Stop::never();
         let raiser = stop.clone();
         std::thread::spawn(move || {
@@ -380,19 +363,7 @@ mod tests {
 
     #[test]
     fn a_finished_game_prints_the_final_scores() {
-        let seats = vec![
-            Seat {
-                name: "Bold Bella".into(),
-                kind: SeatKind::Computer(Box::new(Personality::bold())),
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        let mut app = App::new(Settings::blitz(), seats, 5)
-            .expect("app")
-            .with_controls(Controls::Lines);
+        let mut app = bella_vs_sam(Settings::blitz(), 5).with_controls(Controls::Lines);
         let mut out = Vec::new();
         let input = std::io::Cursor::new(Vec::new());
         assert!(!run(&mut app, input, &mut out, &Stop::never()).expect("runs"));

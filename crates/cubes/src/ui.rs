@@ -567,25 +567,12 @@ fn draw_scoring(f: &mut Frame, lines: &[&str], area: Rect) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::fixtures::{ann_alone, ann_vs_sam as app, bella_vs_sam};
     use crate::app::{Input, Seat, SeatKind};
     use cubes_ai::Personality;
     use cubes_engine::{DiceMask, JokerRule, Settings};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-
-    fn app(settings: Settings, seed: u64) -> App {
-        let seats = vec![
-            Seat {
-                name: "ann".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        App::new(settings, seats, seed).expect("app")
-    }
 
     fn screen(app: &App) -> String {
         screen_of(app, 80, 24)
@@ -791,18 +778,14 @@ mod tests {
         use cubes_engine::{Action, Face, IllegalAction, valid_keeps};
         let width = usize::from(min_size(2).0) - 2 - 36;
         // The hold lines as App::hold_line words them, from turns set up
-        // by hand for one person: banking five figures, and both
+        // by hand for ann alone: banking five figures, and both
         // refusals (500 on and off board, as in every kind of game).
         // Each setup is checked against the engine's verdict, not the
         // wording, so a longer wording reaches the fitting check below.
         let hold_line = |settings: Settings,
                          turns: &[(Action, [Face; 5])],
                          verdict: fn(&Result<u32, IllegalAction>) -> bool| {
-            let seats = vec![Seat {
-                name: "ann".into(),
-                kind: SeatKind::Human,
-            }];
-            let mut a = App::new(settings, seats, 1).expect("app");
+            let mut a = ann_alone(settings, 1);
             for &(action, dice) in turns {
                 a.state.apply_with_dice(action, dice).expect("legal");
             }
@@ -912,17 +895,7 @@ mod tests {
 
     #[test]
     fn game_over() {
-        let seats = vec![
-            Seat {
-                name: "Bold Bella".into(),
-                kind: SeatKind::Computer(Box::new(Personality::bold())),
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        let mut a = App::new(Settings::blitz(), seats, 5).expect("app");
+        let mut a = bella_vs_sam(Settings::blitz(), 5);
         for _ in 0..100_000 {
             if a.update(Input::Tick) == crate::app::Effect::GameOver {
                 break;
