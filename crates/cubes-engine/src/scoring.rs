@@ -347,17 +347,9 @@ pub fn best_keep(
     held_points: u32,
     rolled: DiceMask,
 ) -> Option<Keep> {
-    let mut best: Option<Keep> = None;
-    for k in valid_keeps(dice, held, held_points, rolled) {
-        let better = match best {
-            None => true,
-            Some(b) => k.gain() > b.gain() || (k.gain() == b.gain() && k.mask.len() < b.mask.len()),
-        };
-        if better {
-            best = Some(k);
-        }
-    }
-    best
+    top_keep(dice, held, held_points, rolled, |k, b| {
+        k.gain() > b.gain() || (k.gain() == b.gain() && k.mask.len() < b.mask.len())
+    })
 }
 
 /// The keep of every scoring die: the allowed keep with the most dice
@@ -371,17 +363,23 @@ pub fn all_scoring_keep(
     held_points: u32,
     rolled: DiceMask,
 ) -> Option<Keep> {
-    let mut best: Option<Keep> = None;
-    for k in valid_keeps(dice, held, held_points, rolled) {
-        let better = match best {
-            None => true,
-            Some(b) => (k.mask.len(), k.gain()) > (b.mask.len(), b.gain()),
-        };
-        if better {
-            best = Some(k);
-        }
-    }
-    best
+    top_keep(dice, held, held_points, rolled, |k, b| {
+        (k.mask.len(), k.gain()) > (b.mask.len(), b.gain())
+    })
+}
+
+/// The allowed keep that `better(new, best so far)` puts on top, the first
+/// found on a tie, or `None` when the roll scores nothing: the one search
+/// behind [`best_keep`] and [`all_scoring_keep`], which differ only in what
+/// "better" means.
+fn top_keep(
+    dice: &[Face; 5],
+    held: DiceMask,
+    held_points: u32,
+    rolled: DiceMask,
+    better: impl Fn(&Keep, &Keep) -> bool,
+) -> Option<Keep> {
+    valid_keeps(dice, held, held_points, rolled).reduce(|b, k| if better(&k, &b) { k } else { b })
 }
 
 #[cfg(test)]

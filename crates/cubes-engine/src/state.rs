@@ -657,14 +657,7 @@ impl State {
                     got_on_board,
                 });
                 if score >= self.settings.target {
-                    let second = self
-                        .players
-                        .iter()
-                        .enumerate()
-                        .filter(|&(s, _)| s != seat)
-                        .map(|(_, p)| p.score)
-                        .max();
-                    match second {
+                    match self.best_other(seat) {
                         Some(second) if score < second + self.settings.overtime_lead => {
                             // The lead is the top score over the best of the
                             // others, whoever banked: 0 on a tie (the banker
@@ -674,14 +667,7 @@ impl State {
                                 .max_by_key(|&s| (self.players[s].score, usize::MAX - s))
                             {
                                 let top = self.players[leader].score;
-                                let runner_up = self
-                                    .players
-                                    .iter()
-                                    .enumerate()
-                                    .filter(|&(s, _)| s != leader)
-                                    .map(|(_, p)| p.score)
-                                    .max()
-                                    .unwrap_or(0);
+                                let runner_up = self.best_other(leader).unwrap_or(0);
                                 ev.push(Event::Overtime {
                                     leader,
                                     lead: top.saturating_sub(runner_up),
@@ -700,6 +686,18 @@ impl State {
             }
         }
         Ok(ev)
+    }
+
+    /// The best score among the players other than `seat` (`None` alone
+    /// at the table): what a banker must lead to win, and what the leader
+    /// leads by in overtime.
+    fn best_other(&self, seat: usize) -> Option<u32> {
+        self.players
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != seat)
+            .map(|(_, p)| p.score)
+            .max()
     }
 
     fn roll(&mut self, which: DiceMask, forced: Option<[Face; 5]>, ev: &mut Events) {

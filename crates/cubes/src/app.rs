@@ -380,12 +380,10 @@ impl App {
             }
             Input::Key('h' | 'H' | 'b' | 'B') => self.apply(Action::Hold),
             Input::Key(c) => {
-                self.error(match self.controls {
-                    Controls::Keys => format!("The key {c} does nothing here; press ? for help."),
-                    Controls::Lines => {
-                        format!("Unknown command '{c}': type ? for the commands.")
-                    }
-                });
+                // Only the full screen gets here: --plain sends the app the
+                // keys of commands it knows and answers unknown words itself
+                // (plain::run, "Unknown command").
+                self.error(format!("The key {c} does nothing here; press ? for help."));
                 Effect::None
             }
             _ => Effect::None,
@@ -586,12 +584,15 @@ impl App {
     }
 }
 
+/// The tables the tests of app, plain and ui play at, written out once.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub mod fixtures {
+    use super::{App, Seat, SeatKind};
     use cubes_ai::Personality;
+    use cubes_engine::Settings;
 
-    fn app() -> App {
+    /// ann, a person, against Steady Sam.
+    pub fn ann_vs_sam(settings: Settings, seed: u64) -> App {
         let seats = vec![
             Seat {
                 name: "ann".into(),
@@ -602,7 +603,42 @@ mod tests {
                 kind: SeatKind::Computer(Box::new(Personality::steady())),
             },
         ];
-        App::new(Settings::standard(), seats, 11).expect("app")
+        App::new(settings, seats, seed).expect("app")
+    }
+
+    /// ann alone: a person always to act.
+    pub fn ann_alone(settings: Settings, seed: u64) -> App {
+        let seats = vec![Seat {
+            name: "ann".into(),
+            kind: SeatKind::Human,
+        }];
+        App::new(settings, seats, seed).expect("app")
+    }
+
+    /// Bold Bella against Steady Sam: computers only, so ticks play the
+    /// whole game.
+    pub fn bella_vs_sam(settings: Settings, seed: u64) -> App {
+        let seats = vec![
+            Seat {
+                name: "Bold Bella".into(),
+                kind: SeatKind::Computer(Box::new(Personality::bold())),
+            },
+            Seat {
+                name: "Steady Sam".into(),
+                kind: SeatKind::Computer(Box::new(Personality::steady())),
+            },
+        ];
+        App::new(settings, seats, seed).expect("app")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fixtures::{ann_vs_sam, bella_vs_sam};
+
+    fn app() -> App {
+        ann_vs_sam(Settings::standard(), 11)
     }
 
     #[test]
@@ -643,18 +679,8 @@ mod tests {
         // The audit's game: seed 29 with Jokers dice rolls 3 5 4 2 J. `a`
         // used to pick the small straight only and roll one die; all five
         // dice score, so keeping them all rolls five fresh dice.
-        let seats = vec![
-            Seat {
-                name: "x".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
         let settings = Settings::standard().with_jokers(cubes_engine::JokerRule::Always);
-        let mut a = App::new(settings, seats, 29).expect("app");
+        let mut a = ann_vs_sam(settings, 29);
         a.update(Input::Key('r'));
         let faces: String = a.state.turn().dice.iter().map(|d| d.symbol()).collect();
         assert_eq!(faces, "3542J");
@@ -736,17 +762,7 @@ mod tests {
 
     #[test]
     fn computers_move_on_ticks_and_games_end() {
-        let seats = vec![
-            Seat {
-                name: "Bold Bella".into(),
-                kind: SeatKind::Computer(Box::new(Personality::bold())),
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        let mut a = App::new(Settings::blitz(), seats, 5).expect("app");
+        let mut a = bella_vs_sam(Settings::blitz(), 5);
         let mut over = false;
         for _ in 0..100_000 {
             if a.update(Input::Tick) == Effect::GameOver {

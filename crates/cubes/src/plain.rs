@@ -103,19 +103,23 @@ fn dice_line(app: &App) -> String {
         .join(" ")
 }
 
-/// The status line before each prompt: what the full screen would show,
-/// in one line a screen reader reads out.
-pub fn status_line(app: &App) -> String {
-    let scores: Vec<String> = app
-        .seats
+/// Every player's "name score", in seat order: for the status line and the
+/// final scores.
+fn score_list(app: &App) -> Vec<String> {
+    app.seats
         .iter()
         .zip(app.state.players())
         .map(|(s, p)| format!("{} {}", s.name, points(p.score)))
-        .collect();
+        .collect()
+}
+
+/// The status line before each prompt: what the full screen would show,
+/// in one line a screen reader reads out.
+pub fn status_line(app: &App) -> String {
     let turn = app.state.turn();
     let mut line = format!(
         "[{}] dice {}  turn {}",
-        scores.join(" | "),
+        score_list(app).join(" | "),
         dice_line(app),
         points(turn.points)
     );
@@ -217,14 +221,35 @@ pub fn run(
         }
         shown = app.logged;
         if app.mode == Mode::Over {
-            let scores: Vec<String> = app
-                .seats
-                .iter()
-                .zip(app.state.players())
-                .map(|(s, p)| format!("{} {}", s.name, points(p.score)))
-                .collect();
-            writeln!(out, "Final scores: {}.", scores.join(", "))?;
+            writeln!(out, "Final scores: {}.", score_list(app).join(", "))?;
             return Ok(false);
+        }
+        if app.mode == Mode::ConfirmQuit {
+            write!(
+                out,
+                "Really leave this unfinished game? It is recorded as a loss. (y/n) "
+            )?;
+            out.flush()?;
+            let answer = match wait_line(&lines, stop)? {
+                Got::Line(l) => l,
+                // No answer can come: leave, as the question offered.
+                Got::End | Got::Signal => return Ok(true),
+            };
+            // The answer goes to the app as a key, so the full screen and
+            // --plain share one decision (y leaves, anything else goes on)
+            // and one reply.
+            let before = app.message_serial;
+            let key = match answer.trim().chars().next() {
+                Some(c) => Input::Key(c),
+                None => Input::Enter,
+            };
+            if let Effect::Quit { unfinished } = app.update(key) {
+                return Ok(unfinished);
+            }
+            if app.message_serial != before {
+                writeln!(out, "{}", app.message.0)?;
+            }
+            continue;
         }
         if !app.human_to_act() {
             let effect = app.update(Input::Tick);
@@ -250,16 +275,11 @@ pub fn run(
         match &command {
             Command::Nothing => {}
             Command::Quit => {
-                write!(
-                    out,
-                    "Really leave this unfinished game? It is recorded as a loss. (y/n) "
-                )?;
-                out.flush()?;
-                match wait_line(&lines, stop)? {
-                    Got::Line(l) if !l.trim().to_ascii_lowercase().starts_with('y') => {}
-                    _ => return Ok(true),
+                // The app asks first (Mode::ConfirmQuit, answered above on
+                // the next pass) when a person plays, as on the full screen.
+                if let Effect::Quit { unfinished } = app.update(Input::Key('q')) {
+                    return Ok(unfinished);
                 }
-                writeln!(out, "Good: the game goes on.")?;
             }
             Command::Help => writeln!(out, "{}", crate::ui::help(Controls::Lines))?,
             Command::BadKeep(m) => writeln!(out, "! {m}")?,
@@ -304,24 +324,11 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{Seat, SeatKind};
-    use cubes_ai::Personality;
+    use crate::app::fixtures::{ann_alone, ann_vs_sam, bella_vs_sam};
     use cubes_engine::{JokerRule, Settings};
 
     fn play(settings: Settings, seed: u64, input: &str) -> String {
-        let seats = vec![
-            Seat {
-                name: "ann".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        let mut app = App::new(settings, seats, seed)
-            .expect("app")
-            .with_controls(Controls::Lines);
+        let mut app = ann_vs_sam(settings, seed).with_controls(Controls::Lines);
         let mut out = Vec::new();
         let input = std::io::Cursor::new(input.as_bytes().to_vec());
         run(&mut app, input, &mut out, &Stop::never()).expect("runs");
@@ -341,11 +348,7 @@ mod tests {
 
     #[test]
     fn a_signal_ends_the_game_while_waiting_for_a_line() {
-        let seats = vec![Seat {
-            name: "ann".into(),
-            kind: SeatKind::Human,
-        }];
-        let mut app = App::new(Settings::standard(), seats, 7).expect("app");
+        let mut app = ann_alone(Settings::standard(), 7);
         let stop = Stop::never();
         let raiser = stop.clone();
         std::thread::spawn(move || {
@@ -356,6 +359,23 @@ mod tests {
         let input = std::io::BufReader::new(Silent);
         assert!(run(&mut app, input, &mut out, &stop).expect("runs"));
         assert_eq!(stop.signal(), Some(1));
+    }
+
+    #[test]
+    fn a_finished_game_prints_the_final_scores() {
+        let mut app = bella_vs_sam(Settings::blitz(), 5).with_controls(Controls::Lines);
+        let mut out = Vec::new();
+        let input = std::io::Cursor::new(Vec::new());
+        assert!(!run(&mut app, input, &mut out, &Stop::never()).expect("runs"));
+        let out = String::from_utf8(out).expect("utf-8");
+        let [bella, sam] = [0, 1].map(|s| points(app.state.players()[s].score));
+        assert!(
+            out.ends_with(&format!(
+                "Final scores: Bold Bella {bella}, Steady Sam {sam}.\n"
+            )),
+            "{out}"
+        );
+        assert!(app.state.winner().is_some());
     }
 
     #[test]

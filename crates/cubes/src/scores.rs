@@ -4,6 +4,7 @@
 //! list of who is playing now.
 
 use anyhow::{Context, Result};
+use cubes_engine::Settings;
 use rusqlite::{Connection, params};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -176,10 +177,16 @@ impl ScoreFile {
         let mut kinds = st
             .query_map([], |r| r.get::<_, String>(0))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        let order = |k: &String| match k.as_str() {
-            "Standard" => 0,
-            "Blitz" => 1,
-            _ => 2,
+        // The names the games are recorded under (commands::result).
+        let (standard, blitz) = (Settings::standard().name, Settings::blitz().name);
+        let order = |k: &String| {
+            if *k == standard {
+                0
+            } else if *k == blitz {
+                1
+            } else {
+                2
+            }
         };
         kinds.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));
         Ok(kinds)
@@ -218,16 +225,6 @@ impl ScoreFile {
                 .then(a.computer.cmp(&b.computer))
         });
         Ok(all.into_iter().partition(|r| r.games >= min_games))
-    }
-
-    /// The summaries of the players called `name` in one kind of game:
-    /// none if nobody by that name played it, the person first if a person
-    /// and a computer did.
-    pub fn players_named(&self, kind: &str, name: &str) -> Result<Vec<Ranked>> {
-        let (a, b) = self.rankings(kind, 0)?;
-        let mut found: Vec<Ranked> = a.into_iter().chain(b).filter(|r| r.name == name).collect();
-        found.sort_by_key(|r| r.computer);
-        Ok(found)
     }
 
     /// A player's last games (the person or the computer player of that
@@ -334,10 +331,13 @@ pub fn format_time(t: i64) -> String {
 
 /// How to rank another kind of game.
 fn rank_command(kind: &str) -> String {
-    match kind {
-        "Blitz" => "`cubes rank --blitz`".to_string(),
-        "Standard" => "`cubes rank`".to_string(),
-        other => format!("(no command for {other} games)"),
+    // The kinds commands::rank asks for, by the same names.
+    if kind == Settings::blitz().name {
+        "`cubes rank --blitz`".to_string()
+    } else if kind == Settings::standard().name {
+        "`cubes rank`".to_string()
+    } else {
+        format!("(no command for {kind} games)")
     }
 }
 
@@ -409,17 +409,23 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
     let kinds = file.kinds()?;
     match name {
         Some(name) => {
-            // The person and the computer player of that name (an old
-            // score file may hold both), each with a line per kind.
-            let mut who: Vec<bool> = Vec::new();
+            // Each kind's rankings once; the name's rows and places are
+            // looked up in them rather than asked of the file again.
+            let mut per_kind = Vec::new();
             for kind in &kinds {
-                for r in file.players_named(kind, name)? {
-                    if !who.contains(&r.computer) {
-                        who.push(r.computer);
-                    }
-                }
+                per_kind.push((kind, file.rankings(kind, min_games)?));
             }
+            // The person and the computer player of that name (an old
+            // score file may hold both), the person first, each with a
+            // line per kind.
+            let mut who: Vec<bool> = per_kind
+                .iter()
+                .flat_map(|(_, (ranked, unranked))| ranked.iter().chain(unranked))
+                .filter(|r| r.name == name)
+                .map(|r| r.computer)
+                .collect();
             who.sort();
+            who.dedup();
             if who.is_empty() {
                 out.push_str(&format!("{name} has no recorded games.\n"));
             }
@@ -428,18 +434,15 @@ pub fn stat_text(file: &ScoreFile, name: Option<&str>, min_games: u32) -> Result
                     "{name}{}\n",
                     if computer { " (computer player)" } else { "" }
                 ));
-                for kind in &kinds {
-                    let Some(r) = file
-                        .players_named(kind, name)?
-                        .into_iter()
-                        .find(|r| r.computer == computer)
+                for (kind, (ranked, unranked)) in &per_kind {
+                    let this = |x: &Ranked| x.name == name && x.computer == computer;
+                    let place = ranked.iter().position(this);
+                    let Some(r) = place
+                        .map(|p| &ranked[p])
+                        .or_else(|| unranked.iter().find(|x| this(x)))
                     else {
                         continue;
                     };
-                    let (ranked, _) = file.rankings(kind, min_games)?;
-                    let place = ranked
-                        .iter()
-                        .position(|x| x.name == r.name && x.computer == r.computer);
                     out.push_str(&format!(
                         "  {kind}: games {}, wins {} ({:.1}%), average score {:.0}, best game {}\n",
                         r.games,
@@ -585,6 +588,17 @@ mod tests {
             "{stat}"
         );
         assert!(stat.contains("won"), "{stat}");
+        let stat = stat_text(&f, Some("Bot Sam"), 3).expect("stat");
+        assert!(
+            stat.contains(
+                "Standard: games 5, wins 1 (20.0%), average score 8700, best game 10500\n    ranked 2 of 2 in Standard games\n"
+            ),
+            "{stat}"
+        );
+        assert!(
+            !stat.contains("Bot Sam\n"),
+            "no person of that name: {stat}"
+        );
     }
 
     #[test]

@@ -8,7 +8,8 @@ use anyhow::{Context, Result};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use std::time::{Duration, Instant};
 
-/// How often the loop looks at the signal flag while nothing happens.
+/// How often the loop looks at the signal flag while nothing happens (it
+/// draws only when something changed, not at every look).
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
 /// Runs the game until the player leaves or a signal arrives; returns
@@ -47,12 +48,19 @@ fn event_loop(
     // the pause is longer, so they can read how it ended before the
     // computer's dice replace theirs.
     let mut next_move = Instant::now() + delay;
+    // Whether the screen may be out of date. Nothing on it changes with
+    // time alone, so the loop draws only after an input, a tick or a
+    // resize; the polls in between only look at the signal flag.
+    let mut redraw = true;
     loop {
         if stop.signal().is_some() {
             return Ok(true);
         }
-        let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
-        app.too_small = !crate::ui::fits(frame.area.width, frame.area.height, app.seats.len());
+        if redraw {
+            let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
+            app.too_small = !crate::ui::fits(frame.area.width, frame.area.height, app.seats.len());
+            redraw = false;
+        }
         let computer_turn = app.to_act().is_some()
             && !app.human_to_act()
             && app.mode == Mode::Play
@@ -74,6 +82,12 @@ fn event_loop(
                     KeyCode::Esc => Some(Input::Esc),
                     _ => None,
                 },
+                Event::Resize(..) => {
+                    // The next draw takes the new size and tells whether
+                    // the board still fits.
+                    redraw = true;
+                    None
+                }
                 _ => None,
             }
         } else if computer_turn && Instant::now() >= next_move {
@@ -82,6 +96,7 @@ fn event_loop(
             None
         };
         if let Some(input) = input {
+            redraw = true;
             let human_before = app.human_to_act();
             let effect = app.update(input);
             if input == Input::Tick {

@@ -567,25 +567,12 @@ fn draw_scoring(f: &mut Frame, lines: &[&str], area: Rect) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::fixtures::{ann_alone, ann_vs_sam as app, bella_vs_sam};
     use crate::app::{Input, Seat, SeatKind};
     use cubes_ai::Personality;
     use cubes_engine::{DiceMask, JokerRule, Settings};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-
-    fn app(settings: Settings, seed: u64) -> App {
-        let seats = vec![
-            Seat {
-                name: "ann".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        App::new(settings, seats, seed).expect("app")
-    }
 
     fn screen(app: &App) -> String {
         screen_of(app, 80, 24)
@@ -787,31 +774,65 @@ mod tests {
         // Every Jokers roll (the longest combinations), every pick, and the
         // longest hold line: the hold line and the pick must stay whole in
         // the panel of the narrowest board (64 - 2 borders - 36 of dice).
-        use cubes_engine::{Face, valid_keeps};
+        use cubes_engine::Face::{Five, Joker, One, Three, Two};
+        use cubes_engine::{Action, Face, IllegalAction, valid_keeps};
         let width = usize::from(min_size(2).0) - 2 - 36;
-        let faces = [
-            Face::One,
-            Face::Two,
-            Face::Three,
-            Face::Four,
-            Face::Five,
-            Face::Six,
-            Face::Joker,
-        ];
+        // The hold lines as App::hold_line words them, from turns set up
+        // by hand for ann alone: banking five figures, and both
+        // refusals (500 on and off board, as in every kind of game).
+        // Each setup is checked against the engine's verdict, not the
+        // wording, so a longer wording reaches the fitting check below.
+        let hold_line = |settings: Settings,
+                         turns: &[(Action, [Face; 5])],
+                         verdict: fn(&Result<u32, IllegalAction>) -> bool| {
+            let mut a = ann_alone(settings, 1);
+            for &(action, dice) in turns {
+                a.state.apply_with_dice(action, dice).expect("legal");
+            }
+            let can = a.state.can_hold();
+            assert!(verdict(&can), "{can:?}");
+            a.hold_line().expect("rolled")
+        };
+        let roll = |dice| (Action::Roll, dice);
+        let small = [One, Two, Two, Three, Three];
         let holds = [
-            "Hold now banks 10,000",
-            "Cannot hold yet: on board needs 500",
-            "Cannot hold: crossing the target needs 500",
+            // Five Jokers kept (9,000), all five rolled again: three Ones.
+            hold_line(
+                Settings::standard().with_jokers(JokerRule::Always),
+                &[
+                    roll([Joker; 5]),
+                    (Action::Keep(DiceMask::ALL), [One, One, One, Two, Three]),
+                ],
+                |c| *c == Ok(10_000),
+            ),
+            // A One, not yet on board.
+            hold_line(Settings::standard(), &[roll(small)], |c| {
+                matches!(c, Err(IllegalAction::NotOnBoard { needed: 500, .. }))
+            }),
+            // 500 banked of 600, then a One would cross the target.
+            hold_line(
+                Settings {
+                    target: 600,
+                    ..Settings::standard()
+                },
+                &[
+                    roll([Five, Five, Five, Two, Three]),
+                    (Action::Hold, small),
+                    roll(small),
+                ],
+                |c| matches!(c, Err(IllegalAction::OffBoard { needed: 500, .. })),
+            ),
         ];
+        let n = Face::ALL.len();
         let mut checked = 0;
-        for code in 0..7usize.pow(5) {
+        for code in 0..n.pow(5) {
             let mut dice = [Face::One; 5];
             let mut idx = [0usize; 5];
             let mut c = code;
             for (d, i) in dice.iter_mut().zip(&mut idx) {
-                *i = c % 7;
-                *d = faces[*i];
-                c /= 7;
+                *i = c % n;
+                *d = Face::ALL[*i];
+                c /= n;
             }
             // The order of the dice changes no text: one roll per multiset.
             if idx.windows(2).any(|w| w[0] > w[1]) {
@@ -874,17 +895,7 @@ mod tests {
 
     #[test]
     fn game_over() {
-        let seats = vec![
-            Seat {
-                name: "Bold Bella".into(),
-                kind: SeatKind::Computer(Box::new(Personality::bold())),
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        let mut a = App::new(Settings::blitz(), seats, 5).expect("app");
+        let mut a = bella_vs_sam(Settings::blitz(), 5);
         for _ in 0..100_000 {
             if a.update(Input::Tick) == crate::app::Effect::GameOver {
                 break;
