@@ -252,14 +252,15 @@ fn flush_messages<W: Write>(
     out: &mut W,
     printed: &mut Vec<String>,
 ) -> io::Result<()> {
-    let skip = if model.log.starts_with(printed) {
+    let log = &model.log.lines;
+    let skip = if log.starts_with(printed) {
         printed.len()
     } else {
         0
     };
-    for l in model.log.iter().skip(skip) {
+    for l in log.iter().skip(skip) {
         writeln!(out, "{l}.")?;
     }
-    *printed = model.log.clone();
+    *printed = log.clone();
     Ok(())
 }

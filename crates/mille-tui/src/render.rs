@@ -595,10 +595,11 @@ pub fn view(model: &Model, f: &mut Frame) {
     let b = hits.bottom;
     let row = |i: u16| Rect::new(b.x, b.y + i, b.width, 1);
     let n = hits.log_rows;
-    let log_start = model.log.len().saturating_sub(n as usize);
+    let log = &model.log.lines;
+    let log_start = log.len().saturating_sub(n as usize);
     // The newest line sits just above the prompt.
-    let first_row = n - (model.log.len() - log_start) as u16;
-    for (i, l) in model.log[log_start..].iter().enumerate() {
+    let first_row = n - (log.len() - log_start) as u16;
+    for (i, l) in log[log_start..].iter().enumerate() {
         let i = first_row as usize + i;
         let style = if l.starts_with("COUP") {
             Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)

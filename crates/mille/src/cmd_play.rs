@@ -7,7 +7,7 @@ use mille_ai::Level;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
 use mille_tui::app::Io;
-use mille_tui::model::{Settings, login_name};
+use mille_tui::model::{MoveLog, Settings, login_name};
 use mille_tui::{Model, app, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -169,9 +169,13 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             eprintln!("mille: {e}");
         }
     }
-    let (record, state, level, save_path, sorted) = match &args.file {
+    let (record, state, log, level, save_path, sorted) = match &args.file {
         Some(path) => {
-            let (save, state) = SaveFile::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+            // The replay that checks the save also builds the log of the
+            // last moves, so the game is replayed once.
+            let mut log = MoveLog::default();
+            let (save, state) = SaveFile::load_with(path, |step| log.push_step(&step))
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             let level: Level = match &args.level {
                 Some(l) => l.parse()?,
                 None => save.settings.level.parse().map_err(|_| {
@@ -186,7 +190,14 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
                 options.name = Some(save.settings.player.clone());
             }
             let sorted = save.settings.sorted;
-            (save.record, state, level, Some(path.clone()), Some(sorted))
+            (
+                save.record,
+                state,
+                log,
+                level,
+                Some(path.clone()),
+                Some(sorted),
+            )
         }
         None => {
             let rules = match &args.rules {
@@ -208,7 +219,8 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             let seed = args.seed.unwrap_or_else(seed_from_clock);
             let state = State::new(config, seed)?;
             let level: Level = args.level.as_deref().unwrap_or("classic").parse()?;
-            (GameRecord::new(config, seed), state, level, None, None)
+            let record = GameRecord::new(config, seed);
+            (record, state, MoveLog::default(), level, None, None)
         }
     };
     let mut ask_name = options.name.is_none();
@@ -230,7 +242,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         options,
         ask_name,
     };
-    let mut model = Model::new(record, state, settings);
+    let mut model = Model::with_log(record, state, log, settings);
     let io_ = Io { data_dir };
     if args.plain {
         let stdin = std::io::stdin();
