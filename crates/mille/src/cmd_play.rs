@@ -205,18 +205,15 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
                 None if args.players > 2 || args.stacking => RulesetId::Classic,
                 None => RulesetId::Bsd,
             };
-            if args.stacking && rules != RulesetId::Classic {
-                bail!(
-                    "--stacking is a variant of the classic rules, not of the {} rules: use --rules classic --stacking",
-                    rules.id()
-                );
-            }
             let config = GameConfig {
                 rules,
                 players: args.players,
                 stacking: args.stacking,
             };
             let seed = args.seed.unwrap_or_else(seed_from_clock);
+            // The engine refuses what no ruleset supports (--stacking
+            // outside classic, a player count the rules lack) in a
+            // sentence that says what to type instead.
             let state = State::new(config, seed)?;
             let level: Level = args.level.as_deref().unwrap_or("classic").parse()?;
             let record = GameRecord::new(config, seed);
