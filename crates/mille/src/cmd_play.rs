@@ -8,30 +8,31 @@ use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
 use mille_tui::app::Io;
 use mille_tui::model::{MoveLog, Settings, login_name};
-use mille_tui::{Model, app, plain};
+use mille_tui::{Model, app, commands, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
-/// The commands of the game, shown after the options in `--help` and the
-/// man page.
-const IN_GAME: &str = "\
-Commands in the game (? shows them too):
-  P        pick a card (or let a coup fourré chance pass)
-  U n      use card n (1-6, or P for the card just picked), then RETURN or SPACE
-  D n      discard card n, then RETURN or SPACE
-  O        sort the hand on/off        S  save the game
-  Q, DEL   quit (asks first)           R, ^L  redraw the screen
-  W        switch the score window     Z  take back your last move
-  M        mouse: click-click or drag and drop
-Mouse: click a card, then where it goes (or drag it); double-click plays it
-if it can, else discards it; click the deck to pick.
-
-Options and high scores live in $GAMES_DATA_DIR/mille if set, else in
-$XDG_DATA_HOME/mille (~/.local/share/mille).";
+/// The commands of the game, shown after the options in `--help`: the
+/// same list as the help screen, from the one table of commands.
+fn in_game_help() -> String {
+    let mut s = String::from("Commands in the game (? shows them too):\n");
+    for l in commands::help_lines() {
+        s.push_str(&format!("  {l}\n"));
+    }
+    for l in commands::MOUSE {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push_str(
+        "\nOptions and high scores live in $GAMES_DATA_DIR/mille if set, else in\n\
+         $XDG_DATA_HOME/mille (~/.local/share/mille).",
+    );
+    s
+}
 
 /// Options of the game itself.
 #[derive(Args, Debug)]
-#[command(after_help = IN_GAME)]
+#[command(after_help = in_game_help())]
 pub struct PlayArgs {
     /// A saved game to resume (written by the S command).
     #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed", "stacking"])]
