@@ -321,6 +321,12 @@ impl Model {
         self.state.rules().teams
     }
 
+    /// Whether the sides are teams of several players (4 or 6 players),
+    /// which changes how they are named and numbered.
+    pub fn in_teams(&self) -> bool {
+        in_teams(self.state.rules())
+    }
+
     /// A seat's name.
     pub fn seat_name(&self, seat: u8) -> String {
         seat_name(self.state.rules(), seat)
@@ -334,21 +340,21 @@ impl Model {
     /// A side's name in the score window (a few letters).
     pub fn team_short(&self, team: u8) -> String {
         let r = self.state.rules();
-        if r.seats > r.teams && r.teams == 2 {
+        if self.in_teams() && r.teams == 2 {
             if team == self.state.team_of(HUMAN) {
                 "Us".into()
             } else {
                 "Them".into()
             }
         } else if team == self.state.team_of(HUMAN) {
-            if r.seats > r.teams {
+            if self.in_teams() {
                 "Us".into()
             } else {
                 "You".into()
             }
         } else if r.seats == 2 {
             "Comp".into()
-        } else if r.seats > r.teams {
+        } else if self.in_teams() {
             format!("T{}", team + 1)
         } else {
             format!("C{team}")
@@ -360,8 +366,7 @@ impl Model {
     /// Playing alone, each side is one seat and Computer 2 (C2) is 2;
     /// in teams, Team 3 (T3) is 3.
     pub fn side_number(&self, team: u8) -> u8 {
-        let r = self.state.rules();
-        if r.seats > r.teams { team + 1 } else { team }
+        if self.in_teams() { team + 1 } else { team }
     }
 
     /// The opposing side the number `n` stands for, if any.
@@ -382,19 +387,18 @@ impl Model {
     /// which computers make up Team 2 and Team 3; their names would not
     /// fit the line).
     pub fn side_choices(&self) -> String {
-        let r = self.state.rules();
         let numbers: Vec<String> = self
             .opponents()
             .into_iter()
             .map(|t| {
-                if r.seats > r.teams {
+                if self.in_teams() {
                     self.side_number(t).to_string()
                 } else {
                     format!("{} = {}", self.side_number(t), self.team_name(t))
                 }
             })
             .collect();
-        if r.seats > r.teams {
+        if self.in_teams() {
             match numbers.split_last() {
                 Some((last, rest)) if !rest.is_empty() => {
                     format!("{} or {last}", rest.join(", "))
@@ -549,6 +553,11 @@ impl Model {
     }
 }
 
+/// Whether the sides under `rules` are teams of several players.
+fn in_teams(rules: &Rules) -> bool {
+    rules.seats > rules.teams
+}
+
 /// A seat's name under `rules`: "You", "Computer", "Computer 2".
 fn seat_name(rules: &Rules, seat: u8) -> String {
     if seat == HUMAN {
@@ -578,7 +587,7 @@ fn describe(rules: &Rules, seat: u8, action: Action) -> Option<String> {
         Action::Play { card, target } => match card.kind() {
             Kind::Hazard => {
                 let on = if target == rules.team_of(HUMAN) {
-                    if rules.seats > rules.teams {
+                    if in_teams(rules) {
                         "your team".to_string()
                     } else {
                         "you".to_string()
@@ -634,8 +643,7 @@ impl Model {
                 format!("{v} which card? (1-6 or P, then RETURN or SPACE): {typed}")
             }
             Mode::Target { card } => {
-                let r = self.state.rules();
-                let which = if r.seats > r.teams { "team" } else { "side" };
+                let which = if self.in_teams() { "team" } else { "side" };
                 format!(
                     "Play {card} on which {which}? ({}; ESC cancels)",
                     self.side_choices()
@@ -659,7 +667,7 @@ impl Model {
                     let who = if w.len() > 1 {
                         "It's a tie!".to_string()
                     } else if w.first() == Some(&self.state.team_of(HUMAN)) {
-                        if self.state.rules().seats > self.teams() {
+                        if self.in_teams() {
                             "Your team won the game!".to_string()
                         } else {
                             "You won the game!".to_string()

@@ -259,10 +259,9 @@ pub fn miles_text(t: &Tableau, target: u16) -> String {
 fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'static>> {
     let t = model.state.tableau(team);
     let mut title = model.team_name(team);
-    let r = model.state.rules();
-    if team == model.state.team_of(HUMAN) && r.seats > r.teams {
+    if team == model.state.team_of(HUMAN) && model.in_teams() {
         title = format!("Your team: {title}");
-    } else if r.seats > r.teams && r.teams > 2 {
+    } else if model.in_teams() && model.teams() > 2 {
         // With three teams the score window and the "which side?" question
         // call them T2 and T3, 2 and 3: the board says so too.
         title = format!("Team {}: {title}", team + 1);
