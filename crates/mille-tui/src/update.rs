@@ -204,7 +204,7 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             _ => {}
         },
-        Mode::ConfirmQuit => match yes_no(&k) {
+        Mode::ConfirmQuit => match yes_no_or_esc(&k) {
             Some(true) => {
                 if model.dirty {
                     model.mode = Mode::SaveOnExit {
@@ -218,23 +218,14 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 model.mode = Mode::Normal;
                 model.sync_mode();
             }
-            None if k.code == KeyCode::Esc => {
-                model.mode = Mode::Normal;
-                model.sync_mode();
-            }
             None => answer_y_or_n(model, "quit the game", fx),
         },
-        Mode::ConfirmDiscard { card } => match yes_no(&k) {
+        Mode::ConfirmDiscard { card } => match yes_no_or_esc(&k) {
             Some(true) => {
                 model.mode = Mode::Normal;
                 human_action(model, Action::Discard(card), fx);
             }
             Some(false) => {
-                model.mode = Mode::Normal;
-                model.sync_mode();
-                model.notice(format!("You kept the {card}."));
-            }
-            None if k.code == KeyCode::Esc => {
                 model.mode = Mode::Normal;
                 model.sync_mode();
                 model.notice(format!("You kept the {card}."));
@@ -424,6 +415,12 @@ fn yes_no(k: &KeyEvent) -> Option<bool> {
         Some('n') => Some(false),
         _ => None,
     }
+}
+
+/// [`yes_no`] for the questions that only confirm a command (quit,
+/// discard a safety): ESC backs out of them, so it answers no.
+fn yes_no_or_esc(k: &KeyEvent) -> Option<bool> {
+    yes_no(k).or((k.code == KeyCode::Esc).then_some(false))
 }
 
 fn slot_of(c: char) -> Option<usize> {
