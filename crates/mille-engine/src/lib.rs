@@ -22,7 +22,7 @@ pub mod view;
 pub use action::{Action, ActionList};
 pub use card::{Card, CardCounts, Kind, Safety, SafetySet};
 pub use error::IllegalAction;
-pub use record::{GameRecord, ReplayError};
+pub use record::{GameRecord, ReplayError, ReplayStep};
 pub use rules::{GameConfig, Rules, RulesetId};
 pub use scenario::Scenario;
 pub use score::HandScore;

@@ -156,9 +156,11 @@ pub enum ConfigError {
     /// Classic supports 2, 3, 4 or 6.
     #[error("Mille Bornes is played by 2, 3, 4 or 6 players, not {0}")]
     BadPlayerCount(u8),
-    /// Stacking is a classic variant.
-    #[error("the stacking variant belongs to the classic rules")]
-    StackingNeedsClassic,
+    /// Stacking is a classic variant, asked for under other rules.
+    #[error(
+        "--stacking is a variant of the classic rules, not of the {0} rules: use --rules classic --stacking"
+    )]
+    StackingNeedsClassic(RulesetId),
 }
 
 /// The full, resolved rules of one game: everything the engine consults.
@@ -211,11 +213,13 @@ impl Rules {
             return Err(ConfigError::BadPlayerCount(n));
         }
         if config.rules != RulesetId::Classic {
+            // Stacking first: with it the advice is classic whatever the
+            // player count, and following it also fixes the count.
+            if config.stacking {
+                return Err(ConfigError::StackingNeedsClassic(config.rules));
+            }
             if n != 2 {
                 return Err(ConfigError::TwoPlayersOnly(config.rules, n));
-            }
-            if config.stacking {
-                return Err(ConfigError::StackingNeedsClassic);
             }
         }
         let teams = match n {
@@ -317,6 +321,26 @@ mod tests {
             rules(RulesetId::Classic, 5),
             Err(ConfigError::BadPlayerCount(5))
         ));
+    }
+
+    #[test]
+    fn stacking_is_refused_outside_classic_with_what_to_do() {
+        for (r, players) in [(RulesetId::Bsd, 2), (RulesetId::Milebones, 3)] {
+            let err = Rules::new(GameConfig {
+                rules: r,
+                players,
+                stacking: true,
+            })
+            .expect_err("stacking is classic only");
+            assert_eq!(err, ConfigError::StackingNeedsClassic(r));
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "--stacking is a variant of the classic rules, not of the {} rules: use --rules classic --stacking",
+                    r.id()
+                )
+            );
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! never modifies the file.
 
 use crate::atomic_write;
-use mille_engine::{GameRecord, State};
+use mille_engine::{GameRecord, ReplayStep, State};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -143,6 +143,17 @@ impl SaveFile {
     /// Reads and validates a save file, returning it with the replayed
     /// state. The file is only read.
     pub fn load(path: &Path) -> Result<(SaveFile, State), SaveError> {
+        Self::load_with(path, |_| {})
+    }
+
+    /// [`SaveFile::load`], showing `visit` each action of the record as
+    /// the validating replay applies it (see
+    /// [`GameRecord::replay_with`]): what a game shows besides its state,
+    /// such as the log of the last moves, is built in the same replay.
+    pub fn load_with(
+        path: &Path,
+        visit: impl FnMut(ReplayStep<'_>),
+    ) -> Result<(SaveFile, State), SaveError> {
         let p = || path.to_path_buf();
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -151,11 +162,21 @@ impl SaveFile {
             }
             Err(source) => return Err(SaveError::Unreadable { path: p(), source }),
         };
-        Self::from_bytes(path, &bytes)
+        Self::from_bytes_with(path, &bytes, visit)
     }
 
     /// Validates the bytes of a save file read from `path`.
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<(SaveFile, State), SaveError> {
+        Self::from_bytes_with(path, bytes, |_| {})
+    }
+
+    /// [`SaveFile::from_bytes`], showing `visit` each action of the
+    /// validating replay (see [`SaveFile::load_with`]).
+    pub fn from_bytes_with(
+        path: &Path,
+        bytes: &[u8],
+        visit: impl FnMut(ReplayStep<'_>),
+    ) -> Result<(SaveFile, State), SaveError> {
         let p = || path.to_path_buf();
         if bytes.iter().all(|b| b.is_ascii_whitespace()) {
             return Err(SaveError::Empty(p()));
@@ -222,10 +243,13 @@ impl SaveFile {
             path: p(),
             why: e.to_string(),
         })?;
-        let state = save.record.replay().map_err(|e| SaveError::DoesNotReplay {
-            path: p(),
-            why: e.to_string(),
-        })?;
+        let state = save
+            .record
+            .replay_with(visit)
+            .map_err(|e| SaveError::DoesNotReplay {
+                path: p(),
+                why: e.to_string(),
+            })?;
         Ok((save, state))
     }
 }
@@ -262,6 +286,18 @@ mod tests {
         let (back, state) = SaveFile::load(&path)?;
         assert_eq!(back, s);
         assert_eq!(state.hand(0).len(), 7);
+        Ok(())
+    }
+
+    #[test]
+    fn loading_shows_each_replayed_action() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("g.mille");
+        let s = sample();
+        s.write(&path)?;
+        let mut seen = Vec::new();
+        SaveFile::load_with(&path, |step| seen.push(step.action))?;
+        assert_eq!(seen, s.record.actions);
         Ok(())
     }
 

@@ -11,11 +11,15 @@
 //!   the screen a mouse click is on.
 //! - [`app::run`] is the event loop: one channel for keys, mouse, ticks and
 //!   computer moves. [`plain::run`] is the line-by-line text mode.
+//! - [`commands::COMMANDS`] is the one table of the in-game commands that
+//!   every list of them (help screens, score window, `--help`, man page)
+//!   formats.
 //!
 //! The UI never decides a rule: every move is checked by the engine and a
 //! refused move shows the engine's reason.
 
 pub mod app;
+pub mod commands;
 pub mod model;
 pub mod plain;
 pub mod render;

@@ -2,7 +2,9 @@
 //! being asked, the messages, and the player's settings.
 
 use mille_ai::Level;
-use mille_engine::{Action, Card, GameRecord, HandScore, Kind, Phase, State, ToAct};
+use mille_engine::{
+    Action, Card, GameRecord, HandScore, Kind, Phase, ReplayError, ReplayStep, Rules, State, ToAct,
+};
 use mille_store::{MouseMethod, Options, SaveFile, SaveSettings};
 use std::path::PathBuf;
 
@@ -152,11 +154,7 @@ pub struct Model {
     /// as soon as it is the player's turn, when it no longer holds.
     pub message_until_turn: bool,
     /// What the computer players did since the player's last move.
-    pub log: Vec<String>,
-    /// The seat whose move is the last line of the log, if any: a
-    /// computer move that follows another computer's is shown after a
-    /// pause (see [`crate::app::pause_before`]).
-    pub last_logged: Option<u8>,
+    pub log: MoveLog,
     /// The file the game was restored from or last saved to.
     pub save_path: Option<PathBuf>,
     /// Changed since the last save.
@@ -203,9 +201,74 @@ pub fn login_name_from(
         .unwrap_or_else(|| "Player".to_string())
 }
 
+/// The log of moves under the board: what happened since the player's
+/// last move. A move of the player (a pick aside) or a new deal starts it
+/// afresh. It is a function of the record, so [`MoveLog::replay`] builds
+/// it for a restored or undone game line for line as play showed it, in
+/// the same replay as the state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveLog {
+    /// The lines, oldest first; at most [`MAX_LOG`].
+    pub lines: Vec<String>,
+    /// The seat whose move is the last line, if any: a computer move that
+    /// follows another computer's is shown after a pause (see
+    /// [`crate::app::pause_before`]).
+    pub last_seat: Option<u8>,
+}
+
+impl MoveLog {
+    /// Adds `seat`'s `action`, just applied in a game under `rules`.
+    pub fn push(&mut self, rules: &Rules, seat: u8, action: Action) {
+        let fresh = matches!(action, Action::NextHand | Action::NextGame)
+            || (seat == HUMAN && action != Action::Draw);
+        if fresh {
+            self.lines.clear();
+            self.last_seat = None;
+        }
+        if let Some(line) = describe(rules, seat, action) {
+            self.last_seat = Some(seat);
+            self.lines.push(line);
+            if self.lines.len() > MAX_LOG {
+                self.lines.remove(0);
+            }
+        }
+    }
+
+    /// Adds an action of a replay (see [`GameRecord::replay_with`]).
+    pub fn push_step(&mut self, step: &ReplayStep<'_>) {
+        let seat = match step.actor {
+            ToAct::Seat(s) => s,
+            // Deals: made on the player's say-so.
+            ToAct::Deal | ToAct::GameOver => HUMAN,
+        };
+        self.push(step.state.rules(), seat, step.action);
+    }
+
+    /// Replays `record`: its state, and its log as play showed it.
+    pub fn replay(record: &GameRecord) -> Result<(State, MoveLog), ReplayError> {
+        let mut log = MoveLog::default();
+        let state = record.replay_with(|step| log.push_step(&step))?;
+        Ok((state, log))
+    }
+}
+
 impl Model {
-    /// A model for a game in `state` reached by `record`.
+    /// A model for a game in `state` reached by `record`. The log of moves
+    /// is rebuilt from the record (empty when the record does not replay:
+    /// a test position); a restored game whose log was built while its
+    /// save was checked comes in by [`Model::with_log`] instead, replayed
+    /// once.
     pub fn new(record: GameRecord, state: State, settings: Settings) -> Model {
+        let log = MoveLog::replay(&record)
+            .map(|(_, log)| log)
+            .unwrap_or_default();
+        Model::with_log(record, state, log, settings)
+    }
+
+    /// A model for a game in `state` reached by `record`, showing `log`
+    /// (built by [`MoveLog::push_step`] in the replay that reached
+    /// `state`: a restored game shows the moves it showed when saved).
+    pub fn with_log(record: GameRecord, state: State, log: MoveLog, settings: Settings) -> Model {
         let mut m = Model {
             state,
             record,
@@ -223,8 +286,7 @@ impl Model {
             message: None,
             message_is_error: false,
             message_until_turn: false,
-            log: Vec::new(),
-            last_logged: None,
+            log,
             dirty: false,
             save_path: settings.save_path,
             generation: 0,
@@ -241,54 +303,12 @@ impl Model {
         } else {
             m.sync_mode();
         }
-        // A restored game shows the moves it showed when it was saved.
-        m.rebuild_log();
         m
     }
 
-    /// Adds `seat`'s `action` (just applied) to the log of moves under the
-    /// board. The log holds what happened since the player's last move: a
-    /// move of the player (a pick aside) or a new deal starts it afresh.
-    /// The log is a function of the record, so [`Model::rebuild_log`] can
-    /// rebuild it for a restored or undone game.
+    /// Adds `seat`'s `action` (just applied) to the log of moves.
     pub fn log_action(&mut self, seat: u8, action: Action) {
-        let fresh = matches!(action, Action::NextHand | Action::NextGame)
-            || (seat == HUMAN && action != Action::Draw);
-        if fresh {
-            self.log.clear();
-            self.last_logged = None;
-        }
-        if let Some(line) = self.describe(seat, action) {
-            self.last_logged = Some(seat);
-            self.log.push(line);
-            if self.log.len() > MAX_LOG {
-                self.log.remove(0);
-            }
-        }
-    }
-
-    /// Rebuilds the log of moves by replaying the record, line for line as
-    /// play showed it.
-    pub fn rebuild_log(&mut self) {
-        self.log.clear();
-        self.last_logged = None;
-        let Ok(mut state) = State::new(self.record.config, self.record.seed) else {
-            return;
-        };
-        for &action in &self.record.actions.clone() {
-            let seat = match state.to_act() {
-                ToAct::Seat(s) => s,
-                // Deals: made on the player's say-so.
-                ToAct::Deal | ToAct::GameOver => HUMAN,
-            };
-            if state.apply(action).is_err() {
-                // Not this game's record (a test position): no log.
-                self.log.clear();
-                self.last_logged = None;
-                return;
-            }
-            self.log_action(seat, action);
-        }
+        self.log.push(self.state.rules(), seat, action);
     }
 
     /// The seat of a team's first player.
@@ -301,44 +321,40 @@ impl Model {
         self.state.rules().teams
     }
 
+    /// Whether the sides are teams of several players (4 or 6 players),
+    /// which changes how they are named and numbered.
+    pub fn in_teams(&self) -> bool {
+        in_teams(self.state.rules())
+    }
+
     /// A seat's name.
     pub fn seat_name(&self, seat: u8) -> String {
-        if seat == HUMAN {
-            "You".to_string()
-        } else if self.state.rules().seats == 2 {
-            "Computer".to_string()
-        } else {
-            format!("Computer {seat}")
-        }
+        seat_name(self.state.rules(), seat)
     }
 
     /// A side's name on the board.
     pub fn team_name(&self, team: u8) -> String {
-        let seats: Vec<String> = (0..self.state.rules().seats)
-            .filter(|&s| self.state.team_of(s) == team)
-            .map(|s| self.seat_name(s))
-            .collect();
-        seats.join(" + ")
+        team_name(self.state.rules(), team)
     }
 
     /// A side's name in the score window (a few letters).
     pub fn team_short(&self, team: u8) -> String {
         let r = self.state.rules();
-        if r.seats > r.teams && r.teams == 2 {
+        if self.in_teams() && r.teams == 2 {
             if team == self.state.team_of(HUMAN) {
                 "Us".into()
             } else {
                 "Them".into()
             }
         } else if team == self.state.team_of(HUMAN) {
-            if r.seats > r.teams {
+            if self.in_teams() {
                 "Us".into()
             } else {
                 "You".into()
             }
         } else if r.seats == 2 {
             "Comp".into()
-        } else if r.seats > r.teams {
+        } else if self.in_teams() {
             format!("T{}", team + 1)
         } else {
             format!("C{team}")
@@ -350,8 +366,7 @@ impl Model {
     /// Playing alone, each side is one seat and Computer 2 (C2) is 2;
     /// in teams, Team 3 (T3) is 3.
     pub fn side_number(&self, team: u8) -> u8 {
-        let r = self.state.rules();
-        if r.seats > r.teams { team + 1 } else { team }
+        if self.in_teams() { team + 1 } else { team }
     }
 
     /// The opposing side the number `n` stands for, if any.
@@ -372,19 +387,18 @@ impl Model {
     /// which computers make up Team 2 and Team 3; their names would not
     /// fit the line).
     pub fn side_choices(&self) -> String {
-        let r = self.state.rules();
         let numbers: Vec<String> = self
             .opponents()
             .into_iter()
             .map(|t| {
-                if r.seats > r.teams {
+                if self.in_teams() {
                     self.side_number(t).to_string()
                 } else {
                     format!("{} = {}", self.side_number(t), self.team_name(t))
                 }
             })
             .collect();
-        if r.seats > r.teams {
+        if self.in_teams() {
             match numbers.split_last() {
                 Some((last, rest)) if !rest.is_empty() => {
                     format!("{} or {last}", rest.join(", "))
@@ -535,38 +549,66 @@ impl Model {
     /// How an action of `seat` reads in the log ("Computer played Stop on
     /// You"); `None` for moves nobody needs to read about (draws).
     pub fn describe(&self, seat: u8, action: Action) -> Option<String> {
-        let who = self.seat_name(seat);
-        let own = self.state.team_of(seat);
-        Some(match action {
-            Action::Play { card, target } => match card.kind() {
-                Kind::Hazard => {
-                    let on = if target == self.state.team_of(HUMAN) {
-                        if self.state.rules().seats > self.teams() {
-                            "your team".to_string()
-                        } else {
-                            "you".to_string()
-                        }
-                    } else {
-                        self.team_name(target)
-                    };
-                    format!("{who} played {card} on {on}")
-                }
-                Kind::Distance => format!("{who} played {card} miles"),
-                Kind::Safety => format!("{who} played the safety {card}"),
-                Kind::Remedy => {
-                    let _ = own;
-                    format!("{who} played {card}")
-                }
-            },
-            Action::Discard(c) => format!("{who} discarded {c}"),
-            Action::CoupFourre(c) => format!("COUP FOURRÉ! {who} answered with {c}"),
-            Action::Extend(true) => format!("{who} extended the trip to 1000 miles"),
-            Action::Extend(false) => format!("{who} ended the trip at 700 miles"),
-            Action::Draw | Action::DeclineCoupFourre | Action::NextHand | Action::NextGame => {
-                return None;
-            }
-        })
+        describe(self.state.rules(), seat, action)
     }
+}
+
+/// Whether the sides under `rules` are teams of several players.
+fn in_teams(rules: &Rules) -> bool {
+    rules.seats > rules.teams
+}
+
+/// A seat's name under `rules`: "You", "Computer", "Computer 2".
+fn seat_name(rules: &Rules, seat: u8) -> String {
+    if seat == HUMAN {
+        "You".to_string()
+    } else if rules.seats == 2 {
+        "Computer".to_string()
+    } else {
+        format!("Computer {seat}")
+    }
+}
+
+/// A side's name on the board under `rules`: its seats' names.
+fn team_name(rules: &Rules, team: u8) -> String {
+    let seats: Vec<String> = (0..rules.seats)
+        .filter(|&s| rules.team_of(s) == team)
+        .map(|s| seat_name(rules, s))
+        .collect();
+    seats.join(" + ")
+}
+
+/// How an action of `seat` reads in the log under `rules` (see
+/// [`Model::describe`]). It needs the rules only, so a replay can log a
+/// game before there is a model of it.
+fn describe(rules: &Rules, seat: u8, action: Action) -> Option<String> {
+    let who = seat_name(rules, seat);
+    Some(match action {
+        Action::Play { card, target } => match card.kind() {
+            Kind::Hazard => {
+                let on = if target == rules.team_of(HUMAN) {
+                    if in_teams(rules) {
+                        "your team".to_string()
+                    } else {
+                        "you".to_string()
+                    }
+                } else {
+                    team_name(rules, target)
+                };
+                format!("{who} played {card} on {on}")
+            }
+            Kind::Distance => format!("{who} played {card} miles"),
+            Kind::Safety => format!("{who} played the safety {card}"),
+            Kind::Remedy => format!("{who} played {card}"),
+        },
+        Action::Discard(c) => format!("{who} discarded {c}"),
+        Action::CoupFourre(c) => format!("COUP FOURRÉ! {who} answered with {c}"),
+        Action::Extend(true) => format!("{who} extended the trip to 1000 miles"),
+        Action::Extend(false) => format!("{who} ended the trip at 700 miles"),
+        Action::Draw | Action::DeclineCoupFourre | Action::NextHand | Action::NextGame => {
+            return None;
+        }
+    })
 }
 
 /// Whether `action` shows in the log of moves (picks and deals do not).
@@ -580,7 +622,7 @@ pub fn is_logged(action: Action) -> bool {
 impl Model {
     /// Whether the last move shown in the log is a computer player's.
     pub fn last_logged_is_computer(&self) -> bool {
-        self.last_logged.is_some_and(|s| s != HUMAN)
+        self.log.last_seat.is_some_and(|s| s != HUMAN)
     }
 
     /// The line that tells the player what the game waits for.
@@ -601,8 +643,7 @@ impl Model {
                 format!("{v} which card? (1-6 or P, then RETURN or SPACE): {typed}")
             }
             Mode::Target { card } => {
-                let r = self.state.rules();
-                let which = if r.seats > r.teams { "team" } else { "side" };
+                let which = if self.in_teams() { "team" } else { "side" };
                 format!(
                     "Play {card} on which {which}? ({}; ESC cancels)",
                     self.side_choices()
@@ -626,7 +667,7 @@ impl Model {
                     let who = if w.len() > 1 {
                         "It's a tie!".to_string()
                     } else if w.first() == Some(&self.state.team_of(HUMAN)) {
-                        if self.state.rules().seats > self.teams() {
+                        if self.in_teams() {
                             "Your team won the game!".to_string()
                         } else {
                             "You won the game!".to_string()

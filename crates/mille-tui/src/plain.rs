@@ -4,6 +4,7 @@
 //! line that answers a question ends with RETURN).
 
 use crate::app::{Io, think};
+use crate::commands;
 use crate::model::{HUMAN, Mode, Model, slot_label};
 use crate::render::{miles_text, score_rows, shows_bonuses};
 use crate::update::{self, Effect, Event};
@@ -124,26 +125,17 @@ pub fn board_text(model: &Model) -> String {
     s
 }
 
-/// The help of the plain mode: the commands as typed here, without the
-/// mouse and the full screen's keys (^L, the window switch).
-pub const HELP: &[&str] = &[
-    "Race to exactly 700 miles (1000 if extended); 5000 points wins the game.",
-    "One command per line:",
-    "p        pick a card from the deck (or let a coup fourré chance pass)",
-    "u n      use (play) card n: 1 to 6, or p for the card just picked (u3, u p)",
-    "d n      discard card n (d4)",
-    "o        keep your hand sorted, or not (remembered)",
-    "s        save the game (asks for the file; an empty line cancels)",
-    "q        quit (asks first)",
-    "w        print the score window",
-    "r        print the board again",
-    "z        take back your last move",
-    "?        this help",
-    "Hazards go on an opponent whose Go is showing; a remedy repairs your own",
-    "hazard; safeties protect for the whole hand and give another turn.",
-    "When a hazard hits you and you hold its safety, answer with u on it before",
-    "picking: that is a coup fourré (+300).",
-];
+/// The help of the plain mode: the goal, the commands as typed here (no
+/// mouse, no ^L) and the rules in brief (see [`crate::commands`]).
+pub fn help_lines() -> Vec<String> {
+    let mut lines = vec![
+        commands::GOAL.to_string(),
+        "One command per line:".to_string(),
+    ];
+    lines.extend(commands::plain_lines());
+    lines.extend(commands::RULES_IN_BRIEF.iter().map(|l| l.to_string()));
+    lines
+}
 
 fn is_text_mode(m: &Mode) -> bool {
     matches!(
@@ -197,7 +189,7 @@ pub fn run<R: BufRead, W: Write>(
         }
         flush_messages(model, &mut out, &mut printed_log)?;
         if model.mode == Mode::Help {
-            for l in HELP {
+            for l in help_lines() {
                 writeln!(out, "{l}")?;
             }
             model.mode = Mode::Normal;
@@ -252,14 +244,15 @@ fn flush_messages<W: Write>(
     out: &mut W,
     printed: &mut Vec<String>,
 ) -> io::Result<()> {
-    let skip = if model.log.starts_with(printed) {
+    let log = &model.log.lines;
+    let skip = if log.starts_with(printed) {
         printed.len()
     } else {
         0
     };
-    for l in model.log.iter().skip(skip) {
+    for l in log.iter().skip(skip) {
         writeln!(out, "{l}.")?;
     }
-    *printed = model.log.clone();
+    *printed = log.clone();
     Ok(())
 }

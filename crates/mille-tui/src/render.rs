@@ -4,6 +4,7 @@
 //! line and the message line. [`Hits`] maps screen cells back to the board
 //! for the mouse.
 
+use crate::commands;
 use crate::model::{HUMAN, Mode, Model, Window, slot_label};
 use mille_engine::{Card, HandScore, Kind, Phase, Tableau};
 use ratatui::Frame;
@@ -258,10 +259,9 @@ pub fn miles_text(t: &Tableau, target: u16) -> String {
 fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'static>> {
     let t = model.state.tableau(team);
     let mut title = model.team_name(team);
-    let r = model.state.rules();
-    if team == model.state.team_of(HUMAN) && r.seats > r.teams {
+    if team == model.state.team_of(HUMAN) && model.in_teams() {
         title = format!("Your team: {title}");
-    } else if r.seats > r.teams && r.teams > 2 {
+    } else if model.in_teams() && model.teams() > 2 {
         // With three teams the score window and the "which side?" question
         // call them T2 and T3, 2 and 3: the board says so too.
         title = format!("Team {}: {title}", team + 1);
@@ -463,16 +463,6 @@ pub fn shows_bonuses(model: &Model) -> bool {
     model.window == Window::Scores || model.hand_over()
 }
 
-/// The command list of the startup window.
-pub const COMMANDS: [&str; 6] = [
-    "P pick       U use card",
-    "D discard    O sort",
-    "S save       Q quit",
-    "R redraw     W window",
-    "Z undo       M mouse",
-    "? help",
-];
-
 fn score_window(model: &Model, area: Rect, f: &mut Frame) {
     let title = format!(" Score: hand {} ", model.state.hand_number() + 1);
     let block = Block::default().borders(Borders::ALL).title(title);
@@ -506,9 +496,9 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
     }
     if !bonuses {
         lines.push(Line::from(""));
-        for c in COMMANDS {
+        for c in commands::score_window_lines() {
             lines.push(Line::from(Span::styled(
-                c.to_string(),
+                c,
                 Style::default().fg(Color::Yellow),
             )));
         }
@@ -545,27 +535,22 @@ fn status_text(model: &Model, width: u16) -> String {
     }
 }
 
-/// The help screen's lines.
-pub const HELP: &[&str] = &[
-    "Race to exactly 700 miles (1000 if extended); 5000 points wins the game.",
-    "",
-    "P        pick a card from the deck (or let a coup fourré chance pass)",
-    "U n      use (play) card n: 1-6 or P, then RETURN or SPACE",
-    "D n      discard card n, then RETURN or SPACE (a typo never discards)",
-    "O        sort your hand on/off (remembered)",
-    "S        save the game in a file        Q / DELETE  quit (asks first)",
-    "R, ^L    redraw the screen              W  switch the score window",
-    "Z        take back your last move       M  mouse: click-click or drag",
-    "",
-    "Mouse: click a card, then click where it goes (a side's piles, or the",
-    "discard pile); or drag it there. Double-click plays a card if it can,",
-    "else discards it. Click the deck to pick.",
-    "",
-    "Hazards go on an opponent whose Go is showing; a remedy repairs your own",
-    "hazard; safeties protect for the whole hand and give another turn.",
-    "When a hazard hits you and you hold its safety, answer with U on it before",
-    "picking: that is a coup fourré (+300), shown *like this* in red.",
-];
+/// The help screen's lines: the goal, the commands, the mouse and the
+/// rules in brief (see [`crate::commands`]).
+pub fn help_lines() -> Vec<String> {
+    let mut lines = vec![commands::GOAL.to_string(), String::new()];
+    lines.extend(commands::help_lines());
+    lines.push(String::new());
+    lines.extend(commands::MOUSE.iter().map(|l| l.to_string()));
+    lines.push(String::new());
+    lines.extend(commands::RULES_IN_BRIEF.iter().map(|l| l.to_string()));
+    // On the paragraph's short last line: a line more would cover the
+    // status line on a 24-line terminal.
+    if let Some(last) = lines.last_mut() {
+        last.push_str(" It shows *like this*, in red.");
+    }
+    lines
+}
 
 /// Draws the whole screen.
 pub fn view(model: &Model, f: &mut Frame) {
@@ -595,10 +580,11 @@ pub fn view(model: &Model, f: &mut Frame) {
     let b = hits.bottom;
     let row = |i: u16| Rect::new(b.x, b.y + i, b.width, 1);
     let n = hits.log_rows;
-    let log_start = model.log.len().saturating_sub(n as usize);
+    let log = &model.log.lines;
+    let log_start = log.len().saturating_sub(n as usize);
     // The newest line sits just above the prompt.
-    let first_row = n - (model.log.len() - log_start) as u16;
-    for (i, l) in model.log[log_start..].iter().enumerate() {
+    let first_row = n - (log.len() - log_start) as u16;
+    for (i, l) in log[log_start..].iter().enumerate() {
         let i = first_row as usize + i;
         let style = if l.starts_with("COUP") {
             Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)
@@ -638,10 +624,11 @@ pub fn view(model: &Model, f: &mut Frame) {
     }
     if model.mode == Mode::Help {
         let w = area.width.saturating_sub(4).min(80);
-        let h = (HELP.len() as u16 + 3).min(area.height.saturating_sub(2));
+        let help = help_lines();
+        let h = (help.len() as u16 + 3).min(area.height.saturating_sub(2));
         let r = Rect::new((area.width - w) / 2, 1, w, h);
         f.render_widget(Clear, r);
-        let lines: Vec<Line> = HELP.iter().map(|l| Line::from(*l)).collect();
+        let lines: Vec<Line> = help.into_iter().map(Line::from).collect();
         f.render_widget(
             Paragraph::new(lines)
                 .block(

@@ -1,11 +1,9 @@
 //! The pure heart of the game: one event in, the model changed, the effects
 //! to carry out returned. No terminal, no files, no threads here.
 
-use crate::model::{AfterSave, HUMAN, Mode, Model, Verb, Window, slot_label};
+use crate::model::{AfterSave, HUMAN, Mode, Model, MoveLog, Verb, Window, slot_label};
 use crate::render::{Hit, Hits};
-use mille_engine::{
-    Action, ActionList, Card, GameRecord, IllegalAction, Kind, Phase, State, ToAct,
-};
+use mille_engine::{Action, ActionList, Card, GameRecord, IllegalAction, Kind, Phase, ToAct};
 use mille_store::{Options, SaveFile, ScoreKind};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -206,7 +204,7 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             _ => {}
         },
-        Mode::ConfirmQuit => match yes_no(&k) {
+        Mode::ConfirmQuit => match yes_no_or_esc(&k) {
             Some(true) => {
                 if model.dirty {
                     model.mode = Mode::SaveOnExit {
@@ -220,23 +218,14 @@ fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 model.mode = Mode::Normal;
                 model.sync_mode();
             }
-            None if k.code == KeyCode::Esc => {
-                model.mode = Mode::Normal;
-                model.sync_mode();
-            }
             None => answer_y_or_n(model, "quit the game", fx),
         },
-        Mode::ConfirmDiscard { card } => match yes_no(&k) {
+        Mode::ConfirmDiscard { card } => match yes_no_or_esc(&k) {
             Some(true) => {
                 model.mode = Mode::Normal;
                 human_action(model, Action::Discard(card), fx);
             }
             Some(false) => {
-                model.mode = Mode::Normal;
-                model.sync_mode();
-                model.notice(format!("You kept the {card}."));
-            }
-            None if k.code == KeyCode::Esc => {
                 model.mode = Mode::Normal;
                 model.sync_mode();
                 model.notice(format!("You kept the {card}."));
@@ -426,6 +415,12 @@ fn yes_no(k: &KeyEvent) -> Option<bool> {
         Some('n') => Some(false),
         _ => None,
     }
+}
+
+/// [`yes_no`] for the questions that only confirm a command (quit,
+/// discard a safety): ESC backs out of them, so it answers no.
+fn yes_no_or_esc(k: &KeyEvent) -> Option<bool> {
+    yes_no(k).or((k.code == KeyCode::Esc).then_some(false))
 }
 
 fn slot_of(c: char) -> Option<usize> {
@@ -801,11 +796,12 @@ fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
         Ok(cut) => {
             let mut record = model.record.clone();
             record.actions.truncate(cut);
-            match record.replay() {
-                Ok(state) => {
+            // The state and the log of the shortened game, in one replay.
+            match MoveLog::replay(&record) {
+                Ok((state, log)) => {
                     model.state = state;
                     model.record = record;
-                    model.rebuild_log();
+                    model.log = log;
                     model.selected = None;
                     model.mode = Mode::Normal;
                     after_change(model, fx);
@@ -846,27 +842,24 @@ pub enum NoUndo {
 /// and the player sees them, so taking it back would let them answer again
 /// knowing what comes.
 pub fn undo_point(record: &GameRecord) -> Result<usize, NoUndo> {
-    let mut state = State::new(record.config, record.seed).map_err(|_| NoUndo::NothingThisHand)?;
     let mut floor = 0;
     let mut extension_floor = false;
     let mut last = None;
-    for (i, &a) in record.actions.iter().enumerate() {
-        let actor = state.to_act();
-        match a {
+    record
+        .replay_with(|step| match step.action {
             Action::NextHand | Action::NextGame => {
-                floor = i + 1;
+                floor = step.index + 1;
                 extension_floor = false;
             }
             Action::Extend(_) => {
-                floor = i + 1;
+                floor = step.index + 1;
                 extension_floor = true;
             }
             Action::Draw => {}
-            _ if actor == ToAct::Seat(HUMAN) => last = Some(i),
+            _ if step.actor == ToAct::Seat(HUMAN) => last = Some(step.index),
             _ => {}
-        }
-        state.apply(a).map_err(|_| NoUndo::NothingThisHand)?;
-    }
+        })
+        .map_err(|_| NoUndo::NothingThisHand)?;
     match last {
         Some(i) if i >= floor => Ok(i),
         _ if extension_floor => Err(NoUndo::ExtensionAnswered),

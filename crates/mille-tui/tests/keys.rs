@@ -3,15 +3,15 @@
 
 use mille_ai::Level;
 use mille_engine::{Action, Card, GameConfig, GameRecord, Phase, Scenario, State, ToAct};
-use mille_store::{MouseMethod, Options};
+use mille_store::{MouseMethod, Options, SaveFile};
 use mille_tui::app::think;
-use mille_tui::model::{AfterSave, Mode, Settings, Window};
+use mille_tui::model::{AfterSave, Mode, MoveLog, Settings, Window};
 use mille_tui::render::{Hit, Hits};
 use mille_tui::{Effect, Event, Model, update};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn settings() -> Settings {
     Settings {
@@ -192,7 +192,7 @@ fn playing_a_go_and_the_computer_answers() {
         m.human_to_act(),
         "the computer played and it is our turn again"
     );
-    assert!(!m.log.is_empty(), "the computer's move is shown");
+    assert!(!m.log.lines.is_empty(), "the computer's move is shown");
 }
 
 #[test]
@@ -1216,8 +1216,16 @@ fn the_log_is_rebuilt_from_the_record() {
         }
         let restored = Model::new(m.record.clone(), m.state.clone(), settings());
         assert_eq!(restored.log, m.log);
+        // A saved game gets the same log from the replay that checks it.
+        let mut log = MoveLog::default();
+        let text = m.save_file().to_text();
+        SaveFile::from_bytes_with(Path::new("g.mille"), text.as_bytes(), |step| {
+            log.push_step(&step)
+        })
+        .expect("the save loads");
+        assert_eq!(log, m.log);
     }
-    assert!(!m.log.is_empty());
+    assert!(!m.log.lines.is_empty());
 }
 
 /// The log remembers whose move is last, for the pause between computer
@@ -1226,11 +1234,11 @@ fn the_log_is_rebuilt_from_the_record() {
 fn the_last_move_shown_is_remembered_by_seat() {
     let mut m = scenario(mouse_position());
     type_keys(&mut m, "p");
-    assert_eq!(m.last_logged, None, "a pick is not shown");
+    assert_eq!(m.log.last_seat, None, "a pick is not shown");
     for e in [key('d'), key('p'), code(KeyCode::Enter)] {
         update(&mut m, e);
     }
-    assert_eq!(m.last_logged, Some(0));
+    assert_eq!(m.log.last_seat, Some(0));
     assert!(!m.last_logged_is_computer());
     let generation = m.generation;
     let mut all = Vec::new();

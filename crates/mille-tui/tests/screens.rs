@@ -90,7 +90,7 @@ fn start_of_a_game() {
 #[test]
 fn mid_hand_with_a_coup_fourre_and_an_error() {
     let mut m = model(mid_hand());
-    m.log = vec![
+    m.log.lines = vec![
         "Computer played the safety Driving Ace".into(),
         "Computer discarded 75".into(),
     ];

@@ -7,31 +7,32 @@ use mille_ai::Level;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
 use mille_tui::app::Io;
-use mille_tui::model::{Settings, login_name};
-use mille_tui::{Model, app, plain};
+use mille_tui::model::{MoveLog, Settings, login_name};
+use mille_tui::{Model, app, commands, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
-/// The commands of the game, shown after the options in `--help` and the
-/// man page.
-const IN_GAME: &str = "\
-Commands in the game (? shows them too):
-  P        pick a card (or let a coup fourré chance pass)
-  U n      use card n (1-6, or P for the card just picked), then RETURN or SPACE
-  D n      discard card n, then RETURN or SPACE
-  O        sort the hand on/off        S  save the game
-  Q, DEL   quit (asks first)           R, ^L  redraw the screen
-  W        switch the score window     Z  take back your last move
-  M        mouse: click-click or drag and drop
-Mouse: click a card, then where it goes (or drag it); double-click plays it
-if it can, else discards it; click the deck to pick.
-
-Options and high scores live in $GAMES_DATA_DIR/mille if set, else in
-$XDG_DATA_HOME/mille (~/.local/share/mille).";
+/// The commands of the game, shown after the options in `--help`: the
+/// same list as the help screen, from the one table of commands.
+fn in_game_help() -> String {
+    let mut s = String::from("Commands in the game (? shows them too):\n");
+    for l in commands::help_lines() {
+        s.push_str(&format!("  {l}\n"));
+    }
+    for l in commands::MOUSE {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push_str(
+        "\nOptions and high scores live in $GAMES_DATA_DIR/mille if set, else in\n\
+         $XDG_DATA_HOME/mille (~/.local/share/mille).",
+    );
+    s
+}
 
 /// Options of the game itself.
 #[derive(Args, Debug)]
-#[command(after_help = IN_GAME)]
+#[command(after_help = in_game_help())]
 pub struct PlayArgs {
     /// A saved game to resume (written by the S command).
     #[arg(value_name = "FILE", conflicts_with_all = ["rules", "players", "seed", "stacking"])]
@@ -169,9 +170,13 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             eprintln!("mille: {e}");
         }
     }
-    let (record, state, level, save_path, sorted) = match &args.file {
+    let (record, state, log, level, save_path, sorted) = match &args.file {
         Some(path) => {
-            let (save, state) = SaveFile::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+            // The replay that checks the save also builds the log of the
+            // last moves, so the game is replayed once.
+            let mut log = MoveLog::default();
+            let (save, state) = SaveFile::load_with(path, |step| log.push_step(&step))
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             let level: Level = match &args.level {
                 Some(l) => l.parse()?,
                 None => save.settings.level.parse().map_err(|_| {
@@ -186,7 +191,14 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
                 options.name = Some(save.settings.player.clone());
             }
             let sorted = save.settings.sorted;
-            (save.record, state, level, Some(path.clone()), Some(sorted))
+            (
+                save.record,
+                state,
+                log,
+                level,
+                Some(path.clone()),
+                Some(sorted),
+            )
         }
         None => {
             let rules = match &args.rules {
@@ -194,21 +206,19 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
                 None if args.players > 2 || args.stacking => RulesetId::Classic,
                 None => RulesetId::Bsd,
             };
-            if args.stacking && rules != RulesetId::Classic {
-                bail!(
-                    "--stacking is a variant of the classic rules, not of the {} rules: use --rules classic --stacking",
-                    rules.id()
-                );
-            }
             let config = GameConfig {
                 rules,
                 players: args.players,
                 stacking: args.stacking,
             };
             let seed = args.seed.unwrap_or_else(seed_from_clock);
+            // The engine refuses what no ruleset supports (--stacking
+            // outside classic, a player count the rules lack) in a
+            // sentence that says what to type instead.
             let state = State::new(config, seed)?;
             let level: Level = args.level.as_deref().unwrap_or("classic").parse()?;
-            (GameRecord::new(config, seed), state, level, None, None)
+            let record = GameRecord::new(config, seed);
+            (record, state, MoveLog::default(), level, None, None)
         }
     };
     let mut ask_name = options.name.is_none();
@@ -230,7 +240,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         options,
         ask_name,
     };
-    let mut model = Model::new(record, state, settings);
+    let mut model = Model::with_log(record, state, log, settings);
     let io_ = Io { data_dir };
     if args.plain {
         let stdin = std::io::stdin();

@@ -1,9 +1,10 @@
 //! The man page, `mille(6)`: the title, name, options and other commands
 //! come from the same clap definitions as `--help`; the synopsis is built
-//! from them too (clap_mangen's leaves out the value names); the sections a
-//! player needs (commands, cards, rules, scoring, files) are written here,
-//! with the card counts and the points taken from the rules engine, so the
-//! page cannot disagree with the game.
+//! from them too (clap_mangen's leaves out the value names); the commands
+//! come from the table the game's help formats (`mille_tui::commands`); the
+//! other sections a player needs (cards, rules, scoring, files) are written
+//! here, with the card counts and the points taken from the rules engine, so
+//! the page cannot disagree with the game.
 //!
 //! The text is roff for `man -l`: one command per `.TP` paragraph, so roff
 //! never reflows a list into a paragraph.
@@ -22,6 +23,14 @@ fn esc(text: &str) -> String {
     } else {
         s
     }
+}
+
+/// Text from elsewhere (the table of commands) as roff: escaped, and the
+/// one accented letter of the game's words as roff's own glyph, since roff
+/// does not read UTF-8 unless told to. Each sentence starts a line, as
+/// roff wants.
+fn text(s: &str) -> String {
+    esc(s).replace('é', "\\['e]").replace(". ", ".\n")
 }
 
 /// clap_mangen writes the same apostrophe preamble before each part it
@@ -110,56 +119,35 @@ line and the message line: a move the rules do not allow rings the bell and
 the message line says why.
 "#;
 
-const COMMANDS: &str = r#".SH COMMANDS
-.TP
-.B P
-Pick a card from the deck into slot P.
-When a hazard was just played on you and you hold its safety, P lets the
-coup fourr\['e] chance pass, then picks.
-.TP
-.BI U " n"
-Use (play) card \fIn\fR: 1 to 6, or P for the card just picked, then RETURN
-or SPACE.
-A hazard goes on an opponent; with several, you are asked which side, by the
-number in its name (1 for Computer 1, or 2 for Team 2).
-.TP
-.BI D " n"
-Discard card \fIn\fR, then RETURN or SPACE.
-Nothing happens before RETURN, so a typo never throws a card away; RETURN
-alone cancels.
-The \fBbsd\fR rules never let a safety be discarded; under \fBclassic\fR and
-\fBmilebones\fR the game asks first.
-.TP
-.B O
-Keep your hand sorted, or not (remembered).
-.TP
-.B S
-Save the game.
-A restored game offers its own file; otherwise you type a file name, and
-RETURN alone cancels.
-.TP
-.BR Q ", " DELETE ", " ^C
-Quit, after confirmation; a game with unsaved moves offers to save first.
-.TP
-.BR R ", " ^L
-Redraw the screen.
-.TP
-.B W
-Switch the score window between the list of commands and the bonuses.
-.TP
-.B Z
-Take back your last move against the computer: your last play, discard or
-coup fourr\['e] answer of the hand, with the computer's replies.
-Never past the start of the hand, nor past an answer to the extension
-question.
-.TP
-.B M
-Mouse method: click a card then where it goes, or drag and drop
-(remembered).
-.TP
-.B ?
-Help.
-.PP
+/// The in-game commands, from the table every list of them formats: the
+/// keys as the paragraph's tag, then what the command does and its details.
+fn commands() -> String {
+    let mut s = String::from(".SH COMMANDS\n");
+    for c in mille_tui::commands::COMMANDS {
+        let mut tag = format!("\\fB{}\\fR", esc(c.key));
+        if !c.arg.is_empty() {
+            tag.push_str(&format!(" \\fI{}\\fR", esc(c.arg)));
+        }
+        for also in c.also.split(", ").filter(|a| !a.is_empty()) {
+            tag.push_str(&format!(", \\fB{}\\fR", esc(also)));
+        }
+        let mut does = c.does.to_string();
+        if let Some(first) = does.get(..1) {
+            does.replace_range(..1, &first.to_uppercase());
+        }
+        s.push_str(&format!(".TP\n{tag}\n{}.\n", text(&does)));
+        if !c.details.is_empty() {
+            s.push_str(&text(c.details));
+            s.push('\n');
+        }
+    }
+    s.push_str(COMMANDS_AFTER);
+    s
+}
+
+/// What follows the list of commands: the questions, the mouse, the plain
+/// mode.
+const COMMANDS_AFTER: &str = r#".PP
 At 700 miles you are asked whether to extend the trip to 1000
 (\fBy\fR or \fBn\fR).
 At the end of a hand or game you are asked whether to play another; saying
@@ -409,7 +397,7 @@ pub fn render(cmd: Command, w: &mut dyn Write) -> io::Result<()> {
     out.extend_from_slice(synopsis(&cmd).as_bytes());
     out.extend_from_slice(DESCRIPTION.as_bytes());
     part(&mut out, |w| man.render_options_section(w))?;
-    out.extend_from_slice(COMMANDS.as_bytes());
+    out.extend_from_slice(commands().as_bytes());
     out.extend_from_slice(cards().as_bytes());
     out.extend_from_slice(RULES.as_bytes());
     out.extend_from_slice(scoring().as_bytes());

@@ -1,0 +1,292 @@
+//! The commands of the game as one table, [`COMMANDS`], that every list of
+//! them formats: the help screen and the score window of the full screen,
+//! the plain mode's help, `mille --help` and the man page. A command added,
+//! renamed or reworded here changes them all, so they cannot disagree.
+
+/// One command typed during a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameCommand {
+    /// The key: a capital letter, or a sign ("?").
+    pub key: &'static str,
+    /// What is typed after the key, if anything ("n" for U and D).
+    pub arg: &'static str,
+    /// Other keys that do the same ("DEL, ^C" for Q), if any.
+    pub also: &'static str,
+    /// One or two words for the score window's short list.
+    pub word: &'static str,
+    /// What the command does, in a line of the full screen's help.
+    pub does: &'static str,
+    /// What the man page adds after `does`: the details a player may need
+    /// once, too long for the help screen.
+    pub details: &'static str,
+    /// What the command does in the plain mode, where it is typed in lower
+    /// case; `None` where the plain mode has no such command.
+    pub plain: Option<&'static str>,
+}
+
+impl GameCommand {
+    /// The keys as the full screen's lists show them: "U n", "R, ^L".
+    pub fn keys(&self) -> String {
+        let mut s = self.key.to_string();
+        if !self.arg.is_empty() {
+            s.push(' ');
+            s.push_str(self.arg);
+        }
+        if !self.also.is_empty() {
+            s.push_str(", ");
+            s.push_str(self.also);
+        }
+        s
+    }
+
+    /// The command as typed in the plain mode: "u n".
+    pub fn plain_keys(&self) -> String {
+        let mut s = self.key.to_lowercase();
+        if !self.arg.is_empty() {
+            s.push(' ');
+            s.push_str(self.arg);
+        }
+        s
+    }
+}
+
+/// Every command of the game, in the order the lists show them.
+pub const COMMANDS: &[GameCommand] = &[
+    GameCommand {
+        key: "P",
+        arg: "",
+        also: "",
+        word: "pick",
+        does: "pick a card from the deck (or let a coup fourré chance pass)",
+        details: "The card goes into slot P. When a hazard was just played on you and you \
+                  hold its safety, P lets the chance pass, then picks.",
+        plain: Some("pick a card from the deck (or let a coup fourré chance pass)"),
+    },
+    GameCommand {
+        key: "U",
+        arg: "n",
+        also: "",
+        word: "use card",
+        does: "use (play) card n: 1-6 or P, then RETURN or SPACE",
+        details: "P is the card just picked. A hazard goes on an opponent; with several, \
+                  you are asked which side, by the number in its name (1 for Computer 1, \
+                  or 2 for Team 2).",
+        plain: Some("use (play) card n: 1 to 6, or p for the card just picked (u3, u p)"),
+    },
+    GameCommand {
+        key: "D",
+        arg: "n",
+        also: "",
+        word: "discard",
+        does: "discard card n, then RETURN or SPACE (a typo never discards)",
+        details: "Nothing happens before RETURN, so a typo never throws a card away; \
+                  RETURN alone cancels. The bsd rules never let a safety be discarded; \
+                  under classic and milebones the game asks first.",
+        plain: Some("discard card n (d4)"),
+    },
+    GameCommand {
+        key: "O",
+        arg: "",
+        also: "",
+        word: "sort",
+        does: "sort on/off (remembered)",
+        details: "The hand is shown sorted, or in the order the cards came.",
+        plain: Some("keep your hand sorted, or not (remembered)"),
+    },
+    GameCommand {
+        key: "S",
+        arg: "",
+        also: "",
+        word: "save",
+        does: "save the game in a file",
+        details: "A restored game offers its own file; otherwise you type a file name, \
+                  and RETURN alone cancels.",
+        plain: Some("save the game (asks for the file; an empty line cancels)"),
+    },
+    GameCommand {
+        key: "Q",
+        arg: "",
+        also: "DEL, ^C",
+        word: "quit",
+        does: "quit (asks first)",
+        details: "A game with unsaved moves offers to save first.",
+        plain: Some("quit (asks first)"),
+    },
+    GameCommand {
+        key: "R",
+        arg: "",
+        also: "^L",
+        word: "redraw",
+        does: "redraw the screen",
+        details: "",
+        plain: Some("print the board again"),
+    },
+    GameCommand {
+        key: "W",
+        arg: "",
+        also: "",
+        word: "window",
+        does: "switch the score window",
+        details: "The score window shows the list of commands or the bonuses \
+                  (remembered).",
+        plain: Some("print the score window"),
+    },
+    GameCommand {
+        key: "Z",
+        arg: "",
+        also: "",
+        word: "undo",
+        does: "take back your last move",
+        details: "Your last play, discard or coup fourré answer of the hand, with the \
+                  computer's replies; never past the start of the hand, nor past an \
+                  answer to the extension question.",
+        plain: Some("take back your last move"),
+    },
+    GameCommand {
+        key: "M",
+        arg: "",
+        also: "",
+        word: "mouse",
+        does: "mouse: click-click or drag",
+        details: "Click a card then where it goes, or drag and drop it there \
+                  (remembered).",
+        plain: None,
+    },
+    GameCommand {
+        key: "?",
+        arg: "",
+        also: "",
+        word: "help",
+        does: "show the help",
+        details: "The commands, the mouse and the rules in brief.",
+        plain: Some("this help"),
+    },
+];
+
+/// The goal of the game, first line of both helps.
+pub const GOAL: &str = "Race to exactly 700 miles (1000 if extended); 5000 points wins the game.";
+
+/// The rules in brief, last paragraph of both helps (lines of at most 74
+/// characters, the width of the help screen).
+pub const RULES_IN_BRIEF: &[&str] = &[
+    "Hazards go on an opponent whose Go is showing; a remedy repairs your own",
+    "hazard; safeties protect for the whole hand and give another turn.",
+    "When a hazard hits you and you hold its safety, answer with U on it before",
+    "picking: that is a coup fourré (+300).",
+];
+
+/// Mouse play, for the help screen and `mille --help` (lines of at most
+/// 74 characters).
+pub const MOUSE: &[&str] = &[
+    "Mouse: click a card, then click where it goes (a side's piles, or the",
+    "discard pile); or drag it there. Double-click plays a card if it can,",
+    "else discards it. Click the deck to pick.",
+];
+
+/// Width of the keys column in [`help_lines`] ("Q, DEL, ^C" and two
+/// spaces).
+const KEYS_W: usize = 12;
+/// Width of the keys column in [`plain_lines`] ("u n" and room).
+const PLAIN_KEYS_W: usize = 9;
+/// Where the second command of a line starts in [`help_lines`].
+const SECOND_COL: usize = 40;
+/// Width of the lines of [`help_lines`]: the help screen's inside.
+pub const HELP_W: usize = 74;
+
+/// The commands as the full screen's help and `mille --help` list them:
+/// the keys in a column, then what the command does; two short commands
+/// share a line, so the list fits the help screen on a 24-line terminal.
+pub fn help_lines() -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut i = 0;
+    while i < COMMANDS.len() {
+        let c = &COMMANDS[i];
+        let first = format!("{:<KEYS_W$}{}", c.keys(), c.does);
+        let second = COMMANDS
+            .get(i + 1)
+            .map(|n| format!("{}  {}", n.keys(), n.does))
+            .filter(|s| {
+                // Two spaces at least between the two commands.
+                first.chars().count() + 2 <= SECOND_COL && SECOND_COL + s.chars().count() <= HELP_W
+            });
+        match second {
+            Some(s) => {
+                lines.push(format!("{first:<SECOND_COL$}{s}"));
+                i += 2;
+            }
+            None => {
+                lines.push(first);
+                i += 1;
+            }
+        }
+    }
+    lines
+}
+
+/// The commands as the plain mode lists them: as typed there, one a line.
+pub fn plain_lines() -> Vec<String> {
+    COMMANDS
+        .iter()
+        .filter_map(|c| {
+            c.plain
+                .map(|does| format!("{:<PLAIN_KEYS_W$}{does}", c.plain_keys()))
+        })
+        .collect()
+}
+
+/// The score window's short list: two commands a line, key and word.
+pub fn score_window_lines() -> Vec<String> {
+    COMMANDS
+        .chunks(2)
+        .map(|pair| {
+            let item = |c: &GameCommand| format!("{} {}", c.key, c.word);
+            match pair {
+                [a, b] => format!("{:<13}{}", item(a), item(b)),
+                [a] => item(a),
+                _ => String::new(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_help_line_fits_the_help_screen() {
+        for l in help_lines()
+            .iter()
+            .map(String::as_str)
+            .chain(RULES_IN_BRIEF.iter().copied())
+            .chain(MOUSE.iter().copied())
+            .chain([GOAL])
+        {
+            assert!(l.chars().count() <= HELP_W, "too long: {l:?}");
+        }
+        // The plain mode prints its lines as they are: an 80-column
+        // terminal must not wrap them.
+        for l in plain_lines() {
+            assert!(l.chars().count() < 80, "too long: {l:?}");
+        }
+    }
+
+    #[test]
+    fn every_command_is_in_each_list() {
+        let help = help_lines().join("\n");
+        let window = score_window_lines().join("\n");
+        for c in COMMANDS {
+            assert!(help.contains(&c.keys()), "{} missing from the help", c.key);
+            assert!(help.contains(c.does), "{} missing from the help", c.key);
+            assert!(
+                window.contains(&format!("{} {}", c.key, c.word)),
+                "{} missing from the score window",
+                c.key
+            );
+        }
+        let plain = plain_lines().join("\n");
+        for c in COMMANDS.iter().filter(|c| c.plain.is_some()) {
+            assert!(plain.contains(&c.plain_keys()), "{} missing", c.key);
+        }
+    }
+}
