@@ -744,6 +744,15 @@ mod tests {
         State::new(Settings::standard(), players, 1).expect("valid")
     }
 
+    /// An on-board player's record with `score` banked over `turns` turns.
+    fn banked(score: u32, turns: u32) -> PlayerScore {
+        PlayerScore {
+            score,
+            on_board: true,
+            turns,
+        }
+    }
+
     #[test]
     fn bust_loses_the_turn() {
         let mut s = game(2);
@@ -871,16 +880,8 @@ mod tests {
     #[test]
     fn getting_off_board_needs_500_in_the_crossing_turn() {
         let mut s = game(2);
-        s.players[0] = PlayerScore {
-            score: 9_800,
-            on_board: true,
-            turns: 9,
-        };
-        s.players[1] = PlayerScore {
-            score: 9_700,
-            on_board: true,
-            turns: 9,
-        };
+        s.players[0] = banked(9_800, 9);
+        s.players[1] = banked(9_700, 9);
         s.apply_with_dice(Action::Roll, [One, One, Five, Three, Six])
             .expect("roll");
         assert_eq!(
@@ -919,11 +920,7 @@ mod tests {
     #[test]
     fn below_target_small_holds_are_fine_once_on_board() {
         let mut s = game(2);
-        s.players[0] = PlayerScore {
-            score: 9_000,
-            on_board: true,
-            turns: 9,
-        };
+        s.players[0] = banked(9_000, 9);
         s.apply_with_dice(Action::Roll, [Five, Two, Three, Three, Six])
             .expect("roll");
         assert_eq!(s.can_hold(), Ok(50));
@@ -932,16 +929,8 @@ mod tests {
     #[test]
     fn overtime_until_a_lead_of_250() {
         let mut s = game(2);
-        s.players[0] = PlayerScore {
-            score: 9_600,
-            on_board: true,
-            turns: 9,
-        };
-        s.players[1] = PlayerScore {
-            score: 10_000,
-            on_board: true,
-            turns: 9,
-        };
+        s.players[0] = banked(9_600, 9);
+        s.players[1] = banked(10_000, 9);
         s.apply_with_dice(Action::Roll, [Five, Five, Five, Two, Three])
             .expect("roll");
         let ev = s.apply(Action::Hold).expect("hold");
@@ -974,16 +963,8 @@ mod tests {
     fn overtime_on_a_tie_has_no_lead() {
         // The audit's "Overtime! X leads by 0": a bank that draws level.
         let mut s = game(2);
-        s.players[0] = PlayerScore {
-            score: 10_000,
-            on_board: true,
-            turns: 9,
-        };
-        s.players[1] = PlayerScore {
-            score: 9_500,
-            on_board: true,
-            turns: 8,
-        };
+        s.players[0] = banked(10_000, 9);
+        s.players[1] = banked(9_500, 8);
         s.current = 1;
         s.apply_with_dice(Action::Roll, [Five, Five, Five, Two, Three])
             .expect("roll");
@@ -1001,11 +982,7 @@ mod tests {
         // must reach 250 is Rex's 50 over Carla, not 100 over Sam.
         let mut s = game(3);
         for (k, score) in [10_600, 10_450, 10_550].into_iter().enumerate() {
-            s.players[k] = PlayerScore {
-                score,
-                on_board: true,
-                turns: 9,
-            };
+            s.players[k] = banked(score, 9);
         }
         s.current = 1;
         s.apply_with_dice(Action::Roll, [Five, Two, Three, Three, Six])
