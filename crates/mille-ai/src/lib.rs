@@ -10,6 +10,7 @@
 //!   `normal` and `hard` are its budgets.
 
 pub mod classic;
+pub mod inference;
 pub mod knowledge;
 pub mod policy;
 pub mod random;
@@ -20,7 +21,7 @@ pub use random::RandomBot;
 pub use search::{Budget, SearchBot};
 
 use mille_engine::view::{Decision, legal_actions_in_view};
-use mille_engine::{Action, Phase, State, View};
+use mille_engine::{Action, GameRecord, Phase, ReplayError, State, ToAct, View};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -33,6 +34,16 @@ pub trait Bot: Send {
     /// discard; for a coup fourré `CoupFourre(safety)` or
     /// `DeclineCoupFourre`; for an extension `Extend(bool)`. It must be legal.
     fn decide(&mut self, view: &View, decision: Decision) -> Action;
+    /// Sees seat `actor` make `action` (any seat's, its own included),
+    /// just before it is applied to the game `view` shows from this bot's
+    /// seat. A runner calls it for every action, so that a bot can read
+    /// the opponents' play as a player at the table would; a bot must
+    /// learn from it only what the table sees (a declined coup fourré, for
+    /// one, is private). By default a bot forgets nothing because it
+    /// remembers nothing.
+    fn observe(&mut self, view: &View, actor: u8, action: Action) {
+        let _ = (view, actor, action);
+    }
 }
 
 /// The available computer players, weakest first.
@@ -141,6 +152,39 @@ pub fn bot_action(bot: &mut dyn Bot, state: &State) -> Option<Action> {
     Some(bot.decide(&state.view(seat), decision))
 }
 
+/// Shows `bot`, which plays `seat`, every move of the current hand of the
+/// game `record` holds, as [`Bot::observe`] would have shown them live, and
+/// returns the state reached. A program that makes a fresh bot for each
+/// decision (so that an undone or restored game goes on exactly as it
+/// would have) thus gives it what a bot kept alive would know.
+pub fn watch_current_hand(
+    bot: &mut dyn Bot,
+    seat: u8,
+    record: &GameRecord,
+) -> Result<State, ReplayError> {
+    let start = record
+        .actions
+        .iter()
+        .rposition(|&a| a == Action::NextHand)
+        .unwrap_or(0);
+    let mut state = State::new(record.config, record.seed)?;
+    for (index, &action) in record.actions.iter().enumerate() {
+        if index >= start {
+            let actor = match state.to_act() {
+                ToAct::Seat(s) => s,
+                ToAct::Deal | ToAct::GameOver => 0,
+            };
+            bot.observe(&state.view(seat), actor, action);
+        }
+        state.apply(action).map_err(|reason| ReplayError::Illegal {
+            index,
+            action,
+            reason,
+        })?;
+    }
+    Ok(state)
+}
+
 /// A legal answer to `decision` when a bot has nothing better: the first
 /// legal action of a turn (a discard of the first card if the view is too
 /// inconsistent to list any), a coup fourré taken, no extension.
@@ -167,7 +211,7 @@ pub fn coup_fourre_if_held(hand: &[mille_engine::Card], hazard: mille_engine::Ca
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mille_engine::{GameConfig, ToAct};
+    use mille_engine::GameConfig;
 
     #[test]
     fn random_bots_finish_a_game_with_legal_moves() {
@@ -186,6 +230,34 @@ mod tests {
             }
         }
         panic!("game did not end");
+    }
+
+    /// A bot made fresh for a decision and shown the hand so far reaches
+    /// the game's state; a record that does not replay is reported.
+    #[test]
+    fn watching_the_hand_replays_the_record() {
+        let mut record = GameRecord::new(GameConfig::default(), 4);
+        let mut state = State::new(record.config, record.seed).expect("config");
+        let mut bots = [ClassicBot::new(1), ClassicBot::new(2)];
+        for _ in 0..300 {
+            let a = match state.to_act() {
+                ToAct::Seat(s) => bot_action(&mut bots[s as usize], &state).expect("acts"),
+                ToAct::Deal => Action::NextHand,
+                ToAct::GameOver => break,
+            };
+            state.apply(a).expect("legal");
+            record.actions.push(a);
+        }
+        let mut bot = make_bot(Level::Normal, 1);
+        let watched = watch_current_hand(bot.as_mut(), 0, &record).expect("replays");
+        assert_eq!(watched.view(0), state.view(0));
+        assert_eq!(watched.view(1), state.view(1));
+        record.actions.push(Action::NextGame);
+        let err = watch_current_hand(bot.as_mut(), 0, &record).expect_err("illegal");
+        assert!(
+            matches!(err, ReplayError::Illegal { index: 300, .. }),
+            "{err}"
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! against (team-aware at 3 to 6 players). Root parallelisation: several
 //! independent trees (rayon), merged by visit counts.
 
+use crate::inference::HandTracker;
 use crate::{Bot, ClassicBot, fallback_action, policy};
 use mille_engine::view::{Decision, determinize_for};
 use mille_engine::{Action, ActionList, Phase, State, ToAct, View};
@@ -63,6 +64,8 @@ pub struct SearchBot {
     rng: ChaCha8Rng,
     /// Proposes the anchor move the search must beat.
     anchor: ClassicBot,
+    /// What the other seats probably hold, from what they played.
+    beliefs: HandTracker,
 }
 
 impl SearchBot {
@@ -73,6 +76,7 @@ impl SearchBot {
             budget,
             rng: ChaCha8Rng::seed_from_u64(seed),
             anchor: ClassicBot::new(seed ^ 0xC1A5_51C0),
+            beliefs: HandTracker::new(seed ^ 0xB311_EF55),
         }
     }
 
@@ -90,8 +94,15 @@ impl Bot for SearchBot {
     fn decide(&mut self, view: &View, decision: Decision) -> Action {
         let seed = self.rng.next_u64();
         let anchor = self.anchor.decide(view, decision);
-        search(view, decision, Some(anchor), self.budget, seed)
+        self.beliefs.sync(view);
+        let beliefs = &self.beliefs;
+        let sample = |rng: &mut ChaCha8Rng| beliefs.sample(view, decision, rng);
+        search_with(view, Some(anchor), self.budget, seed, &sample)
             .unwrap_or_else(|| fallback_action(view, decision))
+    }
+
+    fn observe(&mut self, view: &View, actor: u8, action: Action) {
+        self.beliefs.observe(view, actor, action);
     }
 }
 
@@ -135,10 +146,10 @@ impl RootStat {
 /// other move is compared with it on the same samples).
 pub fn search_stats(
     view: &View,
-    decision: Decision,
     anchor: Option<Action>,
     budget: Budget,
     seed: u64,
+    sample: &Sampler<'_>,
 ) -> Vec<RootStat> {
     let trees = budget.trees.max(1);
     let per_tree = budget.iterations.div_ceil(trees).max(1);
@@ -147,7 +158,7 @@ pub fn search_stats(
         .into_par_iter()
         .map(|i| {
             let tree_seed = seed ^ (u64::from(i) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            Tree::search(view, decision, anchor, per_tree, deadline, tree_seed)
+            Tree::search(view, sample, anchor, per_tree, deadline, tree_seed)
         })
         .collect();
     // Merge the trees' root statistics action by action.
@@ -184,8 +195,25 @@ pub fn search(
     budget: Budget,
     seed: u64,
 ) -> Option<Action> {
+    let sample = |rng: &mut ChaCha8Rng| determinize_for(view, decision, rng).ok();
+    search_with(view, anchor, budget, seed, &sample)
+}
+
+/// Draws the full states a search explores: each one consistent with the
+/// deciding seat's view and waiting for its decision.
+pub type Sampler<'a> = dyn Fn(&mut ChaCha8Rng) -> Option<State> + Sync + 'a;
+
+/// [`search`] over the states `sample` draws (for instance from beliefs
+/// about the other hands instead of uniformly).
+pub fn search_with(
+    view: &View,
+    anchor: Option<Action>,
+    budget: Budget,
+    seed: u64,
+    sample: &Sampler<'_>,
+) -> Option<Action> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let probe = determinize_for(view, decision, &mut rng).ok()?;
+    let probe = sample(&mut rng)?;
     let mut legal = ActionList::default();
     probe.legal_actions(&mut legal);
     match legal.len() {
@@ -194,7 +222,7 @@ pub fn search(
         _ => {}
     }
     let anchor = anchor.filter(|a| legal.contains(a));
-    let merged = search_stats(view, decision, anchor, budget, seed);
+    let merged = search_stats(view, anchor, budget, seed, sample);
     let legal_stats = merged.iter().filter(|m| legal.contains(&m.action));
     match anchor {
         Some(a) => {
@@ -241,7 +269,7 @@ impl Tree {
     /// contenders. Below the root, ISUCT as usual.
     fn search(
         view: &View,
-        decision: Decision,
+        sample: &Sampler<'_>,
         anchor: Option<Action>,
         iterations: u32,
         deadline: Option<Instant>,
@@ -258,7 +286,7 @@ impl Tree {
                 children: Vec::new(),
             }],
         };
-        let Ok(probe) = determinize_for(view, decision, &mut rng) else {
+        let Some(probe) = sample(&mut rng) else {
             return Vec::new();
         };
         let mut legal = ActionList::default();
@@ -303,9 +331,7 @@ impl Tree {
                     break 'rounds;
                 }
                 let det_seed = rng.next_u64();
-                let Ok(base) =
-                    determinize_for(view, decision, &mut ChaCha8Rng::seed_from_u64(det_seed))
-                else {
+                let Some(base) = sample(&mut ChaCha8Rng::seed_from_u64(det_seed)) else {
                     break 'rounds;
                 };
                 for &child in &survivors {

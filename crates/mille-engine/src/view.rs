@@ -4,7 +4,7 @@
 use crate::action::{Action, ActionList};
 use crate::card::{Card, CardCounts, KINDS, Kind};
 use crate::pile::Pile;
-use crate::rules::{GameConfig, MAX_DECK_CARDS, Rules, RulesetId};
+use crate::rules::{GameConfig, MAX_DECK_CARDS, MAX_SEATS, Rules, RulesetId};
 use crate::state::{MAX_HAND, Phase, State, Tableau, bounded, shuffle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -304,7 +304,48 @@ pub fn determinize_for<R: Rng + ?Sized>(
     decision: Decision,
     rng: &mut R,
 ) -> Result<State, DeterminizeError> {
+    determinize_at(view, view.seat, decision, &[], rng)
+}
+
+/// The cards `view`'s seat has not seen, by kind: the deck minus its hand,
+/// every tableau and the known discards (what the other hands and the draw
+/// pile are made of).
+pub fn unseen_in_view(view: &View) -> Result<CardCounts, DeterminizeError> {
     let rules = rules_of(view)?;
+    let mut seen = CardCounts::default();
+    for tv in &view.teams {
+        tableau_of(tv)?.count_into(&mut seen);
+    }
+    seen.add_all(view.hand.iter().copied());
+    seen.add_all(view.discards.iter().copied());
+    let mut unseen = CardCounts::default();
+    for c in Card::ALL {
+        unseen.0[c as usize] = rules.copies(c).saturating_sub(seen.get(c));
+    }
+    Ok(unseen)
+}
+
+/// Like [`determinize_for`], with two differences for a bot that reasons
+/// about other seats: the state waits for `decision` of seat `actor` (any
+/// seat; only `view.seat`'s hand is known, so that seat's hand is sampled
+/// like the others when it is not the viewer), and `guesses[s]` are cards
+/// believed to be in seat `s`'s hand, placed there first (as far as the
+/// unseen cards allow; the rest of the hand is drawn at random). Guesses
+/// for the viewer's own seat are ignored.
+pub fn determinize_at<R: Rng + ?Sized>(
+    view: &View,
+    actor: u8,
+    decision: Decision,
+    guesses: &[Vec<Card>],
+    rng: &mut R,
+) -> Result<State, DeterminizeError> {
+    let rules = rules_of(view)?;
+    if actor >= rules.seats {
+        return Err(bad(format!(
+            "seat {actor} is not at this {}-seat table",
+            rules.seats
+        )));
+    }
     let mut state = State::empty(rules, ChaCha8Rng::seed_from_u64(rng.next_u64()));
     let mut seen = CardCounts::default();
     for (i, tv) in view.teams.iter().enumerate() {
@@ -322,9 +363,27 @@ pub fn determinize_for<R: Rng + ?Sized>(
     }
     seen.add_all(view.discards.iter().copied());
 
+    let mut unseen = CardCounts::default();
+    for c in Card::ALL {
+        unseen.0[c as usize] = rules.copies(c).saturating_sub(seen.get(c));
+    }
+    let mut placed = [0u8; MAX_SEATS];
+    for sv in &view.seats {
+        let s = usize::from(sv.seat);
+        if sv.seat == view.seat || s >= MAX_SEATS {
+            continue;
+        }
+        for &c in guesses.get(s).map_or(&[][..], Vec::as_slice) {
+            if placed[s] < sv.hand_size && unseen.get(c) > 0 {
+                unseen.0[c as usize] -= 1;
+                state.hands[s].push(c);
+                placed[s] += 1;
+            }
+        }
+    }
     let mut pool: Pile<MAX_DECK_CARDS> = Pile::default();
     for c in Card::ALL {
-        for _ in seen.get(c)..rules.copies(c) {
+        for _ in 0..unseen.get(c) {
             pool.push(c);
         }
     }
@@ -332,7 +391,8 @@ pub fn determinize_for<R: Rng + ?Sized>(
     let mut next_unseen = || pool.pop().unwrap_or_else(|| random_card(&rules, rng));
     for sv in &view.seats {
         if sv.seat != view.seat {
-            for _ in 0..sv.hand_size {
+            let s = usize::from(sv.seat).min(MAX_SEATS - 1);
+            for _ in placed[s]..sv.hand_size {
                 let c = next_unseen();
                 state.hands[sv.seat as usize].push(c);
             }
@@ -342,7 +402,6 @@ pub fn determinize_for<R: Rng + ?Sized>(
         let c = next_unseen();
         state.deck.push(c);
     }
-
     state.target = view.target.max(1);
     state.refresh_all();
     if view.extended {
@@ -356,15 +415,15 @@ pub fn determinize_for<R: Rng + ?Sized>(
     }
     state.phase = match decision {
         Decision::Turn => Phase::Turn {
-            seat: view.seat,
+            seat: actor,
             drawn: true,
         },
         Decision::CoupFourre { hazard, attacker } => Phase::CoupFourre {
-            seat: view.seat,
+            seat: actor,
             hazard,
             attacker: attacker % rules.seats,
         },
-        Decision::Extension => Phase::Extension { seat: view.seat },
+        Decision::Extension => Phase::Extension { seat: actor },
     };
     Ok(state)
 }

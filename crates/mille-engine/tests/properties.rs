@@ -36,7 +36,7 @@
 use Card::{Accident, D25, Go, SpeedLimit, Stop};
 use mille_engine::rules::HandEnd;
 use mille_engine::state::MAX_HAND;
-use mille_engine::view::{Decision, determinize_for, legal_actions_in_view};
+use mille_engine::view::{Decision, determinize_at, determinize_for, legal_actions_in_view};
 use mille_engine::{
     Action, ActionList, Card, GameConfig, IllegalAction, Kind, Phase, RulesetId, Scenario, State,
     Tableau, ToAct, View, bounded,
@@ -284,7 +284,25 @@ fn check_view(s: &State, list: &ActionList, rng: &mut ChaCha8Rng) {
     );
     let mut det_list = ActionList::default();
     det.legal_actions(&mut det_list);
+    // Seen from the next seat, with every true hand as the guess, the
+    // decision is rebuilt exactly: the hands, and so the legal actions.
+    let seats = s.rules().seats;
+    let watcher = (seat + 1) % seats;
+    let guesses: Vec<Vec<Card>> = (0..seats).map(|x| s.hand(x).to_vec()).collect();
+    let rebuilt = determinize_at(&s.view(watcher), seat, decision, &guesses, rng)
+        .expect("a true view determinizes for another seat");
+    for x in 0..seats {
+        assert_eq!(rebuilt.hand(x), s.hand(x), "seat {x}'s hand, guessed right");
+    }
+    assert_eq!(rebuilt.phase(), s.phase(), "the actor's decision");
     if !s.rules().stacking {
+        let mut rebuilt_list = ActionList::default();
+        rebuilt.legal_actions(&mut rebuilt_list);
+        assert_eq!(
+            rebuilt_list.as_slice(),
+            list.as_slice(),
+            "rebuilt for seat {seat}"
+        );
         assert_eq!(det_list.as_slice(), list.as_slice(), "view {json}");
         return;
     }

@@ -6,8 +6,8 @@
 use crate::model::{Model, is_logged};
 use crate::render;
 use crate::update::{self, Effect, Event};
-use mille_ai::{Level, bot_action, make_bot};
-use mille_engine::{Action, GameRecord, State};
+use mille_ai::{Level, bot_action, make_bot, watch_current_hand};
+use mille_engine::{Action, GameRecord, State, ToAct};
 use mille_store::{Options, ScoreDb};
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
@@ -28,9 +28,15 @@ pub fn bot_seed(record: &GameRecord) -> u64 {
         .rotate_left(17)
 }
 
-/// The computer's move in `state` (which `record` reached).
+/// The computer's move in `state` (which `record` reached), made by a bot
+/// that has watched the hand so far.
 pub fn think(state: &State, record: &GameRecord, level: Level) -> Option<Action> {
     let mut bot = make_bot(level, bot_seed(record));
+    if let ToAct::Seat(seat) = state.to_act() {
+        // The record is the game's own; if it somehow does not replay, the
+        // bot simply decides without having watched.
+        let _ = watch_current_hand(bot.as_mut(), seat, record);
+    }
     bot_action(bot.as_mut(), state)
 }
 

@@ -72,6 +72,16 @@ impl Player {
     }
 }
 
+/// Shows every built-in player the action `actor` is about to make (the
+/// protocol has no such message: external bots read the table from views).
+fn show(players: &mut [Player], state: &State, actor: u8, action: Action) {
+    for (seat, p) in players.iter_mut().enumerate() {
+        if let Player::Builtin(b) = p {
+            b.observe(&state.view(seat as u8), actor, action);
+        }
+    }
+}
+
 /// What a bot specification names.
 #[derive(Clone, Debug)]
 enum Spec {
@@ -177,7 +187,8 @@ fn play_game(
     }
     loop {
         let (seat, decision) = match state.phase() {
-            Phase::Turn { drawn: false, .. } => {
+            Phase::Turn { seat, drawn: false } => {
+                show(&mut players, &state, seat, Action::Draw);
                 state.apply_unchecked(Action::Draw);
                 continue;
             }
@@ -196,6 +207,7 @@ fn play_game(
                         forfeit: None,
                     };
                 }
+                show(&mut players, &state, 0, Action::NextHand);
                 state.apply_unchecked(Action::NextHand);
                 continue;
             }
@@ -220,6 +232,7 @@ fn play_game(
                 nb,
             );
         }
+        show(&mut players, &state, seat, action);
         let out = state.apply_unchecked(action);
         if out.hand_over {
             let scores = state.last_scores().map(<[_]>::to_vec).unwrap_or_default();
