@@ -24,6 +24,11 @@ pub struct ClassicBot {
     /// Deck size and public card count at the last decision, to notice a
     /// new hand (the deck only shrinks and the table only grows in a hand).
     last: Option<(u32, u32)>,
+    /// When set, the late-safety draw (`0..10`) takes this value instead of
+    /// a random one, and `drew` records that it was asked for: how
+    /// [`ClassicBot::probability`] weighs every outcome of the draw.
+    forced_draw: Option<u32>,
+    drew: bool,
 }
 
 /// The starting `need` weights of `classic-bot.md`.
@@ -65,6 +70,8 @@ impl ClassicBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             need: initial_need(),
             last: None,
+            forced_draw: None,
+            drew: false,
         }
     }
 
@@ -206,7 +213,14 @@ impl ClassicBot {
                 return Some(action);
             }
             if cango == 0 && (opp_can_go || !me_can_go) {
-                let mut left = k.deck() as i32 - (bounded(&mut self.rng, 10) as i32 + 1);
+                let draw = match self.forced_draw {
+                    Some(d) => {
+                        self.drew = true;
+                        d
+                    }
+                    None => bounded(&mut self.rng, 10),
+                };
+                let mut left = k.deck() as i32 - (draw as i32 + 1);
                 if zero_xor {
                     left -= 7;
                 }
@@ -436,6 +450,29 @@ impl ClassicBot {
     }
 }
 
+impl ClassicBot {
+    /// The chance that this bot, deciding for `seat` in `state`, makes
+    /// `action`: 1 or 0 for most decisions, a fraction when its one random
+    /// choice (when to play a safety late in the hand) decides. The bot's
+    /// memory is left as it was.
+    pub fn probability(&self, state: &State, seat: u8, action: Action) -> f64 {
+        let mut probe = self.clone();
+        probe.forced_draw = Some(0);
+        probe.drew = false;
+        let first = probe.decide_state(state, seat);
+        if !probe.drew {
+            return if first == action { 1.0 } else { 0.0 };
+        }
+        let mut hits = u32::from(first == action);
+        for d in 1..10 {
+            let mut probe = self.clone();
+            probe.forced_draw = Some(d);
+            hits += u32::from(probe.decide_state(state, seat) == action);
+        }
+        f64::from(hits) / 10.0
+    }
+}
+
 impl Bot for ClassicBot {
     fn name(&self) -> &str {
         "classic"
@@ -448,5 +485,49 @@ impl Bot for ClassicBot {
             Some(state) => self.decide_state(&state, view.seat),
             None => fallback_action(view, decision),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_engine::{GameConfig, ToAct};
+
+    /// The move the bot makes always has a chance under `probability`,
+    /// the chances of a turn's legal moves add up to 1, and some turns
+    /// are decided by the late-safety draw.
+    #[test]
+    fn probability_covers_the_moves_made() {
+        let (mut fractions, mut decisions) = (0, 0);
+        let mut legal = mille_engine::ActionList::default();
+        for deal in 0..30 {
+            let mut state = State::new(GameConfig::default(), deal).expect("config");
+            let mut bots = [ClassicBot::new(deal), ClassicBot::new(deal + 50)];
+            while let ToAct::Seat(s) = state.to_act() {
+                let bot = &mut bots[usize::from(s)];
+                let before = bot.clone();
+                let action = bot.decide_state(&state, s);
+                let p = before.probability(&state, s, action);
+                assert!(p > 0.0, "deal {deal}: {action} made with probability 0");
+                if matches!(state.phase(), Phase::Turn { drawn: true, .. }) {
+                    decisions += 1;
+                    fractions += usize::from(p < 1.0);
+                    state.legal_actions(&mut legal);
+                    let total: f64 = legal
+                        .iter()
+                        .map(|&a| before.probability(&state, s, a))
+                        .sum();
+                    assert!(
+                        (total - 1.0).abs() < 1e-9,
+                        "deal {deal}: chances add to {total}"
+                    );
+                }
+                state.apply(action).expect("legal");
+            }
+        }
+        assert!(
+            fractions > 0,
+            "no late safety decided by the draw in {decisions} turns"
+        );
     }
 }

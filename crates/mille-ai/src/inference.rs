@@ -217,10 +217,8 @@ impl HandTracker {
             let Ok(state) = determinize_at(view, actor, decision, &p.hands, &mut self.rng) else {
                 continue;
             };
-            let mut model = self.models[a].clone();
-            if model.decide_state(&state, actor) != action {
-                p.weight *= SURPRISE;
-            }
+            let likely = self.models[a].probability(&state, actor, action);
+            p.weight *= SURPRISE + (1.0 - SURPRISE) * likely;
             if let Some(c) = card
                 && let Some(i) = p.hands[a].iter().position(|&x| x == c)
             {
@@ -409,11 +407,11 @@ mod tests {
             .count()
     }
 
-    /// Plays classic against classic, seat 0 tracking seat 1, and returns
-    /// the mean overlap of sampled guesses with seat 1's real hand at
-    /// seat 0's turns: with beliefs, and sampling uniformly.
-    fn guess_quality(deals: u64) -> (f64, f64) {
+    /// Plays classic against classic, seat 0 tracking seat 1, and measures
+    /// the guesses sampled at seat 0's turns.
+    fn guess_quality(deals: u64) -> Quality {
         let (mut informed, mut uniform, mut n) = (0usize, 0usize, 0usize);
+        let mut brier = [0.0f64; 2];
         for deal in 0..deals {
             let mut state = State::new(GameConfig::default(), deal).expect("config");
             let mut bots = [ClassicBot::new(deal), ClassicBot::new(deal + 100)];
@@ -425,6 +423,7 @@ mod tests {
                 if s == 0 && action != Action::Draw {
                     tracker.sync(&view);
                     let truth = state.hand(1);
+                    let mut held = [[0u32; 4]; 2];
                     for _ in 0..20 {
                         let a = tracker
                             .sample(&view, Decision::Turn, &mut rng)
@@ -433,6 +432,16 @@ mod tests {
                         informed += overlap(a.hand(1), truth);
                         uniform += overlap(b.hand(1), truth);
                         n += 1;
+                        for (i, c) in SAFETIES.into_iter().enumerate() {
+                            held[0][i] += u32::from(a.hand(1).contains(&c));
+                            held[1][i] += u32::from(b.hand(1).contains(&c));
+                        }
+                    }
+                    for (i, c) in SAFETIES.into_iter().enumerate() {
+                        let t = f64::from(u8::from(truth.contains(&c)));
+                        for k in 0..2 {
+                            brier[k] += (f64::from(held[k][i]) / 20.0 - t).powi(2);
+                        }
                     }
                 }
                 tracker.observe(&view, s, action);
@@ -440,8 +449,27 @@ mod tests {
                 state.apply(action).expect("legal");
             }
         }
-        (informed as f64 / n as f64, uniform as f64 / n as f64)
+        let decisions = n as f64 / 20.0;
+        Quality {
+            cards: [informed as f64 / n as f64, uniform as f64 / n as f64],
+            safeties: [brier[0] / decisions, brier[1] / decisions],
+        }
     }
+
+    /// How well guesses match seat 1's real hand, with beliefs and
+    /// uniformly: cards guessed right, and the Brier score of "holds this
+    /// safety" summed over the four safeties (lower is better).
+    struct Quality {
+        cards: [f64; 2],
+        safeties: [f64; 2],
+    }
+
+    const SAFETIES: [Card; 4] = [
+        Card::ExtraTank,
+        Card::PunctureProof,
+        Card::DrivingAce,
+        Card::RightOfWay,
+    ];
 
     /// After seat 0's hazard on seat 1 goes without a coup fourré, seat 1
     /// is believed not to hold the safety; uniform sampling often gives it.
@@ -551,11 +579,17 @@ mod tests {
 
     #[test]
     fn beliefs_about_a_classic_opponent_beat_uniform_guessing() {
-        let (informed, uniform) = guess_quality(12);
-        eprintln!("cards of the real hand guessed: beliefs {informed:.2}, uniform {uniform:.2}");
+        let q = guess_quality(12);
+        eprintln!(
+            "cards of the real hand guessed: beliefs {:.2}, uniform {:.2}; \
+             safeties' Brier score: beliefs {:.3}, uniform {:.3}",
+            q.cards[0], q.cards[1], q.safeties[0], q.safeties[1]
+        );
+        assert!(q.cards[0] > q.cards[1] + 0.5, "cards {:?}", q.cards);
         assert!(
-            informed > uniform + 0.5,
-            "beliefs {informed:.2} vs uniform {uniform:.2}"
+            q.safeties[0] < 0.9 * q.safeties[1],
+            "safeties {:?}",
+            q.safeties
         );
     }
 }
