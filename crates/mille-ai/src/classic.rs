@@ -24,11 +24,12 @@ pub struct ClassicBot {
     /// Deck size and public card count at the last decision, to notice a
     /// new hand (the deck only shrinks and the table only grows in a hand).
     last: Option<(u32, u32)>,
-    /// When set, the late-safety draw (`0..10`) takes this value instead of
-    /// a random one, and `drew` records that it was asked for: how
-    /// [`ClassicBot::probability`] weighs every outcome of the draw.
-    forced_draw: Option<u32>,
-    drew: bool,
+    /// When set, the late-safety draws (`0..10`, one per safety it
+    /// considers) take these values in turn instead of random ones (0 past
+    /// the end), and `draws` counts how many were asked for: how
+    /// [`ClassicBot::probability`] goes through every outcome.
+    forced_draws: Option<Vec<u32>>,
+    draws: usize,
 }
 
 /// The starting `need` weights of `classic-bot.md`.
@@ -70,8 +71,8 @@ impl ClassicBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             need: initial_need(),
             last: None,
-            forced_draw: None,
-            drew: false,
+            forced_draws: None,
+            draws: 0,
         }
     }
 
@@ -213,9 +214,10 @@ impl ClassicBot {
                 return Some(action);
             }
             if cango == 0 && (opp_can_go || !me_can_go) {
-                let draw = match self.forced_draw {
-                    Some(d) => {
-                        self.drew = true;
+                let draw = match &self.forced_draws {
+                    Some(draws) => {
+                        let d = draws.get(self.draws).copied().unwrap_or(0);
+                        self.draws += 1;
                         d
                     }
                     None => bounded(&mut self.rng, 10),
@@ -456,20 +458,27 @@ impl ClassicBot {
     /// choice (when to play a safety late in the hand) decides. The bot's
     /// memory is left as it was.
     pub fn probability(&self, state: &State, seat: u8, action: Action) -> f64 {
-        let mut probe = self.clone();
-        probe.forced_draw = Some(0);
-        probe.drew = false;
-        let first = probe.decide_state(state, seat);
-        if !probe.drew {
-            return if first == action { 1.0 } else { 0.0 };
-        }
-        let mut hits = u32::from(first == action);
-        for d in 1..10 {
+        // Depth first through the sequences of draws the decision asks for
+        // (one per safety it considers, at most four), each draw's ten
+        // outcomes equally likely.
+        let mut chance = 0.0;
+        let mut stack: Vec<Vec<u32>> = vec![Vec::new()];
+        while let Some(draws) = stack.pop() {
             let mut probe = self.clone();
-            probe.forced_draw = Some(d);
-            hits += u32::from(probe.decide_state(state, seat) == action);
+            probe.forced_draws = Some(draws.clone());
+            probe.draws = 0;
+            let made = probe.decide_state(state, seat);
+            if probe.draws > draws.len() {
+                for d in 0..10 {
+                    let mut longer = draws.clone();
+                    longer.push(d);
+                    stack.push(longer);
+                }
+            } else if made == action {
+                chance += 0.1f64.powi(draws.len() as i32);
+            }
         }
-        f64::from(hits) / 10.0
+        chance
     }
 }
 
@@ -500,7 +509,7 @@ mod tests {
     fn probability_covers_the_moves_made() {
         let (mut fractions, mut decisions) = (0, 0);
         let mut legal = mille_engine::ActionList::default();
-        for deal in 0..30 {
+        for deal in 0..60 {
             let mut state = State::new(GameConfig::default(), deal).expect("config");
             let mut bots = [ClassicBot::new(deal), ClassicBot::new(deal + 50)];
             while let ToAct::Seat(s) = state.to_act() {
@@ -511,7 +520,22 @@ mod tests {
                 assert!(p > 0.0, "deal {deal}: {action} made with probability 0");
                 if matches!(state.phase(), Phase::Turn { drawn: true, .. }) {
                     decisions += 1;
-                    fractions += usize::from(p < 1.0);
+                    if p < 1.0 {
+                        fractions += 1;
+                        // The real draws make the move about that often.
+                        let made = (0..400)
+                            .filter(|&k| {
+                                let mut b = before.clone();
+                                b.rng = ChaCha8Rng::seed_from_u64(k);
+                                b.decide_state(&state, s) == action
+                            })
+                            .count() as f64
+                            / 400.0;
+                        assert!(
+                            (made - p).abs() < 0.08,
+                            "deal {deal}: {made} made, {p} said"
+                        );
+                    }
                     state.legal_actions(&mut legal);
                     let total: f64 = legal
                         .iter()

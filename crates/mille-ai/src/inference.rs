@@ -79,8 +79,15 @@ impl HandTracker {
     /// every guess keeps only cards still unseen, with each hand at its
     /// size (the cards a seat drew since are random unseen cards).
     pub fn sync(&mut self, view: &View) {
+        self.refresh(view, false);
+    }
+
+    /// [`HandTracker::sync`], first making the guesses if there are none
+    /// yet (only a bot that watches the moves needs them). `false` when the
+    /// view cannot describe a game.
+    fn refresh(&mut self, view: &View, create: bool) -> bool {
         let Ok(unseen) = unseen_in_view(view) else {
-            return;
+            return false;
         };
         let public = public_cards(view);
         if let Some((deck, seen)) = self.last
@@ -89,7 +96,7 @@ impl HandTracker {
             self.reset();
         }
         self.last = Some((view.deck, public));
-        if self.particles.is_empty() {
+        if self.particles.is_empty() && create {
             self.particles = vec![
                 Particle {
                     hands: vec![Vec::new(); view.seats.len()],
@@ -102,6 +109,7 @@ impl HandTracker {
         for p in &mut self.particles {
             fit(p, view, &unseen, rng);
         }
+        true
     }
 
     fn reset(&mut self) {
@@ -122,30 +130,25 @@ impl HandTracker {
             self.last = None;
             return;
         }
-        if matches!(action, Action::Draw | Action::DeclineCoupFourre) {
-            // A draw shows nothing; a declined coup fourré is nobody's
-            // business but the decliner's.
-            if action == Action::Draw {
-                self.sync(view);
-                self.close_window(view, actor, action);
-            }
+        // A declined coup fourré is nobody's business but the decliner's.
+        if action == Action::DeclineCoupFourre || !self.refresh(view, true) {
             return;
         }
-        self.sync(view);
         self.close_window(view, actor, action);
         if let Action::Play { card, target } = action
             && card.kind() == Kind::Hazard
         {
             self.pending = Some((target, card, actor));
         }
-        if actor == view.seat || usize::from(actor) >= view.seats.len() {
+        // A draw shows nothing, and the seat's own moves teach it nothing.
+        if action == Action::Draw || actor == view.seat || usize::from(actor) >= view.seats.len() {
             return;
         }
         let a = usize::from(actor);
         match action {
             Action::CoupFourre(safety) => {
                 for p in &mut self.particles {
-                    take_card(&mut p.hands[a], safety, &mut self.rng);
+                    take_card(&mut p.hands, a, safety, &mut self.rng);
                 }
                 self.informed = true;
             }
@@ -209,20 +212,24 @@ impl HandTracker {
         card: Option<Card>,
     ) {
         let a = usize::from(actor);
+        let Some(model) = self.models.get(a) else {
+            return;
+        };
         let mut model_state: Option<State> = None;
         for p in &mut self.particles {
             if let Some(c) = card {
-                put_card(&mut p.hands[a], c, &mut self.rng);
+                put_card(&mut p.hands, a, c, &mut self.rng);
             }
             let Ok(state) = determinize_at(view, actor, decision, &p.hands, &mut self.rng) else {
                 continue;
             };
-            let likely = self.models[a].probability(&state, actor, action);
+            let likely = model.probability(&state, actor, action);
             p.weight *= SURPRISE + (1.0 - SURPRISE) * likely;
             if let Some(c) = card
-                && let Some(i) = p.hands[a].iter().position(|&x| x == c)
+                && let Some(hand) = p.hands.get_mut(a)
+                && let Some(i) = hand.iter().position(|&x| x == c)
             {
-                p.hands[a].swap_remove(i);
+                hand.swap_remove(i);
             }
             model_state.get_or_insert(state);
         }
@@ -365,24 +372,39 @@ fn draw(counts: &mut CardCounts, rng: &mut ChaCha8Rng) -> Option<Card> {
     None
 }
 
-/// Makes sure `hand` holds `card` (the seat just showed it), trading a
-/// random other card for it if the guess lacked it.
-fn put_card(hand: &mut Vec<Card>, card: Card, rng: &mut ChaCha8Rng) {
+/// Makes sure seat `seat`'s guess holds `card` (the seat just showed it),
+/// trading a random card of its guess for it if it lacked it: with the
+/// seat whose guess held the card instead, if any, so that the guesses
+/// still share out the unseen cards.
+fn put_card(hands: &mut [Vec<Card>], seat: usize, card: Card, rng: &mut ChaCha8Rng) {
+    let Some(hand) = hands.get_mut(seat) else {
+        return;
+    };
     if hand.contains(&card) {
         return;
     }
     if hand.is_empty() {
         hand.push(card);
-    } else {
-        let i = bounded(rng, hand.len() as u32) as usize;
-        hand[i] = card;
+        return;
+    }
+    let i = bounded(rng, hand.len() as u32) as usize;
+    let traded = std::mem::replace(&mut hand[i], card);
+    for (o, other) in hands.iter_mut().enumerate() {
+        if o != seat
+            && let Some(j) = other.iter().position(|&x| x == card)
+        {
+            other[j] = traded;
+            return;
+        }
     }
 }
 
-/// `put_card`, then the card leaves the hand.
-fn take_card(hand: &mut Vec<Card>, card: Card, rng: &mut ChaCha8Rng) {
-    put_card(hand, card, rng);
-    if let Some(i) = hand.iter().position(|&x| x == card) {
+/// `put_card`, then the card leaves the seat's hand.
+fn take_card(hands: &mut [Vec<Card>], seat: usize, card: Card, rng: &mut ChaCha8Rng) {
+    put_card(hands, seat, card, rng);
+    if let Some(hand) = hands.get_mut(seat)
+        && let Some(i) = hand.iter().position(|&x| x == card)
+    {
         hand.swap_remove(i);
     }
 }
@@ -521,6 +543,29 @@ mod tests {
         eprintln!("seat 1 holds the safety: believed {b:.3}, uniform {u:.3}");
         // Only the card drawn since can bring the safety back.
         assert!(b < u / 2.0, "believed {b:.3} vs uniform {u:.3}");
+    }
+
+    /// A card shown by a seat whose guess lacked it is traded with the
+    /// seat whose guess held it: the guesses keep the same cards in all.
+    #[test]
+    fn a_shown_card_is_traded_between_guesses() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut hands = vec![
+            vec![],
+            vec![Card::D25, Card::D50],
+            vec![Card::Go, Card::DrivingAce],
+        ];
+        put_card(&mut hands, 1, Card::DrivingAce, &mut rng);
+        assert!(hands[1].contains(&Card::DrivingAce));
+        assert!(!hands[2].contains(&Card::DrivingAce));
+        let mut all: Vec<Card> = hands.concat();
+        all.sort();
+        let mut before = vec![Card::D25, Card::D50, Card::Go, Card::DrivingAce];
+        before.sort();
+        assert_eq!(all, before);
+        take_card(&mut hands, 2, Card::Go, &mut rng);
+        assert_eq!(hands[2].len(), 1);
+        assert!(!hands.concat().contains(&Card::Go));
     }
 
     /// A new hand forgets the last one's beliefs.

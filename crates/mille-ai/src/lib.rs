@@ -1,13 +1,16 @@
-//! Computer players. A [`Bot`] decides from a seat's [`View`] only (never
-//! from the full state), so the same bots play in the terminal game, behind
-//! the bot protocol and on the server.
+//! Computer players. A [`Bot`] decides from a seat's [`View`] (never from
+//! the full state) and may remember the moves it has watched
+//! ([`Bot::observe`]: what every player at the table sees), so the same
+//! bots play in the terminal game, behind the bot protocol (views only)
+//! and on the server.
 //!
 //! - [`RandomBot`]: the random opponent of the classic bot's calibration.
 //! - [`ClassicBot`]: the BSD `mille` computer player (`classic-bot.md`).
 //! - [`SearchBot`]: information-set Monte Carlo tree search over
 //!   determinizations, playing hands out with the classic bot and ordering
-//!   its tree's moves by the fast [`policy`] heuristic; the levels `easy`,
-//!   `normal` and `hard` are its budgets.
+//!   its tree's moves by the fast [`policy`] heuristic, with beliefs about
+//!   the other hands inferred from their play ([`inference`]); the levels
+//!   `easy`, `normal` and `hard` are its budgets.
 
 pub mod classic;
 pub mod inference;
@@ -36,11 +39,9 @@ pub trait Bot: Send {
     fn decide(&mut self, view: &View, decision: Decision) -> Action;
     /// Sees seat `actor` make `action` (any seat's, its own included),
     /// just before it is applied to the game `view` shows from this bot's
-    /// seat. A runner calls it for every action, so that a bot can read
-    /// the opponents' play as a player at the table would; a bot must
-    /// learn from it only what the table sees (a declined coup fourré, for
-    /// one, is private). By default a bot forgets nothing because it
-    /// remembers nothing.
+    /// seat, so that a bot can read the other players' play as a player at
+    /// the table would. A runner shows a bot every action [`seen_by`] its
+    /// seat, deals included. By default a bot remembers nothing.
     fn observe(&mut self, view: &View, actor: u8, action: Action) {
         let _ = (view, actor, action);
     }
@@ -152,6 +153,14 @@ pub fn bot_action(bot: &mut dyn Bot, state: &State) -> Option<Action> {
     Some(bot.decide(&state.view(seat), decision))
 }
 
+/// Whether the player at `seat` sees `action` made by `actor`: everything
+/// but another seat's declined coup fourré (the chance to call one is
+/// offered only to a seat holding the safety, so even the decline would
+/// tell). A draw is seen, but not the card drawn.
+pub fn seen_by(seat: u8, actor: u8, action: Action) -> bool {
+    action != Action::DeclineCoupFourre || seat == actor
+}
+
 /// Shows `bot`, which plays `seat`, every move of the current hand of the
 /// game `record` holds, as [`Bot::observe`] would have shown them live, and
 /// returns the state reached. A program that makes a fresh bot for each
@@ -169,11 +178,11 @@ pub fn watch_current_hand(
         .unwrap_or(0);
     let mut state = State::new(record.config, record.seed)?;
     for (index, &action) in record.actions.iter().enumerate() {
-        if index >= start {
-            let actor = match state.to_act() {
-                ToAct::Seat(s) => s,
-                ToAct::Deal | ToAct::GameOver => 0,
-            };
+        let actor = match state.to_act() {
+            ToAct::Seat(s) => s,
+            ToAct::Deal | ToAct::GameOver => 0,
+        };
+        if index >= start && seen_by(seat, actor, action) {
             bot.observe(&state.view(seat), actor, action);
         }
         state.apply(action).map_err(|reason| ReplayError::Illegal {

@@ -2,8 +2,10 @@
 //! search (SO-ISMCTS, Cowling, Powley & Whitehouse 2012).
 //!
 //! Each iteration samples a full state consistent with the seat's view
-//! ([`determinize_for`]: the hidden hands and the draw pile are drawn from
-//! the cards it has not seen, which is card counting), walks one tree of
+//! (the hidden hands and the draw pile are drawn from the cards it has not
+//! seen, which is card counting; the other hands from the beliefs of
+//! [`crate::inference`] when the bot has watched the hand's moves, else
+//! uniformly with [`determinize_for`]), walks one tree of
 //! decisions shared by all samples (a node's statistics count only the
 //! iterations in which its action was available: ISUCT), plays the hand out
 //! with the classic bot at every seat, and scores the result for

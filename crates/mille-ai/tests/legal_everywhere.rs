@@ -138,3 +138,39 @@ fn a_seeded_search_replays() {
         assert!(a.windows(2).all(|w| w[0] == w[1]), "{a:?}");
     }
 }
+
+/// A search that watches every move it may see (and so samples from its
+/// beliefs) still answers legally, in every ruleset and seat count, among
+/// random players whose moves its classic model rarely explains.
+#[test]
+fn a_watching_search_answers_legally() {
+    let tiny = Budget {
+        iterations: 8,
+        trees: 1,
+        time_limit: None,
+    };
+    for (ci, config) in configs().into_iter().enumerate() {
+        let mut state = State::new(config, 300 + ci as u64).expect("config");
+        let mut others = RandomBot::new(ci as u64);
+        let mut search = SearchBot::new("test", tiny, 5);
+        let mut decisions = 0;
+        for _ in 0..120 {
+            let ToAct::Seat(seat) = state.to_act() else {
+                break;
+            };
+            let a = if seat == 0 {
+                let a = bot_action(&mut search, &state).expect("a seat acts");
+                assert!(state.check(a).is_ok(), "{config:?}: search played {a}");
+                decisions += 1;
+                a
+            } else {
+                bot_action(&mut others, &state).expect("a seat acts")
+            };
+            if mille_ai::seen_by(0, seat, a) {
+                search.observe(&state.view(0), seat, a);
+            }
+            state.apply(a).expect("legal");
+        }
+        assert!(decisions >= 5, "{config:?}: only {decisions} decisions");
+    }
+}

@@ -34,7 +34,7 @@ pub fn think(state: &State, record: &GameRecord, level: Level) -> Option<Action>
     let mut bot = make_bot(level, bot_seed(record));
     if let ToAct::Seat(seat) = state.to_act() {
         // The record is the game's own; if it somehow does not replay, the
-        // bot simply decides without having watched.
+        // bot decides from what it watched up to there.
         let _ = watch_current_hand(bot.as_mut(), seat, record);
     }
     bot_action(bot.as_mut(), state)

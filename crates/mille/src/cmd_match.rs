@@ -11,7 +11,7 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use mille_ai::{Bot, Level, make_bot};
+use mille_ai::{Bot, Level, make_bot, seen_by};
 use mille_engine::view::Decision;
 use mille_engine::{Action, GameConfig, Phase, RulesetId, State};
 use mille_protocol::ExternalBot;
@@ -76,7 +76,9 @@ impl Player {
 /// protocol has no such message: external bots read the table from views).
 fn show(players: &mut [Player], state: &State, actor: u8, action: Action) {
     for (seat, p) in players.iter_mut().enumerate() {
-        if let Player::Builtin(b) = p {
+        if let Player::Builtin(b) = p
+            && seen_by(seat as u8, actor, action)
+        {
             b.observe(&state.view(seat as u8), actor, action);
         }
     }
