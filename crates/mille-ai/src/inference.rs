@@ -1,8 +1,8 @@
 //! What the other seats probably hold, inferred from what they played: a
 //! particle filter over their hidden hands. Each particle is one guess of
 //! every other seat's hand; when a seat plays, each guess is weighted by
-//! whether the classic player holding it would have made that move (most
-//! opponents play sensibly, and against the classic bot the model is
+//! the chance that the classic player holding it would have made that move
+//! (most opponents play sensibly, and against the classic bot the model is
 //! exact), and guesses that cannot explain the move fade away. The search
 //! then samples its determinizations from the surviving guesses instead of
 //! from every hand the unseen cards allow.
