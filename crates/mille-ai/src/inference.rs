@@ -13,8 +13,8 @@
 
 use crate::ClassicBot;
 use mille_engine::card::KINDS;
-use mille_engine::rules::{MAX_SEATS, RulesetId};
-use mille_engine::view::{Decision, determinize_at, determinize_for, unseen_in_view};
+use mille_engine::rules::{CoupTiming, MAX_SEATS};
+use mille_engine::view::{Decision, determinize_at, determinize_for, rules_of, unseen_in_view};
 use mille_engine::{Action, Card, CardCounts, Kind, State, View, bounded};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -47,7 +47,8 @@ pub struct HandTracker {
     informed: bool,
     /// The classic model of every seat, for its per-hand memory.
     models: Vec<ClassicBot>,
-    /// Deck size and public cards at the last event, to notice a new hand.
+    /// Deck size and cards off the table at the last event, to notice a
+    /// new hand.
     last: Option<(u32, u32)>,
     /// A hazard just played on a team, whose coup fourré window is open.
     pending: Option<(u8, Card, u8)>,
@@ -89,13 +90,15 @@ impl HandTracker {
         let Ok(unseen) = unseen_in_view(view) else {
             return false;
         };
-        let public = public_cards(view);
-        if let Some((deck, seen)) = self.last
-            && (view.deck > deck || public < seen)
+        // Cards not on the table: in hands, in the deck. Within a hand the
+        // table only grows, so this only shrinks, like the deck.
+        let hidden = unseen.total() + view.hand.len() as u32;
+        if let Some((deck, last_hidden)) = self.last
+            && (view.deck > deck || hidden > last_hidden)
         {
             self.reset();
         }
-        self.last = Some((view.deck, public));
+        self.last = Some((view.deck, hidden));
         if self.particles.is_empty() && create {
             self.particles = vec![
                 Particle {
@@ -175,10 +178,12 @@ impl HandTracker {
         let Some(safety) = hazard.safety().map(|s| s.card()) else {
             return;
         };
-        // bsd and Mile Bones offer the call at the victim's turn (the seat
-        // now acting); the published rules offer it at once to every
-        // holder on the side.
-        let victims_turn = matches!(view.rules, RulesetId::Bsd | RulesetId::Milebones);
+        let Ok(rules) = rules_of(view) else {
+            return;
+        };
+        // On the victim's turn, the call is offered to the seat now acting;
+        // at once, to every holder on the side.
+        let victims_turn = rules.coup_timing == CoupTiming::VictimsTurn;
         let asked: Vec<usize> = view
             .seats
             .iter()
@@ -301,16 +306,6 @@ impl HandTracker {
         }
         determinize_at(view, view.seat, decision, &pick.hands, rng).ok()
     }
-}
-
-/// Cards on the table (tableaux and discards): only grows during a hand.
-fn public_cards(view: &View) -> u32 {
-    let tableaux: usize = view
-        .teams
-        .iter()
-        .map(|t| t.battle.len() + t.speed.len() + t.distance.len() + t.safeties.len())
-        .sum();
-    (tableaux + view.discards.len()) as u32
 }
 
 /// Makes a guess consistent with `view`: each other seat's hand keeps the

@@ -157,8 +157,9 @@ fn bad(msg: impl Into<String>) -> DeterminizeError {
     DeterminizeError::Inconsistent(msg.into())
 }
 
-/// Checks a view and builds the rules it implies.
-fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
+/// Checks a view and builds the rules it implies (seats listed in order,
+/// teams and hand sizes possible at that table).
+pub fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
     let players = u8::try_from(view.seats.len()).map_err(|_| bad("too many seats"))?;
     let rules = Rules::new(GameConfig {
         rules: view.rules,
@@ -318,11 +319,16 @@ pub fn unseen_in_view(view: &View) -> Result<CardCounts, DeterminizeError> {
     }
     seen.add_all(view.hand.iter().copied());
     seen.add_all(view.discards.iter().copied());
+    Ok(unseen_given(&rules, &seen))
+}
+
+/// The deck's cards minus those `seen`, by kind.
+fn unseen_given(rules: &Rules, seen: &CardCounts) -> CardCounts {
     let mut unseen = CardCounts::default();
     for c in Card::ALL {
         unseen.0[c as usize] = rules.copies(c).saturating_sub(seen.get(c));
     }
-    Ok(unseen)
+    unseen
 }
 
 /// Like [`determinize_for`], with two differences for a bot that reasons
@@ -363,14 +369,12 @@ pub fn determinize_at<R: Rng + ?Sized>(
     }
     seen.add_all(view.discards.iter().copied());
 
-    let mut unseen = CardCounts::default();
-    for c in Card::ALL {
-        unseen.0[c as usize] = rules.copies(c).saturating_sub(seen.get(c));
-    }
+    let mut unseen = unseen_given(&rules, &seen);
+    // `rules_of` checked that the seats are 0.. in order, so each indexes.
     let mut placed = [0u8; MAX_SEATS];
     for sv in &view.seats {
         let s = usize::from(sv.seat);
-        if sv.seat == view.seat || s >= MAX_SEATS {
+        if sv.seat == view.seat {
             continue;
         }
         for &c in guesses.get(s).map_or(&[][..], Vec::as_slice) {
@@ -391,8 +395,7 @@ pub fn determinize_at<R: Rng + ?Sized>(
     let mut next_unseen = || pool.pop().unwrap_or_else(|| random_card(&rules, rng));
     for sv in &view.seats {
         if sv.seat != view.seat {
-            let s = usize::from(sv.seat).min(MAX_SEATS - 1);
-            for _ in placed[s]..sv.hand_size {
+            for _ in placed[usize::from(sv.seat)]..sv.hand_size {
                 let c = next_unseen();
                 state.hands[sv.seat as usize].push(c);
             }
