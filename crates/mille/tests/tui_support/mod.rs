@@ -82,11 +82,20 @@ impl Pty {
             .unwrap_or_default()
     }
 
-    /// Every row of the screen.
+    /// Every row of the screen as the eye sees it: without trailing
+    /// blanks, because a cell cleared by writing a space and a cell never
+    /// written look alike but the terminal parser keeps them apart (which
+    /// made a restored screen differ from the saved one when a longer
+    /// message had been drawn and wiped on that row first).
     pub fn rows(&self) -> Vec<String> {
         self.parser
             .lock()
-            .map(|p| p.screen().rows(0, u16::MAX).collect())
+            .map(|p| {
+                p.screen()
+                    .rows(0, u16::MAX)
+                    .map(|r| r.trim_end().to_string())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
