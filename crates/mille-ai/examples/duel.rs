@@ -1,0 +1,348 @@
+//! A tuning harness for the computer players: two bots on duplicate deals
+//! (each deal played twice, seats swapped), 2-player `bsd`, reporting the
+//! paired points-per-hand difference with its standard error, each item of
+//! the score, and the game win rate. Faster to read than `mille match`
+//! when comparing variants of a bot; not part of the product.
+//!
+//! ```sh
+//! cargo run --release -p mille-ai --example duel -- normal classic 200 games 1
+//! cargo run --release -p mille-ai --example duel -- policy classic 2000 hands 1
+//! DUMP=/tmp/a.txt cargo run --release -p mille-ai --example duel -- normal classic 300 hands 11
+//! ```
+//! Arguments: bot A, bot B, deals, `hands` (one hand per deal, totals at 0)
+//! or `games` (to 5000), seed. A bot is a level (its time cap off, so that
+//! the results do not depend on the machine's load), `policy`,
+//! `search:N` (N iterations, 2 trees), `blind` (`normal` without its
+//! beliefs) or `handoracle` (an experiment: `normal` told the other hand).
+//! With `DUMP=file`, A - B per hand of each deal is written there, one
+//! line per deal, to compare two variants deal by deal.
+
+use mille_ai::policy::PolicyBot;
+use mille_ai::{Bot, Level, bot_action, make_bot};
+use mille_engine::{Action, GameConfig, HandScore, Phase, State, ToAct};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// `normal` told the other hand (not the deck): the ceiling of inference.
+struct HandOracle {
+    truth: std::sync::Arc<std::sync::Mutex<Vec<Vec<mille_engine::Card>>>>,
+    anchor: mille_ai::ClassicBot,
+    seed: u64,
+}
+impl Bot for HandOracle {
+    fn name(&self) -> &str {
+        "handoracle"
+    }
+    fn decide(&mut self, v: &mille_engine::View, d: mille_engine::view::Decision) -> Action {
+        self.seed = self
+            .seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let anchor = self.anchor.decide(v, d);
+        let hands = self.truth.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let sample = |rng: &mut rand_chacha::ChaCha8Rng| {
+            mille_engine::view::determinize_at(v, v.seat, d, &hands, rng).ok()
+        };
+        let b = normal_budget();
+        mille_ai::search::search_with(v, Some(anchor), b, self.seed, &sample)
+            .unwrap_or(Action::Draw)
+    }
+}
+
+/// `normal`'s budget without its time cap.
+fn normal_budget() -> mille_ai::Budget {
+    let b = Level::Normal.budget().unwrap_or_default();
+    mille_ai::Budget {
+        time_limit: None,
+        ..b
+    }
+}
+
+struct Blind(mille_ai::SearchBot);
+impl Bot for Blind {
+    fn name(&self) -> &str {
+        "blind"
+    }
+    fn decide(&mut self, v: &mille_engine::View, d: mille_engine::view::Decision) -> Action {
+        self.0.decide(v, d)
+    }
+}
+
+fn bot(spec: &str, seed: u64) -> Box<dyn Bot> {
+    if spec == "blind" {
+        // normal without its beliefs about the other hand
+        let b = normal_budget();
+        return Box::new(Blind(mille_ai::SearchBot::new(spec, b, seed)));
+    }
+    if spec == "policy" {
+        return Box::new(PolicyBot::new(seed));
+    }
+    // "search:ITERATIONS" is a search with that budget; levels run without
+    // their time cap so that results do not depend on the machine's load.
+    if let Some(n) = spec.strip_prefix("search:") {
+        let budget = mille_ai::Budget {
+            iterations: n.parse().unwrap_or(1000),
+            trees: 2,
+            time_limit: None,
+        };
+        return Box::new(mille_ai::SearchBot::new(spec, budget, seed));
+    }
+    // `main` checked the spec.
+    let level: Level = spec.parse().unwrap_or(Level::Classic);
+    match level.budget() {
+        Some(mut b) => {
+            b.time_limit = None;
+            Box::new(mille_ai::SearchBot::new(spec, b, seed))
+        }
+        None => make_bot(level, seed),
+    }
+}
+
+#[derive(Default, Clone)]
+struct Tally {
+    hands: u32,
+    /// Per side (A, B): sums of each score item.
+    items: [[u64; 9]; 2],
+    points: [u64; 2],
+    wins: f64,
+    games: u32,
+    a_time: Duration,
+    a_decisions: u32,
+}
+
+fn item_array(s: &HandScore) -> [u16; 9] {
+    s.rows().map(|(_, v)| v)
+}
+
+/// Plays one deal with A in seat `a_seat`; returns the tally and A's
+/// points minus B's points over the deal's hands.
+fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
+    let mut state = State::new(GameConfig::default(), deal).expect("config");
+    let truth = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mk = |spec: &str, seed: u64| -> Box<dyn Bot> {
+        if spec == "handoracle" {
+            Box::new(HandOracle {
+                truth: truth.clone(),
+                anchor: mille_ai::ClassicBot::new(seed),
+                seed,
+            })
+        } else {
+            bot(spec, seed)
+        }
+    };
+    let mut bots = [mk(a, deal * 2 + 1), mk(b, deal * 2 + 2)];
+    if a_seat == 1 {
+        bots.swap(0, 1);
+    }
+    let mut t = Tally::default();
+    let mut diff = 0i64;
+    loop {
+        match state.to_act() {
+            ToAct::Seat(s) => {
+                *truth.lock().unwrap_or_else(|e| e.into_inner()) =
+                    (0..2).map(|x| state.hand(x).to_vec()).collect();
+                let start = Instant::now();
+                let action = bot_action(bots[s as usize].as_mut(), &state).expect("a seat acts");
+                if s == a_seat && action != Action::Draw {
+                    t.a_time += start.elapsed();
+                    t.a_decisions += 1;
+                }
+                for (i, b) in bots.iter_mut().enumerate() {
+                    if mille_ai::seen_by(i as u8, s, action) {
+                        b.observe(&state.view(i as u8), s, action);
+                    }
+                }
+                state.apply(action).expect("legal");
+                if state.phase() == Phase::HandOver || state.phase() == Phase::GameOver {
+                    let scores = state.last_scores().expect("scores");
+                    for (side, seat) in [(0, a_seat), (1, 1 - a_seat)] {
+                        let s = &scores[seat as usize];
+                        for (i, v) in item_array(s).iter().enumerate() {
+                            t.items[side][i] += u64::from(*v);
+                        }
+                        t.points[side] += u64::from(s.total());
+                    }
+                    diff += i64::from(scores[a_seat as usize].total())
+                        - i64::from(scores[1 - a_seat as usize].total());
+                    t.hands += 1;
+                    if !games {
+                        return (t, diff);
+                    }
+                }
+            }
+            ToAct::Deal => {
+                for (i, b) in bots.iter_mut().enumerate() {
+                    b.observe(&state.view(i as u8), 0, Action::NextHand);
+                }
+                state.apply(Action::NextHand).expect("deal");
+            }
+            ToAct::GameOver => {
+                let w = state.winners();
+                t.games = 1;
+                if w.contains(&a_seat) {
+                    t.wins = 1.0 / w.len() as f64;
+                }
+                return (t, diff);
+            }
+        }
+    }
+}
+
+/// Whether `spec` names a bot this harness can make.
+fn check_spec(spec: &str) -> Result<(), String> {
+    if ["blind", "policy", "handoracle"].contains(&spec) {
+        return Ok(());
+    }
+    if let Some(n) = spec.strip_prefix("search:") {
+        return n
+            .parse::<u32>()
+            .map(|_| ())
+            .map_err(|_| format!("`{spec}`: search:N takes a number of iterations"));
+    }
+    spec.parse::<Level>().map(|_| ()).map_err(|e| e.to_string())
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!("duel: {problem}");
+    eprintln!(
+        "usage: duel A B DEALS hands|games SEED   (a bot is a level, policy, blind, handoracle or search:N)"
+    );
+    eprintln!("       duel rollspeed [HANDS]");
+    std::process::exit(2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("rollspeed") {
+        let n: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20000);
+        let start = Instant::now();
+        let mut actions = 0u64;
+        for d in 0..n {
+            let mut state = State::new(GameConfig::default(), d).expect("config");
+            let mut bots = [
+                mille_ai::ClassicBot::new(d),
+                mille_ai::ClassicBot::new(d + 7),
+            ];
+            while !matches!(state.phase(), Phase::HandOver | Phase::GameOver) {
+                let seat = match state.phase() {
+                    Phase::Turn { seat, .. }
+                    | Phase::CoupFourre { seat, .. }
+                    | Phase::Extension { seat } => seat,
+                    _ => 0,
+                };
+                let a = bots[seat as usize].decide_state(&state, seat);
+                state.apply_unchecked(a);
+                actions += 1;
+            }
+        }
+        let t = start.elapsed().as_secs_f64();
+        println!(
+            "{n} classic hands in {t:.2}s: {:.1} us/hand, {:.0} actions/hand",
+            t * 1e6 / n as f64,
+            actions as f64 / n as f64
+        );
+        return;
+    }
+    let arg = |i: usize, d: &str| args.get(i).cloned().unwrap_or_else(|| d.to_string());
+    let (a, b) = (arg(0, "normal"), arg(1, "classic"));
+    for spec in [&a, &b] {
+        if let Err(e) = check_spec(spec) {
+            usage(&e);
+        }
+    }
+    let Ok(deals) = arg(2, "100").parse::<u64>() else {
+        usage("DEALS must be a whole number");
+    };
+    let games = match arg(3, "hands").as_str() {
+        "hands" => false,
+        "games" => true,
+        _ => usage("the fourth argument is `hands` or `games`"),
+    };
+    let Ok(seed) = arg(4, "1").parse::<u64>() else {
+        usage("SEED must be a whole number");
+    };
+    let start = Instant::now();
+    let results: Vec<(Tally, i64)> = (0..deals)
+        .into_par_iter()
+        .map(|d| {
+            let deal = seed.wrapping_mul(1_000_003).wrapping_add(d);
+            let (t0, d0) = play(&a, &b, deal, 0, games);
+            let (t1, d1) = play(&a, &b, deal, 1, games);
+            let mut t = t0;
+            t.hands += t1.hands;
+            for s in 0..2 {
+                for i in 0..9 {
+                    t.items[s][i] += t1.items[s][i];
+                }
+                t.points[s] += t1.points[s];
+            }
+            t.wins += t1.wins;
+            t.games += t1.games;
+            t.a_time += t1.a_time;
+            t.a_decisions += t1.a_decisions;
+            (t, d0 + d1)
+        })
+        .collect();
+    let mut total = Tally::default();
+    let mut diffs = Vec::new();
+    for (t, d) in &results {
+        total.hands += t.hands;
+        for s in 0..2 {
+            for i in 0..9 {
+                total.items[s][i] += t.items[s][i];
+            }
+            total.points[s] += t.points[s];
+        }
+        total.wins += t.wins;
+        total.games += t.games;
+        total.a_time += t.a_time;
+        total.a_decisions += t.a_decisions;
+        diffs.push(*d as f64 / f64::from(t.hands.max(1)));
+    }
+    if let Ok(path) = std::env::var("DUMP") {
+        let text: String = diffs.iter().map(|d| format!("{d}\n")).collect();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("duel: could not write {path}: {e}");
+        }
+    }
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let hands = f64::from(total.hands);
+    println!(
+        "{a} vs {b}: {deals} deals, {} hands, {:.1}s",
+        total.hands,
+        start.elapsed().as_secs_f64()
+    );
+    println!(
+        "pts/hand A {:.0} B {:.0}; A-B per hand (paired) {:+.1} +- {:.1} (1 se)",
+        total.points[0] as f64 / hands,
+        total.points[1] as f64 / hands,
+        mean,
+        (var / n).sqrt()
+    );
+    let labels = HandScore::default().rows().map(|(l, _)| l);
+    for (i, l) in labels.iter().enumerate() {
+        println!(
+            "  {l:<18} A {:>6.1}  B {:>6.1}",
+            total.items[0][i] as f64 / hands,
+            total.items[1][i] as f64 / hands
+        );
+    }
+    if total.games > 0 {
+        let p = total.wins / f64::from(total.games);
+        println!(
+            "games {} A wins {:.1} = {:.1}% +- {:.1}",
+            total.games,
+            total.wins,
+            100.0 * p,
+            100.0 * (p * (1.0 - p) / f64::from(total.games)).sqrt()
+        );
+    }
+    if total.a_decisions > 0 {
+        println!(
+            "A mean decision {:.2} ms",
+            total.a_time.as_secs_f64() * 1000.0 / f64::from(total.a_decisions)
+        );
+    }
+}
