@@ -486,6 +486,24 @@ impl Bot for ClassicBot {
     fn name(&self) -> &str {
         "classic"
     }
+
+    /// Its own past turns rebuild its per-hand memory (`need`), so that a
+    /// fresh bot shown the hand so far ([`crate::watch_current_hand`], as
+    /// the terminal game does before every decision) decides as one that
+    /// played the whole hand. A turn it decided itself is not counted
+    /// twice: the table it saw then is the one it remembers.
+    fn observe(&mut self, view: &View, actor: u8, action: Action) {
+        if actor != view.seat || !matches!(action, Action::Play { .. } | Action::Discard(_)) {
+            return;
+        }
+        let Some(state) = Knowledge::sample(view, Decision::Turn) else {
+            return;
+        };
+        let k = Knowledge::new(&state, view.seat);
+        if self.last != Some((k.deck(), k.public())) {
+            self.remember(&k);
+        }
+    }
     fn decide(&mut self, view: &View, decision: Decision) -> Action {
         if let Decision::CoupFourre { hazard, .. } = decision {
             return coup_fourre_if_held(&view.hand, hazard);
@@ -500,7 +518,59 @@ impl Bot for ClassicBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mille_engine::{GameConfig, ToAct};
+    use mille_engine::{GameConfig, GameRecord, ToAct};
+
+    /// A fresh bot shown the hand so far (as the terminal game makes one
+    /// for every decision) remembers what a bot that played the whole game
+    /// remembers, so the terminal game's `classic` is the measured one; a
+    /// bot that is also shown its own moves does not count them twice.
+    #[test]
+    fn a_fresh_bot_watching_the_hand_remembers_as_the_player() {
+        let (mut turns, mut grown) = (0, 0);
+        for deal in 0..6 {
+            let config = GameConfig::default();
+            let mut state = State::new(config, deal).expect("config");
+            let mut record = GameRecord {
+                config,
+                seed: deal,
+                actions: Vec::new(),
+            };
+            let mut bots = [ClassicBot::new(deal), ClassicBot::new(deal + 50)];
+            loop {
+                let action = match state.to_act() {
+                    ToAct::Seat(s) => {
+                        let bot = &mut bots[usize::from(s)];
+                        if matches!(state.phase(), Phase::Turn { drawn: true, .. }) {
+                            let mut fresh = ClassicBot::new(7);
+                            crate::watch_current_hand(&mut fresh, s, &record).expect("replays");
+                            // What each remembers once this decision is made.
+                            let k = Knowledge::new(&state, s);
+                            let mut player = bot.clone();
+                            player.remember(&k);
+                            fresh.remember(&k);
+                            assert_eq!(fresh.need, player.need, "deal {deal}, turn {turns}");
+                            turns += 1;
+                            if player.need != initial_need() {
+                                grown += 1;
+                            }
+                        }
+                        let action = bot.decide_state(&state, s);
+                        for (i, b) in bots.iter_mut().enumerate() {
+                            if crate::seen_by(i as u8, s, action) {
+                                b.observe(&state.view(i as u8), s, action);
+                            }
+                        }
+                        action
+                    }
+                    ToAct::Deal => Action::NextHand,
+                    ToAct::GameOver => break,
+                };
+                state.apply(action).expect("legal");
+                record.actions.push(action);
+            }
+        }
+        assert!(grown > turns / 10, "needs grew in {grown} of {turns} turns");
+    }
 
     /// The move the bot makes always has a chance under `probability`,
     /// the chances of a turn's legal moves add up to 1, and some turns

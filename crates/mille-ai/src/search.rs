@@ -105,6 +105,7 @@ impl Bot for SearchBot {
     }
 
     fn observe(&mut self, view: &View, actor: u8, action: Action) {
+        self.anchor.observe(view, actor, action);
         self.beliefs.observe(view, actor, action);
     }
 }
