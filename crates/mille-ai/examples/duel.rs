@@ -110,6 +110,23 @@ struct Tally {
     a_decisions: u32,
 }
 
+impl Tally {
+    /// Adds `other`'s counts to these.
+    fn add(&mut self, other: &Tally) {
+        self.hands += other.hands;
+        for s in 0..2 {
+            for i in 0..9 {
+                self.items[s][i] += other.items[s][i];
+            }
+            self.points[s] += other.points[s];
+        }
+        self.wins += other.wins;
+        self.games += other.games;
+        self.a_time += other.a_time;
+        self.a_decisions += other.a_decisions;
+    }
+}
+
 fn item_array(s: &HandScore) -> [u16; 9] {
     s.rows().map(|(_, v)| v)
 }
@@ -269,34 +286,14 @@ fn main() {
             let (t0, d0) = play(&a, &b, deal, 0, games);
             let (t1, d1) = play(&a, &b, deal, 1, games);
             let mut t = t0;
-            t.hands += t1.hands;
-            for s in 0..2 {
-                for i in 0..9 {
-                    t.items[s][i] += t1.items[s][i];
-                }
-                t.points[s] += t1.points[s];
-            }
-            t.wins += t1.wins;
-            t.games += t1.games;
-            t.a_time += t1.a_time;
-            t.a_decisions += t1.a_decisions;
+            t.add(&t1);
             (t, d0 + d1)
         })
         .collect();
     let mut total = Tally::default();
     let mut diffs = Vec::new();
     for (t, d) in &results {
-        total.hands += t.hands;
-        for s in 0..2 {
-            for i in 0..9 {
-                total.items[s][i] += t.items[s][i];
-            }
-            total.points[s] += t.points[s];
-        }
-        total.wins += t.wins;
-        total.games += t.games;
-        total.a_time += t.a_time;
-        total.a_decisions += t.a_decisions;
+        total.add(t);
         diffs.push(*d as f64 / f64::from(t.hands.max(1)));
     }
     if let Ok(path) = std::env::var("DUMP") {
