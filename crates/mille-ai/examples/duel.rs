@@ -44,7 +44,9 @@ impl Bot for HandOracle {
             mille_engine::view::determinize_at(v, v.seat, d, &hands, rng).ok()
         };
         let b = normal_budget();
-        mille_ai::search::search_with(v, Some(anchor), b, self.seed, &sample)
+        let players: mille_ai::search::Players =
+            std::array::from_fn(|_| mille_ai::ClassicBot::new(0));
+        mille_ai::search::search_with(v, Some(anchor), b, self.seed, &sample, &players)
             .unwrap_or(Action::Draw)
     }
 }
@@ -267,8 +269,9 @@ fn main() {
             usage(&e);
         }
     }
-    let Ok(deals) = arg(2, "100").parse::<u64>() else {
-        usage("DEALS must be a whole number");
+    let deals = match arg(2, "100").parse::<u64>() {
+        Ok(n) if n > 0 => n,
+        _ => usage("DEALS must be a whole number, at least 1"),
     };
     let games = match arg(3, "hands").as_str() {
         "hands" => false,

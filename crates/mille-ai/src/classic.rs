@@ -5,8 +5,9 @@
 //!
 //! It decides from what its seat may see: `seen` is the seat's hand plus every
 //! public card. The only memory kept between requests is the `need` table,
-//! which the original grows during a hand; a bot started mid-hand simply
-//! starts from the initial weights.
+//! which the original grows during a hand; a bot started mid-hand starts
+//! from the initial weights unless it is shown its own turns of the hand
+//! ([`Bot::observe`]).
 
 use crate::knowledge::Knowledge;
 use crate::{Bot, coup_fourre_if_held, fallback_action};
@@ -73,6 +74,15 @@ impl ClassicBot {
             last: None,
             forced_draws: None,
             draws: 0,
+        }
+    }
+
+    /// The same bot, memory included, with its random choices drawn from
+    /// `seed` instead.
+    pub fn reseeded(&self, seed: u64) -> ClassicBot {
+        ClassicBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            ..self.clone()
         }
     }
 

@@ -71,6 +71,12 @@ impl HandTracker {
         }
     }
 
+    /// The classic model of `seat`, with its per-hand memory as the moves
+    /// watched this hand have built it.
+    pub fn model(&self, seat: u8) -> Option<&ClassicBot> {
+        self.models.get(usize::from(seat))
+    }
+
     /// Whether moves seen this hand have shaped the beliefs.
     pub fn informed(&self) -> bool {
         self.informed

@@ -100,7 +100,21 @@ impl Bot for SearchBot {
         self.beliefs.sync(view);
         let beliefs = &self.beliefs;
         let sample = |rng: &mut ChaCha8Rng| beliefs.sample(view, decision, rng);
-        search_with(view, Some(anchor), self.budget, seed, &sample)
+        // Every seat is played as the classic bot with the per-hand memory
+        // it has by now: ours is the anchor's, the others' the models the
+        // beliefs keep from their watched moves.
+        let players: Players = std::array::from_fn(|seat| {
+            let seat = seat as u8;
+            if seat == view.seat {
+                self.anchor.clone()
+            } else {
+                beliefs
+                    .model(seat)
+                    .cloned()
+                    .unwrap_or_else(|| ClassicBot::new(0))
+            }
+        });
+        search_with(view, Some(anchor), self.budget, seed, &sample, &players)
             .unwrap_or_else(|| fallback_action(view, decision))
     }
 
@@ -154,6 +168,7 @@ pub fn search_stats(
     budget: Budget,
     seed: u64,
     sample: &Sampler<'_>,
+    players: &Players,
 ) -> Vec<RootStat> {
     let trees = budget.trees.max(1);
     let per_tree = budget.iterations.div_ceil(trees).max(1);
@@ -162,7 +177,7 @@ pub fn search_stats(
         .into_par_iter()
         .map(|i| {
             let tree_seed = seed ^ (u64::from(i) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            Tree::search(view, sample, anchor, per_tree, deadline, tree_seed)
+            Tree::search(view, sample, players, anchor, per_tree, deadline, tree_seed)
         })
         .collect();
     // Merge the trees' root statistics action by action.
@@ -200,7 +215,8 @@ pub fn search(
     seed: u64,
 ) -> Option<Action> {
     let sample = |rng: &mut ChaCha8Rng| determinize_for(view, decision, rng).ok();
-    search_with(view, anchor, budget, seed, &sample)
+    let players: Players = std::array::from_fn(|_| ClassicBot::new(0));
+    search_with(view, anchor, budget, seed, &sample, &players)
 }
 
 /// Draws the full states a search explores: each one consistent with the
@@ -208,13 +224,15 @@ pub fn search(
 pub type Sampler<'a> = dyn Fn(&mut ChaCha8Rng) -> Option<State> + Sync + 'a;
 
 /// [`search`] over the states `sample` draws (for instance from beliefs
-/// about the other hands instead of uniformly).
+/// about the other hands instead of uniformly), each seat played as
+/// `players` has it.
 pub fn search_with(
     view: &View,
     anchor: Option<Action>,
     budget: Budget,
     seed: u64,
     sample: &Sampler<'_>,
+    players: &Players,
 ) -> Option<Action> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let probe = sample(&mut rng)?;
@@ -226,7 +244,7 @@ pub fn search_with(
         _ => {}
     }
     let anchor = anchor.filter(|a| legal.contains(a));
-    let merged = search_stats(view, anchor, budget, seed, sample);
+    let merged = search_stats(view, anchor, budget, seed, sample, players);
     let legal_stats = merged.iter().filter(|m| legal.contains(&m.action));
     match anchor {
         Some(a) => {
@@ -274,6 +292,7 @@ impl Tree {
     fn search(
         view: &View,
         sample: &Sampler<'_>,
+        template: &Players,
         anchor: Option<Action>,
         iterations: u32,
         deadline: Option<Instant>,
@@ -341,7 +360,7 @@ impl Tree {
                 for &child in &survivors {
                     let mut state = base.clone();
                     let mut r = ChaCha8Rng::seed_from_u64(det_seed ^ 0x5DEE_CE66_D1CE_4E5B);
-                    let mut players = classic_players(&mut r);
+                    let mut players = reseeded(template, &mut r);
                     tree.nodes[child as usize].avail += 1;
                     state.apply_unchecked(tree.nodes[child as usize].action);
                     path.clear();
@@ -435,7 +454,8 @@ impl Tree {
         players: &mut Players,
         root_team: u8,
     ) {
-        loop {
+        // The guard only matters for a broken state; a hand is far shorter.
+        for _ in 0..2000 {
             while matches!(state.phase(), Phase::Turn { drawn: false, .. }) {
                 state.apply_unchecked(Action::Draw);
             }
@@ -451,12 +471,14 @@ impl Tree {
             }
             let team = state.team_of(seat);
             // The other sides reply as the classic bot would, in the tree as
-            // in the play-outs: against `classic` that is exactly right, and
-            // a tree that let them pick their best reply in every sample
-            // would credit them with knowing our hand (measured on 300 duplicate
-            // deals against `classic`: +217 ± 30 points a hand, against
-            // +191 ± 32 when they searched too). Their replies still get
-            // nodes, so that our later moves are told apart by what they did.
+            // in the play-outs, each with the per-hand memory its player
+            // has built (the opponent model, which against `classic` is its
+            // real play but for the one random choice). A tree that let them
+            // pick their best reply in every sample would credit them with
+            // knowing our hand (measured on 300 duplicate deals against
+            // `classic`: +217 ± 30 points a hand, against +191 ± 32 when
+            // they searched too). Their replies still get nodes, so that our
+            // later moves are told apart by what they did.
             if team != root_team {
                 let a = players[usize::from(seat)].decide_state(state, seat);
                 let found = self.nodes[node as usize]
@@ -572,13 +594,15 @@ fn rollout(state: &mut State, players: &mut Players) {
     }
 }
 
-/// The classic players of one iteration, one per possible seat.
-type Players = [ClassicBot; mille_engine::rules::MAX_SEATS];
+/// How the search plays every seat in its tree (the other sides) and its
+/// play-outs (all): one classic bot per possible seat, with the per-hand
+/// memory that seat's player has by the decision.
+pub type Players = [ClassicBot; mille_engine::rules::MAX_SEATS];
 
-/// One player per possible seat: seeding one costs a few nanoseconds (its
-/// generator is only run when it plays a late safety).
-fn classic_players(rng: &mut ChaCha8Rng) -> Players {
-    std::array::from_fn(|_| ClassicBot::new(rng.next_u64()))
+/// The players of one iteration: `template`'s, their late-safety draws
+/// seeded from `rng` (a few nanoseconds a seat).
+fn reseeded(template: &Players, rng: &mut ChaCha8Rng) -> Players {
+    std::array::from_fn(|seat| template[seat].reseeded(rng.next_u64()))
 }
 
 enum Step {
