@@ -530,6 +530,21 @@ mod tests {
     use super::*;
     use mille_engine::{GameConfig, GameRecord, ToAct};
 
+    /// A reseeded bot keeps its memory (the search starts every seat's
+    /// player from it) and draws its late safeties from the new seed.
+    #[test]
+    fn reseeded_keeps_the_memory() {
+        let mut bot = ClassicBot::new(1);
+        bot.need[Card::Go.index()] += 6;
+        bot.last = Some((40, 30));
+        let copy = bot.reseeded(2);
+        assert_eq!(copy.need, bot.need);
+        assert_eq!(copy.last, bot.last);
+        let (mut a, mut b) = (bot.rng.clone(), copy.rng.clone());
+        let draws = |r: &mut ChaCha8Rng| (0..8).map(|_| bounded(r, 10)).collect::<Vec<_>>();
+        assert_ne!(draws(&mut a), draws(&mut b));
+    }
+
     /// A fresh bot shown the hand so far (as the terminal game makes one
     /// for every decision) remembers what a bot that played the whole game
     /// remembers, so the terminal game's `classic` is the measured one; a
