@@ -42,7 +42,9 @@ pub struct MatchArgs {
     /// The seed of every deal and every bot; a seed replays the match.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at once.
+    /// Games played at once. With 1 (the default) each search level uses
+    /// every core, as in the terminal game; with more, the games share
+    /// that many threads.
     #[arg(long, short = 'j', default_value_t = 1)]
     jobs: usize,
     /// How long an external bot may think about one answer, in milliseconds.
@@ -372,27 +374,30 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.max(1))
-        .build()
-        .context("cannot start worker threads")?;
     let started = Instant::now();
-    let results: Vec<GameResult> = pool.install(|| {
-        (0..games)
-            .into_par_iter()
-            .map(|g| {
-                let deal = g / seatings;
-                let rotation = (g % seatings) as usize;
-                let deal_seed = splitmix(args.seed ^ splitmix(u64::from(deal)));
-                let bot_seed = splitmix(deal_seed ^ splitmix(u64::from(g) + 0x1234));
-                let r = play_game(
-                    config, &specs, deal_seed, rotation, bot_seed, timeout, args.exact,
-                );
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
+    let one_game = |g: u32| {
+        let deal = g / seatings;
+        let rotation = (g % seatings) as usize;
+        let deal_seed = splitmix(args.seed ^ splitmix(u64::from(deal)));
+        let bot_seed = splitmix(deal_seed ^ splitmix(u64::from(g) + 0x1234));
+        let r = play_game(
+            config, &specs, deal_seed, rotation, bot_seed, timeout, args.exact,
+        );
+        bar.inc(1);
+        r
+    };
+    // One job plays the games one after the other, each search using
+    // every core, as in the terminal game; more jobs play that many games
+    // at once, their searches sharing those threads.
+    let results: Vec<GameResult> = if args.jobs <= 1 {
+        (0..games).map(one_game).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.jobs)
+            .build()
+            .context("cannot start worker threads")?;
+        pool.install(|| (0..games).into_par_iter().map(one_game).collect())
+    };
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
 
