@@ -27,6 +27,8 @@ pub struct Knowledge<'a> {
     /// Per card kind, the play [`Knowledge::playable`] answers (worked out
     /// once: the classic bot asks it many times a decision, in play-outs).
     plays: [Option<Action>; KINDS],
+    /// Per card kind, whether discarding it is legal (likewise).
+    discards: [bool; KINDS],
 }
 
 impl<'a> Knowledge<'a> {
@@ -49,12 +51,17 @@ impl<'a> Knowledge<'a> {
             Action::Play { target, .. } => (state.tableau(target).miles, u8::MAX - target),
             _ => (0, 0),
         };
+        let mut discards = [false; KINDS];
         for &a in legal.iter() {
-            if let Action::Play { card, .. } = a {
-                let slot = &mut plays[card.index()];
-                if slot.is_none_or(|b| rank(a) >= rank(b)) {
-                    *slot = Some(a);
+            match a {
+                Action::Play { card, .. } => {
+                    let slot = &mut plays[card.index()];
+                    if slot.is_none_or(|b| rank(a) >= rank(b)) {
+                        *slot = Some(a);
+                    }
                 }
+                Action::Discard(card) => discards[card.index()] = true,
+                _ => {}
             }
         }
         Knowledge {
@@ -64,6 +71,7 @@ impl<'a> Knowledge<'a> {
             team: state.team_of(seat),
             legal,
             plays,
+            discards,
         }
     }
 
@@ -153,7 +161,7 @@ impl<'a> Knowledge<'a> {
     }
     /// Whether discarding `card` is legal now.
     pub fn discardable(&self, card: Card) -> bool {
-        self.legal.contains(&Action::Discard(card))
+        self.discards[card.index()]
     }
     /// Miles of the distance cards in a hand.
     pub fn hand_miles(hand: &[Card]) -> u16 {

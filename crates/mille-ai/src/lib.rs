@@ -96,8 +96,8 @@ impl Level {
         match self {
             Level::Random | Level::Classic => None,
             Level::Easy => Some(b(200, 1, 50)),
-            Level::Normal => Some(b(3000, 2, 100)),
-            Level::Hard => Some(b(30_000, 2, 900)),
+            Level::Normal => Some(b(10_000, 2, 100)),
+            Level::Hard => Some(b(100_000, 2, 1000)),
         }
     }
 }

@@ -51,8 +51,10 @@ impl Default for Budget {
 /// Exploration constant of UCB1 for rewards in `0..=1` (small: the value
 /// differences between moves are a few hundredths).
 const EXPLORATION: f64 = 0.25;
-/// Children a node may open per square root of its visits.
-const WIDENING: f64 = 0.5;
+/// Children a node may open per square root of its visits (graded by the
+/// oracle harness on 100 hands: 0.2 lost 47 +- 20 points a hand against
+/// 0.5, 1.5 gained 23 +- 20, 3.0 gained 5 +- 17).
+const WIDENING: f64 = 1.5;
 /// Weight of the policy's prior in selection.
 const PRIOR_WEIGHT: f64 = 0.3;
 /// How sharply the prior prefers the policy's best move (policy score
@@ -200,7 +202,10 @@ pub fn search_stats(
 }
 
 /// How many standard errors a move must beat the anchor by to replace it.
-const OVERRIDE_Z: f64 = 1.5;
+/// Graded by the oracle harness (`examples/oracle.rs`, 100 hands, points
+/// a hand gained by `normal`'s moves against 1.5): 1.0 +40 +- 12, 0.5
+/// +51 +- 18, 0.25 +42, 0 +30. Below 0.5 the search chases noise.
+const OVERRIDE_Z: f64 = 0.5;
 
 /// Searches `decision` in `view`, starting from the anchor move `anchor`
 /// (when given): the search plays another move only when its paired

@@ -104,7 +104,14 @@ impl Tableau {
     pub fn count_into(&self, counts: &mut CardCounts) {
         counts.add_all(self.battle.as_slice().iter().copied());
         counts.add_all(self.speed.as_slice().iter().copied());
-        counts.add_all(self.distance_cards());
+        // Counted by kind, not card by card: the computer players count
+        // cards at every decision of their play-outs.
+        for (c, n) in [Card::D25, Card::D50, Card::D75, Card::D100, Card::D200]
+            .into_iter()
+            .zip(self.distance)
+        {
+            counts.0[c as usize] += n;
+        }
         counts.add_all(self.safeties.cards());
     }
 }
