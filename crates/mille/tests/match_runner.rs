@@ -69,7 +69,12 @@ fn search_levels_replay_too() {
     let args = [
         "--bot", "easy", "--bot", "classic", "-n", "2", "--seed", "4", "--exact",
     ];
-    assert_eq!(untimed(run_match(&args)), untimed(run_match(&args)));
+    let one_job = untimed(run_match(&args));
+    assert_eq!(one_job, untimed(run_match(&args)));
+    // One job plays the games in turn, each search on every core; two jobs
+    // play them at once on two threads: the same games either way.
+    let two_jobs = untimed(run_match(&[&args[..], &["-j", "2"]].concat()));
+    assert_eq!(one_job["bots"], two_jobs["bots"]);
 }
 
 #[test]
