@@ -84,9 +84,10 @@ impl Level {
 
     /// The search budget of a search level (`None` for random and classic).
     ///
-    /// Budgets are counted in iterations, not time, so that a seeded match
-    /// replays exactly whatever the machine's load; the time cap only
-    /// protects the player from a slow machine.
+    /// Budgets are counted in iterations, so that a seeded match with the
+    /// caps off replays exactly whatever the machine's load; the time cap
+    /// keeps the player's wait bounded (on 2 cores it stops about one
+    /// `normal` or `hard` decision in twenty, more on a slower machine).
     pub fn budget(self) -> Option<Budget> {
         let b = |iterations, trees, ms| Budget {
             iterations,

@@ -5,8 +5,8 @@
 //! gets every deal's cards and luck cancels out. Games run in parallel
 //! (`--jobs`) but each is seeded on its own and the report is built in
 //! game order, so a seed gives the same report whatever the thread count
-//! (the time limit of the search levels aside, which only bites on a slow
-//! machine).
+//! (with `--exact`: otherwise the search levels' time caps, which stop a
+//! few of their decisions early, depend on the machine and its load).
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -50,8 +50,9 @@ pub struct MatchArgs {
     /// How long an external bot may think about one answer, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
-    /// Search levels ignore their time cap (by default a safety against a
-    /// slow machine): a seed then replays exactly even on a loaded machine.
+    /// Search levels ignore their time cap (which stops a few of their
+    /// decisions early, more on a slow or loaded machine): a seed then
+    /// replays exactly.
     #[arg(long)]
     exact: bool,
     /// Print the summary as one JSON object on standard output.
