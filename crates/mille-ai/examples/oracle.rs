@@ -97,17 +97,11 @@ fn value(
         };
         let mut bots = [players[0].reseeded(k), players[1].reseeded(k + 7)];
         s.apply_unchecked(action);
-        let mut guard = 0;
-        while !matches!(s.phase(), Phase::HandOver | Phase::GameOver) && guard < 2000 {
-            let seat = match s.phase() {
-                Phase::Turn { seat, .. }
-                | Phase::CoupFourre { seat, .. }
-                | Phase::Extension { seat } => seat,
-                _ => 0,
-            };
+        // The guard only matters for a broken state; a hand is far shorter.
+        for _ in 0..2000 {
+            let ToAct::Seat(seat) = s.to_act() else { break };
             let a = bots[seat as usize].decide_state(&s, seat);
             s.apply_unchecked(a);
-            guard += 1;
         }
         if let Some(sc) = s.last_scores() {
             total += f64::from(sc[0].total()) - f64::from(sc[1].total());
