@@ -104,6 +104,10 @@ impl Card {
         Card::RightOfWay,
     ];
 
+    /// The five distance cards, shortest first: the order of a tableau's
+    /// distance counts.
+    pub const DISTANCES: [Card; 5] = [Card::D25, Card::D50, Card::D75, Card::D100, Card::D200];
+
     /// The four safeties in [`Safety`] bit order.
     pub const SAFETIES: [Card; 4] = [
         Card::ExtraTank,

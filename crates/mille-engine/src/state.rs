@@ -94,7 +94,7 @@ impl Tableau {
 
     /// The distance cards played, smallest first.
     pub fn distance_cards(&self) -> impl Iterator<Item = Card> + '_ {
-        [Card::D25, Card::D50, Card::D75, Card::D100, Card::D200]
+        Card::DISTANCES
             .into_iter()
             .zip(self.distance)
             .flat_map(|(c, n)| std::iter::repeat_n(c, n as usize))
@@ -106,10 +106,7 @@ impl Tableau {
         counts.add_all(self.speed.as_slice().iter().copied());
         // Counted by kind, not card by card: the computer players count
         // cards at every decision of their play-outs.
-        for (c, n) in [Card::D25, Card::D50, Card::D75, Card::D100, Card::D200]
-            .into_iter()
-            .zip(self.distance)
-        {
+        for (c, n) in Card::DISTANCES.into_iter().zip(self.distance) {
             counts.0[c as usize] += n;
         }
         counts.add_all(self.safeties.cards());

@@ -237,7 +237,7 @@ pub fn miles_texts(t: &Tableau, target: u16) -> Vec<String> {
 /// The miles as "325 of 700  (25 50x2 200)": the distance cards played,
 /// counted by value.
 pub fn miles_text(t: &Tableau, target: u16) -> String {
-    let counts: Vec<String> = [Card::D25, Card::D50, Card::D75, Card::D100, Card::D200]
+    let counts: Vec<String> = Card::DISTANCES
         .into_iter()
         .zip(t.distance)
         .filter(|&(_, n)| n > 0)

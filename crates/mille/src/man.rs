@@ -206,10 +206,7 @@ fn cards() -> String {
         s.push_str(&format!("{}\t{remedy}\t{safety}\n", named(hazard)));
     }
     s.push_str(".fi\n.PP\n");
-    let distance: Vec<String> = [Card::D25, Card::D50, Card::D75, Card::D100, Card::D200]
-        .into_iter()
-        .map(named)
-        .collect();
+    let distance: Vec<String> = Card::DISTANCES.into_iter().map(named).collect();
     s.push_str(&format!("Distance: {}.\n.PP\n", distance.join(", ")));
     let more: Vec<String> = Card::ALL
         .into_iter()
