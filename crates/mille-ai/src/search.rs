@@ -38,6 +38,13 @@ pub struct Budget {
     pub time_limit: Option<Duration>,
 }
 
+impl Budget {
+    /// Iterations of each tree (at least one).
+    fn per_tree(&self) -> u32 {
+        self.iterations.div_ceil(self.trees.max(1)).max(1)
+    }
+}
+
 impl Default for Budget {
     fn default() -> Self {
         Budget {
@@ -182,7 +189,7 @@ pub fn search_stats(
     players: &Players,
 ) -> Vec<RootStat> {
     let trees = budget.trees.max(1);
-    let per_tree = budget.iterations.div_ceil(trees).max(1);
+    let per_tree = budget.per_tree();
     let deadline = budget.time_limit.map(|d| Instant::now() + d);
     let roots: Vec<Vec<RootStat>> = (0..trees)
         .into_par_iter()
@@ -265,7 +272,7 @@ pub fn search_with(
     let anchor = anchor.filter(|a| legal.contains(a));
     let merged = search_stats(view, anchor, budget, seed, sample, players);
     let legal_stats = merged.iter().filter(|m| legal.contains(&m.action));
-    let z = override_z(budget.iterations.div_ceil(budget.trees.max(1)));
+    let z = override_z(budget.per_tree());
     match anchor {
         Some(a) => {
             let best = legal_stats
