@@ -23,7 +23,8 @@
 //! DUMP=/tmp/a.txt cargo run --release -p mille-ai --example oracle -- 100 2 256 normal
 //! ```
 //! Arguments: hands, seed, reshuffles per move, then the bots (a level,
-//! its time cap off, or `search:N`, N iterations on 2 trees). With
+//! its time cap off, `search:N`, N iterations on 2 trees, or `sharpened`,
+//! the classic procedure with the search's sharpened weights). With
 //! `DUMP=file`, each hand's gain per bot is written there, one line per
 //! hand, to compare runs (builds) hand by hand: the positions follow
 //! `classic`'s play, which no variant changes. With `ALL=1` every legal
@@ -63,6 +64,9 @@ fn make(spec: &str, seed: u64) -> Result<Player, String> {
             time_limit: None,
         };
         return Ok(Player::Search(Box::new(SearchBot::new(spec, budget, seed))));
+    }
+    if spec == "sharpened" {
+        return Ok(Player::Classic(Box::new(ClassicBot::sharpened(seed))));
     }
     let level: Level = spec
         .parse()
