@@ -494,13 +494,13 @@ impl ClassicBot {
                 let k = Knowledge::new(state, seat);
                 self.remember(&k);
                 match self.turn(&k) {
-                    Some(a) if k.legal.contains(&a) => a,
+                    Some(a) if k.legal().contains(&a) => a,
                     _ => k
-                        .legal
+                        .legal()
                         .iter()
                         .copied()
                         .find(|a| matches!(a, Action::Discard(c) if c.kind() != Kind::Safety))
-                        .or_else(|| k.legal.first().copied())
+                        .or_else(|| k.legal().first().copied())
                         .unwrap_or(Action::Draw),
                 }
             }

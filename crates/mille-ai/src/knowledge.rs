@@ -22,8 +22,9 @@ pub struct Knowledge<'a> {
     /// The seat's team.
     pub team: u8,
     /// The legal actions when the state waits for the seat's turn decision
-    /// (empty otherwise).
-    pub legal: ActionList,
+    /// (empty otherwise). Private, like the per-kind answers below that are
+    /// worked out from it, so that they cannot disagree.
+    legal: ActionList,
     /// Per card kind, the play [`Knowledge::playable`] answers (worked out
     /// once: the classic bot asks it many times a decision, in play-outs).
     plays: [Option<Action>; KINDS],
@@ -83,6 +84,11 @@ impl<'a> Knowledge<'a> {
         determinize_for(view, decision, &mut rng).ok()
     }
 
+    /// The legal actions when the state waits for the seat's turn decision
+    /// (empty otherwise).
+    pub fn legal(&self) -> &ActionList {
+        &self.legal
+    }
     /// The seat's hand.
     pub fn hand(&self) -> &'a [Card] {
         self.state.hand(self.seat)
