@@ -221,7 +221,7 @@ pub fn coup_fourre_if_held(hand: &[mille_engine::Card], hazard: mille_engine::Ca
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mille_engine::GameConfig;
+    use mille_engine::{Card, GameConfig};
 
     #[test]
     fn random_bots_finish_a_game_with_legal_moves() {
@@ -268,6 +268,20 @@ mod tests {
             matches!(err, ReplayError::Illegal { index: 300, .. }),
             "{err}"
         );
+    }
+
+    /// A view claiming absurd numbers of cards (as a broken or hostile
+    /// protocol peer may send) gets an answer from every level, no panic.
+    #[test]
+    fn every_level_answers_an_absurd_view() {
+        let state = State::new(GameConfig::default(), 3).expect("config");
+        let mut view = state.view(0);
+        view.teams[1].distance = vec![Card::D25; 300];
+        view.discards = vec![Card::D25; 110];
+        for level in Level::ALL {
+            let mut bot = make_bot(level, 1);
+            bot.decide(&view, Decision::Turn);
+        }
     }
 
     #[test]

@@ -353,10 +353,12 @@ impl CardCounts {
     pub const fn get(&self, c: Card) -> u8 {
         self.0[c as usize]
     }
-    /// Adds one card.
+    /// Adds one card. Saturates: a view from the network may claim more
+    /// copies than a count holds.
     #[inline]
     pub fn add(&mut self, c: Card) {
-        self.0[c as usize] += 1;
+        let n = &mut self.0[c as usize];
+        *n = n.saturating_add(1);
     }
     /// Total number of cards.
     pub fn total(&self) -> u32 {

@@ -107,7 +107,8 @@ impl Tableau {
         // Counted by kind, not card by card: the computer players count
         // cards at every decision of their play-outs.
         for (c, n) in Card::DISTANCES.into_iter().zip(self.distance) {
-            counts.0[c as usize] += n;
+            let count = &mut counts.0[c as usize];
+            *count = count.saturating_add(n);
         }
         counts.add_all(self.safeties.cards());
     }

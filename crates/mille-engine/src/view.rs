@@ -456,3 +456,27 @@ pub fn legal_actions_in_view(view: &View) -> Result<Vec<Action>, DeterminizeErro
     state.legal_actions(&mut list);
     Ok(list.to_vec())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GameConfig;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    /// A view from the network may claim any number of cards: counting
+    /// them must neither overflow nor panic, whatever it then answers.
+    #[test]
+    fn absurd_card_counts_are_refused_or_clamped_never_a_panic() {
+        let state = State::new(GameConfig::default(), 3).expect("config");
+        let mut view = state.view(0);
+        view.teams[1].distance = vec![Card::D25; 300];
+        view.discards = vec![Card::D25; MAX_DECK_CARDS];
+        view.hand.push(Card::D25);
+        let unseen = unseen_in_view(&view).expect("counts");
+        assert_eq!(unseen.get(Card::D25), 0);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let _ = determinize_for(&view, Decision::Turn, &mut rng);
+        let _ = legal_actions_in_view(&view);
+    }
+}
