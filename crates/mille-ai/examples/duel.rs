@@ -142,7 +142,7 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
         if spec == "handoracle" {
             Box::new(HandOracle {
                 truth: truth.clone(),
-                anchor: mille_ai::ClassicBot::new(seed),
+                anchor: mille_ai::ClassicBot::sharpened(seed),
                 seed,
             })
         } else {

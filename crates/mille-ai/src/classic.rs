@@ -9,8 +9,9 @@
 //! from the initial weights unless it is shown its own turns of the hand
 //! ([`Bot::observe`]).
 //!
-//! [`ClassicBot::sharpened`] is the same procedure with three discard
-//! weights corrected: not BSD's opponent, but the search's move to beat.
+//! [`ClassicBot::sharpened`] is the same procedure with three weights
+//! corrected (End of Limit's, which counts when playing too, and two
+//! discard weights): not BSD's opponent, but the search's move to beat.
 
 use crate::knowledge::Knowledge;
 use crate::{Bot, coup_fourre_if_held, fallback_action};
@@ -90,11 +91,12 @@ impl ClassicBot {
         }
     }
 
-    /// The same procedure with three discard weights corrected, a better
-    /// player than the original (and no longer BSD's opponent): it throws
-    /// away End of Limit far sooner (a Speed Limit still lets a car run 50
-    /// a turn, so its remedy is worth a third of the other remedies), keeps
-    /// its 25s longer and its 50s less. The search uses it as the move to
+    /// The same procedure with three weights corrected, a better player
+    /// than the original (and no longer BSD's opponent): End of Limit is
+    /// worth a third of the other remedies (a Speed Limit still lets a car
+    /// run 50 a turn), so it throws it away far sooner, and under a limit
+    /// it may drive on or mend another hazard before lifting the limit;
+    /// when discarding it keeps its 25s longer and its 50s less. The search uses it as the move to
     /// beat. Graded by the oracle harness (`examples/oracle.rs`, 400 hands,
     /// seeds 5 and 2): +60 and +69 points a hand over the original's moves.
     pub fn sharpened(seed: u64) -> ClassicBot {
@@ -542,7 +544,7 @@ impl ClassicBot {
 
 impl Bot for ClassicBot {
     fn name(&self) -> &str {
-        "classic"
+        if self.sharp { "sharpened" } else { "classic" }
     }
 
     /// Its own past turns rebuild its per-hand memory (`need`), so that a

@@ -277,7 +277,9 @@ mod tests {
         let state = State::new(GameConfig::default(), 3).expect("config");
         let mut view = state.view(0);
         view.teams[1].distance = vec![Card::D25; 300];
-        view.discards = vec![Card::D25; 110];
+        // As many discards as the deck holds: more and the view is refused
+        // before any card is counted.
+        view.discards = vec![Card::D25; mille_engine::rules::MAX_DECK_CARDS];
         for level in Level::ALL {
             let mut bot = make_bot(level, 1);
             bot.decide(&view, Decision::Turn);

@@ -87,8 +87,8 @@ pub struct SearchBot {
     /// classic procedure (graded +12 +- 5 points a hand over the original
     /// as `normal`'s anchor, by the oracle harness at 3000 iterations, 200
     /// hands). Its own side's play-outs stay the original's: sharpened
-    /// play-outs graded no better (+5 +- 14 or -28 +- 12, depending on
-    /// which policy the grading plays on with).
+    /// play-outs graded no better (-28 +- 12; +5 +- 14 by a temporary
+    /// grading that played on with the sharpened bot at the graded seat).
     anchor: ClassicBot,
     /// What the other seats probably hold, from what they played.
     beliefs: HandTracker,
@@ -124,8 +124,8 @@ impl Bot for SearchBot {
         let beliefs = &self.beliefs;
         let sample = |rng: &mut ChaCha8Rng| beliefs.sample(view, decision, rng);
         // Every seat is played as the classic bot with the per-hand memory
-        // it has by now: ours is the anchor's (unsharpened), the others' the models the
-        // beliefs keep from their watched moves.
+        // it has by now: ours is the anchor's (unsharpened), the others'
+        // the models the beliefs keep from their watched moves.
         let players: Players = std::array::from_fn(|seat| {
             let seat = seat as u8;
             if seat == view.seat {
