@@ -35,15 +35,16 @@ pub struct ClassicBot {
     /// [`ClassicBot::probability`] goes through every outcome.
     forced_draws: Option<Vec<u32>>,
     draws: usize,
-    /// Whether its discard weights are [`ClassicBot::sharpened`]'s.
+    /// Whether its weights are [`ClassicBot::sharpened`]'s.
     sharp: bool,
 }
 
-/// The sharpened weights (see [`ClassicBot::sharpened`]): End of Limit's
-/// worth per Speed Limit card (the original's 6 is every remedy's), and
-/// what keeping a 25 or a 50 is worth more than the original says.
+/// [`ClassicBot::sharpened`]'s worth of End of Limit per Speed Limit card,
+/// to play or to keep (the original's 6 is every remedy's).
 const SHARP_END_OF_LIMIT: i32 = 2;
+/// What keeping a 25 is worth, when discarding, above the original's value.
 const SHARP_KEEP_D25: i32 = 5;
+/// What keeping a 50 is worth, when discarding, above the original's value.
 const SHARP_KEEP_D50: i32 = -5;
 
 /// The starting `need` weights of `classic-bot.md`.
@@ -96,9 +97,10 @@ impl ClassicBot {
     /// worth a third of the other remedies (a Speed Limit still lets a car
     /// run 50 a turn), so it throws it away far sooner, and under a limit
     /// it may drive on or mend another hazard before lifting the limit;
-    /// when discarding it keeps its 25s longer and its 50s less. The search uses it as the move to
-    /// beat. Graded by the oracle harness (`examples/oracle.rs`, 400 hands,
-    /// seeds 5 and 2): +60 and +69 points a hand over the original's moves.
+    /// when discarding it keeps its 25s longer and its 50s less. The search
+    /// uses it as the move to beat. Graded by the oracle harness
+    /// (`examples/oracle.rs`, 400 hands, seeds 5 and 2): +60 and +69 points
+    /// a hand over the original's moves.
     pub fn sharpened(seed: u64) -> ClassicBot {
         ClassicBot {
             sharp: true,
