@@ -17,6 +17,9 @@
 //! With `DUMP=file`, A - B per hand of each deal is written there, one
 //! line per deal, to compare two variants deal by deal.
 
+#[path = "shared/spec.rs"]
+mod spec;
+
 use mille_ai::policy::PolicyBot;
 use mille_ai::{Bot, Level, bot_action, make_bot};
 use mille_engine::{Action, GameConfig, HandScore, Phase, State, ToAct};
@@ -79,24 +82,10 @@ fn bot(spec: &str, seed: u64) -> Box<dyn Bot> {
     if spec == "policy" {
         return Box::new(PolicyBot::new(seed));
     }
-    // "search:ITERATIONS" is a search with that budget; levels run without
-    // their time cap so that results do not depend on the machine's load.
-    if let Some(n) = spec.strip_prefix("search:") {
-        let budget = mille_ai::Budget {
-            iterations: n.parse().unwrap_or(1000),
-            trees: 2,
-            time_limit: None,
-        };
-        return Box::new(mille_ai::SearchBot::new(spec, budget, seed));
-    }
-    // `main` checked the spec.
-    let level: Level = spec.parse().unwrap_or(Level::Classic);
-    match level.budget() {
-        Some(mut b) => {
-            b.time_limit = None;
-            Box::new(mille_ai::SearchBot::new(spec, b, seed))
-        }
-        None => make_bot(level, seed),
+    match spec::search_budget(spec) {
+        Some(Ok(b)) => Box::new(mille_ai::SearchBot::new(spec, b, seed)),
+        // `main` checked the spec.
+        _ => make_bot(spec.parse().unwrap_or(Level::Classic), seed),
     }
 }
 
@@ -212,11 +201,8 @@ fn check_spec(spec: &str) -> Result<(), String> {
     if ["blind", "policy", "handoracle"].contains(&spec) {
         return Ok(());
     }
-    if let Some(n) = spec.strip_prefix("search:") {
-        return n
-            .parse::<u32>()
-            .map(|_| ())
-            .map_err(|_| format!("`{spec}`: search:N takes a number of iterations"));
+    if let Some(budget) = spec::search_budget(spec) {
+        return budget.map(|_| ());
     }
     spec.parse::<Level>().map(|_| ()).map_err(|e| e.to_string())
 }

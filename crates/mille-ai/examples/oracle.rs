@@ -31,6 +31,9 @@
 //! move is valued, which also prints what always playing the best move
 //! (told the hands) would gain. Not part of the product.
 
+#[path = "shared/spec.rs"]
+mod spec;
+
 use mille_ai::{Bot, ClassicBot, Level, SearchBot, bot_action};
 use mille_engine::view::{Decision, determinize_at};
 use mille_engine::{Action, ActionList, GameConfig, Phase, State, ToAct};
@@ -54,30 +57,18 @@ impl Player {
 }
 
 fn make(spec: &str, seed: u64) -> Result<Player, String> {
-    if let Some(n) = spec.strip_prefix("search:") {
-        let iterations = n
-            .parse()
-            .map_err(|_| format!("`{spec}`: search:N takes a number"))?;
-        let budget = mille_ai::Budget {
-            iterations,
-            trees: 2,
-            time_limit: None,
-        };
-        return Ok(Player::Search(Box::new(SearchBot::new(spec, budget, seed))));
+    if let Some(budget) = spec::search_budget(spec) {
+        return Ok(Player::Search(Box::new(SearchBot::new(
+            spec, budget?, seed,
+        ))));
     }
-    if spec == "sharpened" {
-        return Ok(Player::Classic(Box::new(ClassicBot::sharpened(seed))));
-    }
-    let level: Level = spec
-        .parse()
-        .map_err(|e: mille_ai::UnknownLevel| e.to_string())?;
-    match level.budget() {
-        Some(mut b) => {
-            b.time_limit = None;
-            Ok(Player::Search(Box::new(SearchBot::new(spec, b, seed))))
-        }
-        None if level == Level::Classic => Ok(Player::Classic(Box::new(ClassicBot::new(seed)))),
-        None => Err(format!("`{spec}`: not a level this harness grades")),
+    match spec {
+        "sharpened" => Ok(Player::Classic(Box::new(ClassicBot::sharpened(seed)))),
+        "classic" => Ok(Player::Classic(Box::new(ClassicBot::new(seed)))),
+        _ => Err(match spec.parse::<Level>() {
+            Ok(_) => format!("`{spec}`: not a level this harness grades"),
+            Err(e) => e.to_string(),
+        }),
     }
 }
 

@@ -136,7 +136,7 @@ impl ClassicBot {
             self.need = initial_need();
         }
         self.last = Some((deck, public));
-        if let Some(h) = k.state.tableau(k.team).stopping_hazard()
+        if let Some(h) = k.state().tableau(k.team()).stopping_hazard()
             && let Some(r) = h.remedy()
         {
             self.need[r.index()] += 2;
@@ -151,7 +151,7 @@ impl ClassicBot {
         if k.teams() == 2 {
             for o in k.opponents() {
                 p += k
-                    .state
+                    .state()
                     .tableau(o)
                     .battle
                     .as_slice()
@@ -161,7 +161,7 @@ impl ClassicBot {
             }
         }
         for s in [Card::ExtraTank, Card::PunctureProof, Card::DrivingAce] {
-            if k.hand().contains(&s) || s.safety().is_some_and(|x| k.has_safety(k.team, x)) {
+            if k.hand().contains(&s) || s.safety().is_some_and(|x| k.has_safety(k.team(), x)) {
                 let hazard = match s {
                     Card::ExtraTank => Card::OutOfGas,
                     Card::PunctureProof => Card::FlatTire,
@@ -178,7 +178,9 @@ impl ClassicBot {
     fn would_extend(k: &Knowledge) -> bool {
         let known = Card::SAFETIES
             .into_iter()
-            .filter(|s| s.safety().is_some_and(|x| k.has_safety(k.team, x)) || k.hand().contains(s))
+            .filter(|s| {
+                s.safety().is_some_and(|x| k.has_safety(k.team(), x)) || k.hand().contains(s)
+            })
             .count();
         if known < 2 {
             return false;
@@ -191,7 +193,7 @@ impl ClassicBot {
         // Every safety is ours or still unplayed by the opponents.
         let opp_played = k
             .opponents()
-            .any(|o| !k.state.tableau(o).safeties.is_empty());
+            .any(|o| !k.state().tableau(o).safeties.is_empty());
         if !opp_played {
             return true;
         }
@@ -199,8 +201,8 @@ impl ClassicBot {
     }
 
     fn turn(&mut self, k: &Knowledge) -> Option<Action> {
-        let me = k.team;
-        let tab = k.state.tableau(me);
+        let me = k.team();
+        let tab = k.state().tableau(me);
         // Step 2: a safety that cancels what stops us (or Right of Way
         // while limited) goes down at once.
         for &c in k.hand() {
@@ -235,7 +237,7 @@ impl ClassicBot {
             }
         }
         // Step 3: a finish we would extend is no finish.
-        if finish && k.rules().extended_target.is_some() && k.state.extension_caller().is_none() {
+        if finish && k.rules().extended_target.is_some() && k.state().extension_caller().is_none() {
             finish = !Self::would_extend(k);
         }
         // Step 4: when to play a safety.
@@ -326,8 +328,8 @@ impl ClassicBot {
         finish: bool,
         pressure: i32,
     ) -> i32 {
-        let me = k.team;
-        let tab = k.state.tableau(me);
+        let me = k.team();
+        let tab = k.state().tableau(me);
         let held = |x: Card| k.hand().iter().filter(|&&h| h == x).count() as i32;
         let need = |x: Card| self.need[x.index()];
         let target = k.target();

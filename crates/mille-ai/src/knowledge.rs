@@ -15,15 +15,16 @@ use rand_core::SeedableRng;
 pub struct Knowledge<'a> {
     /// Every card the seat can see: its hand, every tableau, the discards.
     pub seen: CardCounts,
-    /// The state; only its public part and the seat's hand are read.
-    pub state: &'a State,
+    /// The state; only its public part and the seat's hand are read. This
+    /// and the fields below are private: the per-kind answers are worked
+    /// out from them once, so that nothing can make them disagree.
+    state: &'a State,
     /// The deciding seat.
-    pub seat: u8,
+    seat: u8,
     /// The seat's team.
-    pub team: u8,
+    team: u8,
     /// The legal actions when the state waits for the seat's turn decision
-    /// (empty otherwise). Private, like the per-kind answers below that are
-    /// worked out from it, so that they cannot disagree.
+    /// (empty otherwise).
     legal: ActionList,
     /// Per card kind, the play [`Knowledge::playable`] answers (worked out
     /// once: the classic bot asks it many times a decision, in play-outs).
@@ -84,6 +85,19 @@ impl<'a> Knowledge<'a> {
         determinize_for(view, decision, &mut rng).ok()
     }
 
+    /// The state the knowledge was built on (read only its public part and
+    /// the seat's hand).
+    pub fn state(&self) -> &'a State {
+        self.state
+    }
+    /// The deciding seat.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+    /// The seat's team.
+    pub fn team(&self) -> u8 {
+        self.team
+    }
     /// The legal actions when the state waits for the seat's turn decision
     /// (empty otherwise).
     pub fn legal(&self) -> &ActionList {

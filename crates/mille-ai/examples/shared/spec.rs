@@ -1,0 +1,27 @@
+//! What the tuning harnesses (`duel`, `oracle`) share: the budget a
+//! search bot's name stands for.
+
+use mille_ai::{Budget, Level};
+
+/// The search budget `spec` names, without its time cap so that results
+/// do not depend on the machine's load: `search:N` is N iterations over two
+/// trees, a searching level its own budget. `None` when `spec` names no
+/// search (another bot, or nothing); an error when `search:` has no number.
+pub fn search_budget(spec: &str) -> Option<Result<Budget, String>> {
+    if let Some(n) = spec.strip_prefix("search:") {
+        return Some(
+            n.parse()
+                .map(|iterations| Budget {
+                    iterations,
+                    trees: 2,
+                    time_limit: None,
+                })
+                .map_err(|_| format!("`{spec}`: search:N takes a number of iterations")),
+        );
+    }
+    let budget = spec.parse::<Level>().ok()?.budget()?;
+    Some(Ok(Budget {
+        time_limit: None,
+        ..budget
+    }))
+}
