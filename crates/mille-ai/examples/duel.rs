@@ -99,6 +99,9 @@ struct Tally {
     games: u32,
     a_time: Duration,
     a_decisions: u32,
+    /// Per side: safeties still in the hand of a side that completed the
+    /// trip (they could have been played first, each for another turn).
+    stranded: [u32; 2],
 }
 
 impl Tally {
@@ -110,6 +113,7 @@ impl Tally {
                 self.items[s][i] += other.items[s][i];
             }
             self.points[s] += other.points[s];
+            self.stranded[s] += other.stranded[s];
         }
         self.wins += other.wins;
         self.games += other.games;
@@ -169,6 +173,13 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
                             t.items[side][i] += u64::from(*v);
                         }
                         t.points[side] += u64::from(s.total());
+                        if state.tableau(state.team_of(seat)).miles >= state.target() {
+                            t.stranded[side] += state
+                                .hand(seat)
+                                .iter()
+                                .filter(|c| c.kind() == mille_engine::Kind::Safety)
+                                .count() as u32;
+                        }
                     }
                     diff += i64::from(scores[a_seat as usize].total())
                         - i64::from(scores[1 - a_seat as usize].total());
@@ -315,6 +326,11 @@ fn main() {
             total.items[1][i] as f64 / hands
         );
     }
+    println!(
+        "safeties left in the hand of a side that completed the trip, a hand: A {:.3} B {:.3}",
+        f64::from(total.stranded[0]) / hands,
+        f64::from(total.stranded[1]) / hands
+    );
     if total.games > 0 {
         let p = total.wins / f64::from(total.games);
         println!(

@@ -17,8 +17,8 @@
 
 use crate::inference::HandTracker;
 use crate::{Bot, ClassicBot, fallback_action, policy};
-use mille_engine::view::{Decision, determinize_for};
-use mille_engine::{Action, ActionList, Phase, State, ToAct, View};
+use mille_engine::view::{Decision, determinize_for, legal_actions_in_view};
+use mille_engine::{Action, ActionList, Kind, Phase, State, ToAct, View};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -137,14 +137,51 @@ impl Bot for SearchBot {
                     .unwrap_or_else(|| ClassicBot::new(0))
             }
         });
-        search_with(view, Some(anchor), self.budget, seed, &sample, &players)
-            .unwrap_or_else(|| fallback_action(view, decision))
+        let action = search_with(view, Some(anchor), self.budget, seed, &sample, &players)
+            .unwrap_or_else(|| fallback_action(view, decision));
+        safety_before_finishing(view, decision, action)
     }
 
     fn observe(&mut self, view: &View, actor: u8, action: Action) {
         self.anchor.observe(view, actor, action);
         self.beliefs.observe(view, actor, action);
     }
+}
+
+/// A playable safety instead of `action` when `action` is a distance card
+/// that ends the trip. A safety gives another turn, so the finish is still
+/// there after it, while a safety still in hand when the hand ends scores
+/// nothing. The search alone missed it now and then: over 200 hands
+/// against `classic` (`duel normal classic 100 hands 11`) `normal` ended
+/// its trips holding 0.07 safeties a hand, `classic` none.
+pub fn safety_before_finishing(view: &View, decision: Decision, action: Action) -> Action {
+    let Action::Play { card, .. } = action else {
+        return action;
+    };
+    if decision != Decision::Turn || card.kind() != Kind::Distance {
+        return action;
+    }
+    let team = view
+        .seats
+        .iter()
+        .find(|s| s.seat == view.seat)
+        .map(|s| s.team);
+    let miles = view
+        .teams
+        .iter()
+        .find(|t| Some(t.team) == team)
+        .map_or(0, |t| t.miles());
+    if miles.saturating_add(card.miles()) < view.target {
+        return action;
+    }
+    legal_actions_in_view(view)
+        .ok()
+        .and_then(|legal| {
+            legal
+                .into_iter()
+                .find(|a| matches!(a, Action::Play { card, .. } if card.kind() == Kind::Safety))
+        })
+        .unwrap_or(action)
 }
 
 /// What the search learnt about one root action.
@@ -694,4 +731,63 @@ pub fn evaluate(state: &State) -> [f64; 3] {
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_engine::{Card, GameConfig, Scenario};
+
+    /// At 625 miles with a 75 and Right of Way in hand, the finish waits
+    /// for the safety (which gives another turn); short of the end, or
+    /// with no safety, the move stands.
+    #[test]
+    fn a_safety_is_played_before_the_finish() {
+        let position = |hand: &[Card], distance: &[Card]| {
+            Scenario::new(GameConfig::default())
+                .expect("config")
+                .hand(0, hand)
+                .battle(0, &[Card::Go])
+                .distance(0, distance)
+                .phase(Phase::Turn {
+                    seat: 0,
+                    drawn: true,
+                })
+                .build()
+                .view(0)
+        };
+        let finish = Action::Play {
+            card: Card::D75,
+            target: 0,
+        };
+        let hand = [Card::D75, Card::RightOfWay, Card::D25, Card::Gasoline];
+        let near = [Card::D200, Card::D200, Card::D100, Card::D100, Card::D25];
+        let view = position(&hand, &near);
+        assert_eq!(view.teams[0].miles(), 625);
+        assert_eq!(
+            safety_before_finishing(&view, Decision::Turn, finish),
+            Action::Play {
+                card: Card::RightOfWay,
+                target: 0,
+            }
+        );
+        let far = [Card::D200, Card::D100, Card::D100, Card::D25];
+        let view = position(&hand, &far);
+        assert_eq!(
+            safety_before_finishing(&view, Decision::Turn, finish),
+            finish
+        );
+        let without = [Card::D75, Card::D25, Card::Gasoline, Card::Stop];
+        let view = position(&without, &near);
+        assert_eq!(
+            safety_before_finishing(&view, Decision::Turn, finish),
+            finish
+        );
+        let discard = Action::Discard(Card::D25);
+        let view = position(&hand, &near);
+        assert_eq!(
+            safety_before_finishing(&view, Decision::Turn, discard),
+            discard
+        );
+    }
 }
