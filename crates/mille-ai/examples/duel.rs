@@ -49,18 +49,19 @@ impl Bot for HandOracle {
         let b = normal_budget();
         let players: mille_ai::search::Players =
             std::array::from_fn(|_| mille_ai::ClassicBot::new(0));
-        mille_ai::search::search_with(v, Some(anchor), b, self.seed, &sample, &players)
-            .unwrap_or(Action::Draw)
+        let action =
+            mille_ai::search::search_with(v, Some(anchor), b, self.seed, &sample, &players)
+                .unwrap_or(Action::Draw);
+        // As `normal` does after its search.
+        mille_ai::search::safety_before_finishing(v, d, action)
     }
 }
 
 /// `normal`'s budget without its time cap.
 fn normal_budget() -> mille_ai::Budget {
-    let b = Level::Normal.budget().unwrap_or_default();
-    mille_ai::Budget {
-        time_limit: None,
-        ..b
-    }
+    spec::search_budget("normal")
+        .and_then(Result::ok)
+        .unwrap_or_default()
 }
 
 struct Blind(mille_ai::SearchBot);
@@ -82,9 +83,9 @@ fn bot(spec: &str, seed: u64) -> Box<dyn Bot> {
     if spec == "policy" {
         return Box::new(PolicyBot::new(seed));
     }
+    // `main` checked the spec: a bad `search:N` or level never gets here.
     match spec::search_budget(spec) {
         Some(Ok(b)) => Box::new(mille_ai::SearchBot::new(spec, b, seed)),
-        // `main` checked the spec.
         _ => make_bot(spec.parse().unwrap_or(Level::Classic), seed),
     }
 }

@@ -11,13 +11,13 @@ use rand_core::SeedableRng;
 /// [`State`], but reading only the seat's hand and the public cards: a
 /// state determinized from a view (hidden cards at random) gives exactly
 /// the knowledge of that view, and a real state during a search's
-/// play-out gives what the seat would know there.
+/// play-out gives what the seat would know there. Every field is private
+/// and worked out once in [`Knowledge::new`], so that no answer can
+/// disagree with another.
 pub struct Knowledge<'a> {
     /// Every card the seat can see: its hand, every tableau, the discards.
-    pub seen: CardCounts,
-    /// The state; only its public part and the seat's hand are read. This
-    /// and the fields below are private: the per-kind answers are worked
-    /// out from them once, so that nothing can make them disagree.
+    seen: CardCounts,
+    /// The state; only its public part and the seat's hand are read.
     state: &'a State,
     /// The deciding seat.
     seat: u8,

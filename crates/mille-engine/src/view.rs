@@ -73,9 +73,12 @@ pub struct ScoreView {
 }
 
 impl TeamView {
-    /// Miles travelled.
+    /// Miles travelled (saturating: a view from the network may claim
+    /// any number of distance cards).
     pub fn miles(&self) -> u16 {
-        self.distance.iter().map(|c| c.miles()).sum()
+        self.distance
+            .iter()
+            .fold(0u16, |m, c| m.saturating_add(c.miles()))
     }
 }
 
