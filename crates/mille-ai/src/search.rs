@@ -843,16 +843,7 @@ mod tests {
             safety_before_finishing(&view, Decision::Turn, finish),
             finish
         );
-        let nearer = [
-            Card::D200,
-            Card::D200,
-            Card::D100,
-            Card::D100,
-            Card::D100,
-            Card::D100,
-            Card::D100,
-            Card::D25,
-        ];
+        let nearer = [&near[..], &[Card::D100; 3]].concat();
         let view = position(bsd, 0, &hand, &nearer, true);
         assert_eq!(
             safety_before_finishing(&view, Decision::Turn, finish),
