@@ -59,9 +59,7 @@ impl Bot for HandOracle {
 
 /// `normal`'s budget without its time cap.
 fn normal_budget() -> mille_ai::Budget {
-    spec::search_budget("normal")
-        .and_then(Result::ok)
-        .unwrap_or_default()
+    spec::uncapped(Level::Normal).unwrap_or_default()
 }
 
 struct Blind(mille_ai::SearchBot);

@@ -90,10 +90,6 @@ impl<'a> Knowledge<'a> {
     pub fn state(&self) -> &'a State {
         self.state
     }
-    /// The deciding seat.
-    pub fn seat(&self) -> u8 {
-        self.seat
-    }
     /// The seat's team.
     pub fn team(&self) -> u8 {
         self.team
