@@ -1,0 +1,117 @@
+//! Time of one decision of each computer level, on fixed mid-hand
+//! positions of 2-player `bsd` games, with the searching levels' budgets
+//! counted in iterations (no time cap), so that the figure is the cost of
+//! the level's whole budget on this machine. In play, the time caps cut
+//! the longest decisions short; `mille match --json` reports those times.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mille_ai::{Bot, ClassicBot, Level, SearchBot, bot_action, watch_current_hand};
+use mille_engine::view::Decision;
+use mille_engine::{Action, GameConfig, GameRecord, Phase, State, View};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// A position where seat 0 decides its turn after `turns` turns of a hand
+/// dealt from `seed`, both seats played by `classic`, and the record that
+/// leads there (for a searching bot to watch, as in a real game).
+fn position(seed: u64, turns: usize) -> Option<(GameRecord, View)> {
+    let config = GameConfig::default();
+    let mut state = State::new(config, seed).ok()?;
+    let mut record = GameRecord {
+        config,
+        seed,
+        actions: Vec::new(),
+    };
+    let mut bots = [ClassicBot::new(seed), ClassicBot::new(seed + 1)];
+    let mut seen_turns = 0;
+    loop {
+        if let Phase::Turn {
+            seat: 0,
+            drawn: true,
+        } = state.phase()
+        {
+            if seen_turns >= turns {
+                return Some((record, state.view(0)));
+            }
+            seen_turns += 1;
+        }
+        let seat = match state.phase() {
+            Phase::Turn { seat, .. }
+            | Phase::CoupFourre { seat, .. }
+            | Phase::Extension { seat } => seat,
+            Phase::HandOver | Phase::GameOver => return None,
+        };
+        let action: Action = bot_action(&mut bots[usize::from(seat)], &state)?;
+        state.apply(action).ok()?;
+        record.actions.push(action);
+    }
+}
+
+/// `level`'s bot with its budget uncapped, having watched the hand so far.
+fn bot_at(level: Level, record: &GameRecord) -> Option<Box<dyn BotClone>> {
+    let bot: Box<dyn BotClone> = match level.budget() {
+        Some(budget) => {
+            let budget = mille_ai::Budget {
+                time_limit: None,
+                ..budget
+            };
+            Box::new(SearchBot::new(level.id(), budget, 7))
+        }
+        None => Box::new(ClassicBot::new(7)),
+    };
+    let mut bot = bot;
+    watch_current_hand(bot.as_bot(), 0, record).ok()?;
+    Some(bot)
+}
+
+/// A bot that can be copied between measurements, so that every decision
+/// is made from the same memory.
+trait BotClone {
+    fn as_bot(&mut self) -> &mut dyn Bot;
+    fn copy(&self) -> Box<dyn BotClone>;
+}
+
+impl<B: Bot + Clone + 'static> BotClone for B {
+    fn as_bot(&mut self) -> &mut dyn Bot {
+        self
+    }
+    fn copy(&self) -> Box<dyn BotClone> {
+        Box::new(self.clone())
+    }
+}
+
+fn decisions(c: &mut Criterion) {
+    // Early, middle and late in a hand, from three deals.
+    let positions: Vec<(GameRecord, View)> = [(1, 3), (2, 8), (3, 14)]
+        .into_iter()
+        .filter_map(|(seed, turns)| position(seed, turns))
+        .collect();
+    assert_eq!(positions.len(), 3, "a bench position did not arise");
+    for (level, measure_secs) in [
+        (Level::Classic, 3),
+        (Level::Easy, 3),
+        (Level::Normal, 5),
+        (Level::Hard, 20),
+    ] {
+        let mut group = c.benchmark_group(format!("decision/{}", level.id()));
+        group
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(measure_secs));
+        for (i, (record, view)) in positions.iter().enumerate() {
+            let Some(bot) = bot_at(level, record) else {
+                panic!("the {} bot could not watch position {i}", level.id());
+            };
+            group.bench_function(format!("position{i}"), |b| {
+                b.iter(|| {
+                    let mut fresh = bot.copy();
+                    black_box(fresh.as_bot().decide(view, Decision::Turn))
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, decisions);
+criterion_main!(benches);
