@@ -330,7 +330,7 @@ impl ClassicBot {
     ) -> i32 {
         let me = k.team();
         let tab = k.state().tableau(me);
-        let held = |x: Card| k.hand().iter().filter(|&&h| h == x).count() as i32;
+        let held = |x: Card| k.held(x);
         let need = |x: Card| self.need[x.index()];
         let target = k.target();
         // The opponent a hazard would go on: the leading one that can take it.

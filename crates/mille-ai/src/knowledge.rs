@@ -19,8 +19,10 @@ pub struct Knowledge<'a> {
     seen: CardCounts,
     /// The state; only its public part and the seat's hand are read.
     state: &'a State,
-    /// The deciding seat.
-    seat: u8,
+    /// The seat's hand (looked up once: every rule asks for it).
+    hand: &'a [Card],
+    /// The seat's hand counted per card kind.
+    held: CardCounts,
     /// The seat's team.
     team: u8,
     /// The legal actions when the state waits for the seat's turn decision
@@ -36,9 +38,11 @@ pub struct Knowledge<'a> {
 impl<'a> Knowledge<'a> {
     /// What `seat` knows in `state`.
     pub fn new(state: &'a State, seat: u8) -> Knowledge<'a> {
-        let mut seen = CardCounts::default();
-        seen.add_all(state.hand(seat).iter().copied());
-        seen.add_all(state.discards().iter().copied());
+        let hand = state.hand(seat);
+        let mut held = CardCounts::default();
+        held.add_all(hand.iter().copied());
+        let mut seen = held;
+        seen.add_counts(state.discard_counts());
         for t in 0..state.rules().teams {
             state.tableau(t).count_into(&mut seen);
         }
@@ -69,7 +73,8 @@ impl<'a> Knowledge<'a> {
         Knowledge {
             seen,
             state,
-            seat,
+            hand,
+            held,
             team: state.team_of(seat),
             legal,
             plays,
@@ -101,7 +106,11 @@ impl<'a> Knowledge<'a> {
     }
     /// The seat's hand.
     pub fn hand(&self) -> &'a [Card] {
-        self.state.hand(self.seat)
+        self.hand
+    }
+    /// How many of a card the seat holds.
+    pub fn held(&self, c: Card) -> i32 {
+        i32::from(self.held.get(c))
     }
     /// Cards left in the draw pile.
     pub fn deck(&self) -> u32 {

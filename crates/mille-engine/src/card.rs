@@ -364,6 +364,13 @@ impl CardCounts {
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&n| u32::from(n)).sum()
     }
+    /// Adds every card of another count (saturating, as [`CardCounts::add`]).
+    #[inline]
+    pub fn add_counts(&mut self, other: &CardCounts) {
+        for (n, &m) in self.0.iter_mut().zip(&other.0) {
+            *n = n.saturating_add(m);
+        }
+    }
     /// Adds every card of an iterator.
     pub fn add_all(&mut self, cards: impl IntoIterator<Item = Card>) {
         for c in cards {

@@ -2,7 +2,7 @@
 //! live inline in the state so that cloning a state and playing a hand never
 //! touch the heap.
 
-use crate::card::Card;
+use crate::card::{Card, CardCounts};
 use std::fmt;
 
 /// A stack of at most `N` cards, bottom first.
@@ -133,6 +133,49 @@ impl<const N: usize> Pile<N> {
     #[inline]
     pub(crate) fn as_mut_slice(&mut self) -> &mut [Card] {
         &mut self.cards[..self.len as usize]
+    }
+}
+
+/// The discard pile: a [`Pile`] that also counts its cards per kind as
+/// they land, because the computer players count the discards at every
+/// decision of their play-outs.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Discards<const N: usize> {
+    pile: Pile<N>,
+    counts: CardCounts,
+}
+
+impl<const N: usize> Discards<N> {
+    /// The cards, oldest first.
+    #[inline]
+    pub fn as_slice(&self) -> &[Card] {
+        self.pile.as_slice()
+    }
+    /// The cards counted per kind.
+    #[inline]
+    pub fn counts(&self) -> &CardCounts {
+        &self.counts
+    }
+    /// Puts a card on top; false (and nothing counted) when full.
+    #[inline]
+    pub fn push(&mut self, c: Card) -> bool {
+        let pushed = self.pile.push(c);
+        if pushed {
+            self.counts.add(c);
+        }
+        pushed
+    }
+    /// Empties the pile.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.pile.clear();
+        self.counts = CardCounts::default();
+    }
+}
+
+impl<const N: usize> fmt::Debug for Discards<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.pile.fmt(f)
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::action::{Action, ActionList};
 use crate::card::{Card, CardCounts, Kind, Safety, SafetySet};
 use crate::error::IllegalAction;
-use crate::pile::Pile;
+use crate::pile::{Discards, Pile};
 use crate::rules::{
     ConfigError, CoupTiming, ExtensionScoring, GameConfig, HandEnd, MAX_SEATS, MAX_TEAMS, Rules,
 };
@@ -180,7 +180,7 @@ pub struct State {
     pub(crate) rng: ChaCha8Rng,
     pub(crate) phase: Phase,
     pub(crate) deck: Pile<MAX_DECK>,
-    pub(crate) discards: Pile<MAX_DECK>,
+    pub(crate) discards: Discards<MAX_DECK>,
     pub(crate) hands: [Hand; MAX_SEATS],
     pub(crate) tableaux: [Tableau; MAX_TEAMS],
     pub(crate) target: u16,
@@ -215,7 +215,7 @@ impl State {
             rng,
             phase: Phase::HandOver,
             deck: Pile::default(),
-            discards: Pile::default(),
+            discards: Discards::default(),
             hands: [Hand::default(); MAX_SEATS],
             tableaux: [Tableau::default(); MAX_TEAMS],
             target: rules.target,
@@ -343,6 +343,10 @@ impl State {
     /// The discards, oldest first.
     pub fn discards(&self) -> &[Card] {
         self.discards.as_slice()
+    }
+    /// The discards counted per kind.
+    pub fn discard_counts(&self) -> &CardCounts {
+        self.discards.counts()
     }
     /// The current trip length (700, or 1000 after an extension).
     pub fn target(&self) -> u16 {

@@ -38,8 +38,8 @@ use mille_engine::rules::HandEnd;
 use mille_engine::state::MAX_HAND;
 use mille_engine::view::{Decision, determinize_at, determinize_for, legal_actions_in_view};
 use mille_engine::{
-    Action, ActionList, Card, GameConfig, IllegalAction, Kind, Phase, RulesetId, Scenario, State,
-    Tableau, ToAct, View, bounded,
+    Action, ActionList, Card, CardCounts, GameConfig, IllegalAction, Kind, Phase, RulesetId,
+    Scenario, State, Tableau, ToAct, View, bounded,
 };
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -136,6 +136,13 @@ fn hand_sizes(s: &State) -> Vec<usize> {
     (0..s.rules().seats).map(|i| s.hand(i).len()).collect()
 }
 
+/// The discards counted card by card.
+fn discard_recount(s: &State) -> CardCounts {
+    let mut counts = CardCounts::default();
+    counts.add_all(s.discards().iter().copied());
+    counts
+}
+
 fn acting_seat(s: &State) -> Option<u8> {
     match s.to_act() {
         ToAct::Seat(seat) => Some(seat),
@@ -153,6 +160,11 @@ fn check_cards_and_hands(s: &State, before: Option<(&[usize], usize, Option<u8>)
         "cards lost or created"
     );
     assert_eq!(counts.0, s.rules().deck, "card kinds not conserved");
+    assert_eq!(
+        s.discard_counts(),
+        &discard_recount(s),
+        "the discards' running count drifted"
+    );
     let sizes = hand_sizes(s);
     let drawn_seat = match s.phase() {
         Phase::Turn { seat, drawn: true } => Some(seat),
@@ -282,6 +294,7 @@ fn check_view(s: &State, list: &ActionList, rng: &mut ChaCha8Rng) {
         s.rules().deck,
         "a full view accounts for every card"
     );
+    assert_eq!(det.discard_counts(), &discard_recount(&det));
     let mut det_list = ActionList::default();
     det.legal_actions(&mut det_list);
     // Seen from the next seat, with every true hand as the guess, the
