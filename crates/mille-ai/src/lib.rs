@@ -97,7 +97,7 @@ impl Level {
         match self {
             Level::Random | Level::Classic => None,
             Level::Easy => Some(b(200, 1, 50)),
-            Level::Normal => Some(b(10_000, 2, 100)),
+            Level::Normal => Some(b(14_000, 2, 100)),
             Level::Hard => Some(b(100_000, 2, 1000)),
         }
     }
