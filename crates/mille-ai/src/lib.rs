@@ -86,8 +86,9 @@ impl Level {
     ///
     /// Budgets are counted in iterations, so that a seeded match with the
     /// caps off replays exactly whatever the machine's load; the time cap
-    /// keeps the player's wait bounded (on 2 cores it stops about one
-    /// `normal` or `hard` decision in twenty, more on a slower machine).
+    /// keeps the player's wait bounded (on 2 cores it stops under one
+    /// `hard` decision in twenty and at least one `normal` decision in
+    /// twenty, more on a slower machine).
     pub fn budget(self) -> Option<Budget> {
         let b = |iterations, trees, ms| Budget {
             iterations,
