@@ -7,7 +7,7 @@
 use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
 use mille_ai::{Bot, ClassicBot, Level, SearchBot, bot_action, watch_current_hand};
 use mille_engine::view::Decision;
-use mille_engine::{GameConfig, GameRecord, Phase, State, View};
+use mille_engine::{GameConfig, GameRecord, Phase, State, ToAct, View};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -32,11 +32,8 @@ fn position(seed: u64, turns: usize) -> Option<(GameRecord, View)> {
             }
             seen_turns += 1;
         }
-        let seat = match state.phase() {
-            Phase::Turn { seat, .. }
-            | Phase::CoupFourre { seat, .. }
-            | Phase::Extension { seat } => seat,
-            Phase::HandOver | Phase::GameOver => return None,
+        let ToAct::Seat(seat) = state.to_act() else {
+            return None;
         };
         let action = bot_action(&mut bots[usize::from(seat)], &state)?;
         state.apply(action).ok()?;
@@ -46,14 +43,8 @@ fn position(seed: u64, turns: usize) -> Option<(GameRecord, View)> {
 
 /// `level`'s bot with its budget uncapped, having watched the hand so far.
 fn bot_at(level: Level, record: &GameRecord) -> Option<Box<dyn BotClone>> {
-    let mut bot: Box<dyn BotClone> = match level.budget() {
-        Some(budget) => {
-            let budget = mille_ai::Budget {
-                time_limit: None,
-                ..budget
-            };
-            Box::new(SearchBot::new(level.id(), budget, 7))
-        }
+    let mut bot: Box<dyn BotClone> = match level.uncapped_budget() {
+        Some(budget) => Box::new(SearchBot::new(level.id(), budget, 7)),
         None => Box::new(ClassicBot::new(7)),
     };
     watch_current_hand(bot.as_bot(), 0, record).ok()?;

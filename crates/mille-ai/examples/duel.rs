@@ -59,7 +59,7 @@ impl Bot for HandOracle {
 
 /// `normal`'s budget without its time cap.
 fn normal_budget() -> mille_ai::Budget {
-    spec::uncapped(Level::Normal).unwrap_or_default()
+    Level::Normal.uncapped_budget().unwrap_or_default()
 }
 
 struct Blind(mille_ai::SearchBot);

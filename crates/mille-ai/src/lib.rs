@@ -102,6 +102,16 @@ impl Level {
             Level::Hard => Some(b(100_000, 2, 1000)),
         }
     }
+
+    /// [`Level::budget`] without its time cap, so that the level's moves
+    /// replay exactly whatever the machine's load (`mille match --exact`,
+    /// benchmarks, tuning harnesses).
+    pub fn uncapped_budget(self) -> Option<Budget> {
+        self.budget().map(|budget| Budget {
+            time_limit: None,
+            ..budget
+        })
+    }
 }
 
 impl fmt::Display for Level {

@@ -106,17 +106,14 @@ impl Spec {
     }
     fn start(&self, seed: u64, timeout: Duration, exact: bool) -> Result<Player, String> {
         match self {
-            Spec::Level(l) => match l.budget() {
-                Some(budget) if exact => Ok(Player::Builtin(Box::new(mille_ai::SearchBot::new(
-                    l.id(),
-                    mille_ai::Budget {
-                        time_limit: None,
-                        ..budget
-                    },
-                    seed,
-                )))),
-                _ => Ok(Player::Builtin(make_bot(*l, seed))),
-            },
+            Spec::Level(l) => {
+                match l.uncapped_budget() {
+                    Some(budget) if exact => Ok(Player::Builtin(Box::new(
+                        mille_ai::SearchBot::new(l.id(), budget, seed),
+                    ))),
+                    _ => Ok(Player::Builtin(make_bot(*l, seed))),
+                }
+            }
             Spec::Policy => Ok(Player::Builtin(Box::new(mille_ai::policy::PolicyBot::new(
                 seed,
             )))),

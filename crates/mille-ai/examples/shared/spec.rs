@@ -20,15 +20,8 @@ pub fn search_budget(spec: &str) -> Option<Result<Budget, String>> {
                 .map_err(|_| format!("`{spec}`: search:N takes a number of iterations")),
         );
     }
-    spec.parse().ok().and_then(uncapped).map(Ok)
-}
-
-/// `level`'s search budget without its time cap; `None` for a level that
-/// does not search.
-pub fn uncapped(level: Level) -> Option<Budget> {
-    let budget = level.budget()?;
-    Some(Budget {
-        time_limit: None,
-        ..budget
-    })
+    spec.parse::<Level>()
+        .ok()
+        .and_then(Level::uncapped_budget)
+        .map(Ok)
 }
