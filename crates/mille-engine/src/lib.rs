@@ -4,12 +4,15 @@
 //! ([`RulesetId`]): `bsd`, `classic` and `milebones`. Whoever drives the game
 //! asks [`State::legal_actions`], applies an [`Action`] with [`State::apply`]
 //! (which explains refusals with an [`IllegalAction`]), shows each seat its
-//! [`View`], and records the [`GameRecord`] (rules + seed + actions) that
-//! replays the game bit for bit.
+//! [`Observation`] (the protocol's [`View`] and what else a player at the
+//! table knows), and records the [`GameRecord`] (rules + seed + actions)
+//! that replays the game bit for bit. [`Mille`] runs the game at a
+//! [`game_table::Table`].
 
 pub mod action;
 pub mod card;
 pub mod error;
+pub mod observation;
 pub mod pile;
 pub mod record;
 pub mod rules;
@@ -22,6 +25,7 @@ pub mod view;
 pub use action::{Action, ActionList};
 pub use card::{Card, CardCounts, Kind, Safety, SafetySet};
 pub use error::IllegalAction;
+pub use observation::{Event, Mille, Observation, PhaseView, seen_by};
 pub use record::{GameRecord, ReplayError, ReplayStep};
 pub use rules::{GameConfig, Rules, RulesetId};
 pub use scenario::Scenario;
