@@ -6,18 +6,21 @@
 //! replays a game bit for bit ([`GameRecord`]). Whoever drives the game asks
 //! [`State::to_act`] and [`State::legal_actions`], applies an [`Action`] with
 //! [`State::apply`] (refusals come back as an [`IllegalAction`] whose
-//! `Display` is a sentence for the player) and shows each seat its [`View`].
+//! `Display` is a sentence for the player) and shows each seat its
+//! [`Observation`]. [`Cubes`] runs the game at a [`game_table::Table`].
 //!
 //! Scoring lives in [`scoring`]; game settings (Standard, Blitz, Jokers) are
 //! data in [`settings`].
 
 pub mod dice;
+pub mod observation;
 pub mod record;
 pub mod scoring;
 pub mod settings;
 pub mod state;
 
 pub use dice::{DiceMask, Face};
+pub use observation::{Cubes, Observation};
 pub use record::{GameRecord, ReplayError};
 pub use scoring::{
     Combo, Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, score_roll, valid_keeps,

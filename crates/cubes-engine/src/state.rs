@@ -294,6 +294,12 @@ pub enum IllegalAction {
     /// Nothing can be done once the game is over.
     #[error("The game is over.")]
     GameOver,
+    /// Another seat is to play.
+    #[error("It is not your turn: waiting for player {}.", .current + 1)]
+    NotYourTurn {
+        /// The seat to play.
+        current: usize,
+    },
     /// Keep or hold before the first roll.
     #[error("Roll the dice first: every turn starts by rolling all five dice.")]
     RollFirst,
@@ -362,7 +368,7 @@ pub struct State {
     turn: Turn,
     phase: Phase,
     winner: Option<usize>,
-    rng: ChaCha8Rng,
+    pub(crate) rng: ChaCha8Rng,
 }
 
 impl PartialEq for State {
@@ -395,6 +401,27 @@ pub struct View {
 }
 
 impl View {
+    /// Whether the seat to act may take `action` now, and if not the
+    /// engine's sentence for why (everything on the table is public, so the
+    /// view says as much as the state).
+    pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
+        if self.players.get(self.current).is_none() {
+            return Err(IllegalAction::GameOver);
+        }
+        State {
+            settings: self.settings.clone(),
+            jokers: self.jokers,
+            seed: 0,
+            players: self.players.clone(),
+            current: self.current,
+            turn: self.turn.clone(),
+            phase: self.phase,
+            winner: self.winner,
+            rng: ChaCha8Rng::seed_from_u64(0),
+        }
+        .check(action)
+    }
+
     /// Whether holding is allowed now, and if not why.
     pub fn can_hold(&self) -> Result<u32, IllegalAction> {
         // A view comes from the engine, but one read from elsewhere may name
@@ -561,6 +588,16 @@ impl State {
             self.phase,
             &self.turn,
         )
+    }
+
+    /// Whether the player to act may take `action` now, and if not why
+    /// (changes nothing).
+    pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
+        // The refusals come before any die is rolled, so a copy told its
+        // dice decides without touching the generator.
+        self.clone()
+            .apply_inner(action, Some([Face::One; 5]))
+            .map(|_| ())
     }
 
     /// Applies an action of the player to act, rolling dice from the game's
