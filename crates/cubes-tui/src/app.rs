@@ -5,8 +5,8 @@
 
 use cubes_ai::Bot;
 use cubes_engine::{
-    Action, DiceMask, DieState, Event, Face, GameRecord, IllegalAction, Phase, Settings, State,
-    ToAct,
+    Action, DiceMask, DieState, Event, Face, GameRecord, IllegalAction, Phase, Settings,
+    SetupError, State, ToAct,
 };
 
 /// Who sits in a seat.
@@ -160,8 +160,8 @@ pub fn announcement(state: &State) -> String {
 }
 
 impl App {
-    /// A new game.
-    pub fn new(settings: Settings, seats: Vec<Seat>, seed: u64) -> anyhow::Result<App> {
+    /// A new game; the engine refuses a table it cannot seat.
+    pub fn new(settings: Settings, seats: Vec<Seat>, seed: u64) -> Result<App, SetupError> {
         let state = State::new(settings.clone(), seats.len(), seed)?;
         let record = GameRecord::new(settings, seats.len(), seed);
         let message = (announcement(&state), Tone::Info);
