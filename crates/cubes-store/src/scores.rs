@@ -368,7 +368,7 @@ pub fn format_time(t: i64) -> String {
 
 /// How to rank another kind of game.
 fn rank_command(kind: &str) -> String {
-    // The kinds commands::rank asks for, by the same names.
+    // `cubes rank` asks for the kinds by the engine's names, as here.
     if kind == Settings::blitz().name {
         "`cubes rank --blitz`".to_string()
     } else if kind == Settings::standard().name {
