@@ -1,16 +1,13 @@
 //! The commands behind the command line: setting up and recording a game,
-//! rank, stat, sim and solve.
+//! rank, stat and sim.
 
-use crate::app::{App, Controls, Seat, SeatKind};
-use crate::scores::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
-use crate::signals::Stop;
 use crate::{Cli, Jokers};
 use anyhow::{Context, Result, bail};
 use cubes_ai::sim::run_match;
-use cubes_ai::solver::{Rules, solve as solve_table};
-use cubes_ai::tables::{encode, file_name};
 use cubes_ai::{BOT_NAMES, Bot, by_name};
 use cubes_engine::{JokerRule, Settings};
+use cubes_store::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
+use cubes_tui::{App, Controls, Seat, SeatKind, Stop};
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -174,9 +171,9 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
     let stop = Stop::install()?;
     let outcome = if cli.plain {
         let input = std::io::BufReader::new(std::io::stdin());
-        crate::plain::run(&mut app, input, std::io::stdout().lock(), &stop)
+        cubes_tui::plain::run(&mut app, input, std::io::stdout().lock(), &stop)
     } else {
-        crate::term::run(&mut app, cli.delay, &stop)
+        cubes_tui::term::run(&mut app, cli.delay, &stop)
     };
     let mut scores = scores;
     if let Some(f) = &mut scores {
@@ -304,32 +301,6 @@ pub fn sim(games: u64, a: &str, b: &[String], blitz: bool, jokers: bool, seed: u
             r.turns as f64 / r.games.max(1) as f64,
             t.elapsed().as_secs_f64()
         );
-    }
-    Ok(())
-}
-
-/// `cubes solve`.
-pub fn solve(out: &std::path::Path, only: &[String]) -> Result<()> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    for settings in [Settings::standard(), Settings::blitz()] {
-        for jokers in [false, true] {
-            let rules = Rules::of(&settings);
-            let name = file_name(&rules, jokers);
-            let short = name.trim_start_matches('w').trim_end_matches(".bin");
-            if !only.is_empty() && !only.iter().any(|o| o == short) {
-                continue;
-            }
-            let t = Instant::now();
-            let table = solve_table(&settings, jokers);
-            let path = out.join(&name);
-            game_store::atomic_write(&path, &encode(&table))?;
-            println!(
-                "{}: solved in {:.1} s; first player wins {:.2}% under optimal play",
-                path.display(),
-                t.elapsed().as_secs_f64(),
-                100.0 * table.get(0, 0)
-            );
-        }
     }
     Ok(())
 }

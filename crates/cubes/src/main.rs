@@ -1,20 +1,16 @@
 //! `cubes`: the five-dice game in the terminal, its score file and rankings.
 //!
-//! `cubes [options] [name]` plays (ratatui, or `--plain` lines); `cubes rank`
-//! ranks every player (cuberank); `cubes stat [name]` shows statistics and
-//! who is playing now (cubestat); `cubes sim` and `cubes solve` measure the
-//! computer players and regenerate the optimal player's tables.
+//! `cubes [options] [name]` plays (the `cubes-tui` crate: full screen, or
+//! `--plain` lines); `cubes rank` ranks every player (cuberank); `cubes stat
+//! [name]` shows statistics and who is playing now (cubestat), both from the
+//! score file of the `cubes-store` crate; `cubes sim` measures the computer
+//! players against each other.
 
-mod app;
 mod commands;
-mod plain;
-mod scores;
-mod signals;
-mod term;
-mod ui;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
+use cubes_engine::Settings;
 use std::process::ExitCode;
 
 /// When to play with Jokers dice.
@@ -34,8 +30,8 @@ pub enum Jokers {
 pub struct Cli {
     /// Your name, as recorded in the score file (default: your login name).
     pub name: Option<String>,
-    /// Play a Blitz game (to 7,500) instead of a Standard one (to 10,000).
-    #[arg(short, long)]
+    /// Play a Blitz game instead of a Standard one (help text: [`blitz_help`]).
+    #[arg(short, long, help = blitz_help())]
     pub blitz: bool,
     /// When to play with the 13-sided Jokers dice.
     #[arg(short, long, value_enum, default_value_t = Jokers::Sometimes)]
@@ -75,9 +71,9 @@ pub enum Command {
         /// Games a player needs to be ranked.
         #[arg(short, long, default_value_t = 5)]
         min_games: u32,
-        /// Rank the Blitz games (to 7,500) instead of the Standard ones:
-        /// their scores are not comparable.
-        #[arg(short, long)]
+        /// Rank the Blitz games instead of the Standard ones (help text:
+        /// [`rank_blitz_help`]).
+        #[arg(short, long, help = rank_blitz_help())]
         blitz: bool,
     },
     /// A player's statistics, and who is playing now (cubestat).
@@ -109,15 +105,27 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Solve the optimal player's win tables and write them to a directory.
-    Solve {
-        /// Where to write the tables.
-        #[arg(long, default_value = "crates/cubes-ai/data")]
-        out: std::path::PathBuf,
-        /// Only these (e.g. `10000`, `7500j`); default all four.
-        #[arg(long)]
-        only: Vec<String>,
-    },
+}
+
+/// The targets of the Blitz and the Standard game, as the engine sets them,
+/// for the help texts.
+fn targets() -> (String, String) {
+    (
+        cubes_tui::app::points(Settings::blitz().target),
+        cubes_tui::app::points(Settings::standard().target),
+    )
+}
+
+fn blitz_help() -> String {
+    let (blitz, standard) = targets();
+    format!("Play a Blitz game (to {blitz}) instead of a Standard one (to {standard})")
+}
+
+fn rank_blitz_help() -> String {
+    let (blitz, _) = targets();
+    format!(
+        "Rank the Blitz games (to {blitz}) instead of the Standard ones: their scores are not comparable"
+    )
 }
 
 fn main() -> Result<ExitCode> {
@@ -133,7 +141,6 @@ fn main() -> Result<ExitCode> {
             jokers,
             seed,
         }) => commands::sim(*games, a, b, *blitz, *jokers, *seed),
-        Some(Command::Solve { out, only }) => commands::solve(out, only),
         None => return commands::play(&cli),
     };
     done.map(|()| ExitCode::SUCCESS)

@@ -7,6 +7,7 @@
 //! second signal while that runs ends the process at once, so a stuck exit
 //! can still be killed.
 
+use crate::TuiError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -26,8 +27,7 @@ impl Stop {
 
     /// Catches SIGHUP, SIGTERM and SIGINT from now on.
     #[cfg(unix)]
-    pub fn install() -> anyhow::Result<Stop> {
-        use anyhow::Context;
+    pub fn install() -> Result<Stop, TuiError> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         use signal_hook::flag;
         let stop = Stop::default();
@@ -37,14 +37,17 @@ impl Stop {
             flag::register_conditional_shutdown(sig, 128 + sig, stop.raised.clone())
                 .and_then(|_| flag::register_usize(sig, stop.which.clone(), sig as usize))
                 .and_then(|_| flag::register(sig, stop.raised.clone()))
-                .with_context(|| format!("catching signal {sig}"))?;
+                .map_err(|source| TuiError::Signal {
+                    signal: sig,
+                    source,
+                })?;
         }
         Ok(stop)
     }
 
     /// Catches nothing where there are no Unix signals.
     #[cfg(not(unix))]
-    pub fn install() -> anyhow::Result<Stop> {
+    pub fn install() -> Result<Stop, TuiError> {
         Ok(Stop::never())
     }
 

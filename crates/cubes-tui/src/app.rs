@@ -5,8 +5,8 @@
 
 use cubes_ai::Bot;
 use cubes_engine::{
-    Action, DiceMask, DieState, Event, Face, GameRecord, IllegalAction, Phase, Settings, State,
-    ToAct,
+    Action, DiceMask, DieState, Event, Face, GameRecord, IllegalAction, Phase, Settings,
+    SetupError, State, ToAct,
 };
 
 /// Who sits in a seat.
@@ -154,14 +154,17 @@ pub fn announcement(state: &State) -> String {
     let s = state.settings();
     let mut m = format!("{} game to {} points.", s.name, points(s.target));
     if state.jokers() {
-        m.push_str(" This is a JOKERS game: 13-sided dice with a Joker (face value 30).");
+        m.push_str(&format!(
+            " This is a JOKERS game: 13-sided dice with a Joker (face value {}).",
+            Face::Joker.face_value()
+        ));
     }
     m
 }
 
 impl App {
-    /// A new game.
-    pub fn new(settings: Settings, seats: Vec<Seat>, seed: u64) -> anyhow::Result<App> {
+    /// A new game; the engine refuses a table it cannot seat.
+    pub fn new(settings: Settings, seats: Vec<Seat>, seed: u64) -> Result<App, SetupError> {
         let state = State::new(settings.clone(), seats.len(), seed)?;
         let record = GameRecord::new(settings, seats.len(), seed);
         let message = (announcement(&state), Tone::Info);
@@ -398,7 +401,8 @@ impl App {
         match self.state.turn().score_keep(self.selected) {
             Some(k) => {
                 let left = self.state.turn().mask(DieState::Rolled).len() - self.selected.len();
-                let next = if left == 0 { 5 } else { left };
+                // All dice scored: the next roll is of all of them again.
+                let next = if left == 0 { DiceMask::ALL.len() } else { left };
                 let forgotten = if k.forgotten > 0 {
                     format!(", giving up the held dice's {}", points(k.forgotten))
                 } else {

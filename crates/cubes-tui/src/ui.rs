@@ -4,32 +4,100 @@
 //! the [`App`].
 
 use crate::app::{App, Controls, Mode, Tone, points};
-use cubes_engine::{DieState, Phase};
+use cubes_engine::{Combo, DieState, Face, Phase, Settings};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
+/// The numbers of the rules that the help and the Scoring box quote, read
+/// from the engine so the text says what the engine counts.
+struct Numbers {
+    /// Five, four and three of a kind: face value times these.
+    five_kind: u32,
+    four_kind: u32,
+    three_kind: u32,
+    straight: u32,
+    held_straight: u32,
+    small_straight: u32,
+    one: u32,
+    five: u32,
+    joker: u32,
+    /// Face values of a One and of a Joker.
+    one_face: u32,
+    joker_face: u32,
+    /// The Standard game's thresholds (the Blitz game's are the same).
+    standard: Settings,
+    blitz: Settings,
+}
+
+impl Numbers {
+    fn of_engine() -> Numbers {
+        // Any face with spots gives the multiplier of an n of a kind.
+        let times = |combo: fn(Face) -> Combo| combo(Face::Two).points() / Face::Two.face_value();
+        Numbers {
+            five_kind: times(Combo::FiveOfAKind),
+            four_kind: times(Combo::FourOfAKind),
+            three_kind: times(Combo::ThreeOfAKind),
+            straight: Combo::Straight.points(),
+            held_straight: Combo::HeldStraight.points(),
+            small_straight: Combo::SmallStraight.points(),
+            one: Combo::SingleOne.points(),
+            five: Combo::SingleFive.points(),
+            joker: Combo::SingleJoker.points(),
+            one_face: Face::One.face_value(),
+            joker_face: Face::Joker.face_value(),
+            standard: Settings::standard(),
+            blitz: Settings::blitz(),
+        }
+    }
+}
+
 /// The rules part of the help page, the same for the full screen and
 /// `--plain` (whose commands differ, see [`help`]).
-pub const RULES: &str = "\
-cubes: score 10,000 points (7,500 in Blitz) with five dice.
+pub fn rules() -> String {
+    let n = Numbers::of_engine();
+    let Numbers {
+        five_kind,
+        four_kind,
+        three_kind,
+        straight,
+        held_straight,
+        small_straight,
+        one,
+        five,
+        joker,
+        one_face,
+        joker_face,
+        ..
+    } = n;
+    let (target, blitz_target) = (points(n.standard.target), points(n.blitz.target));
+    let (on_board, off_board, lead) = (
+        points(n.standard.on_board),
+        points(n.standard.off_board),
+        points(n.standard.overtime_lead),
+    );
+    format!(
+        "\
+cubes: score {target} points ({blitz_target} in Blitz) with five dice.
 
 A turn starts with a roll of all five dice. After each roll, keep one or
 more scoring dice (every die kept must score) and roll the others, or hold
 to bank the turn. A roll that scores nothing ends the turn and loses all
 its points. When all five dice have scored, you roll all five again.
 
-Scoring: five of a kind face x 300; four of a kind face x 200; three of a
-kind face x 100 (face = 10 for a One, 30 for a Joker, else the spots);
-straight 1500 (750 if completed with held dice); small straight (four in a
-row) 400; a One 100; a Five 50; a Joker 0. Only five of a kind and the
+Scoring: five of a kind face x {five_kind}; four of a kind face x {four_kind}; three of a
+kind face x {three_kind} (face = {one_face} for a One, {joker_face} for a Joker, else the spots);
+straight {straight} ({held_straight} if completed with held dice); small straight (four in a
+row) {small_straight}; a One {one}; a Five {five}; a Joker {joker}. Only five of a kind and the
 straight may use dice held from earlier rolls.
 
-On board: your first banked turn needs 500 points. Off board: the turn
-that crosses the target needs 500 points. Overtime: the winner must lead
-second place by 250; until then play goes on.";
+On board: your first banked turn needs {on_board} points. Off board: the turn
+that crosses the target needs {off_board} points. Overtime: the winner must lead
+second place by {lead}; until then play goes on."
+    )
+}
 
 /// The keys of the full screen.
 const KEYS_HELP: &str = "\
@@ -56,7 +124,7 @@ pub fn help(controls: Controls) -> String {
         Controls::Keys => KEYS_HELP,
         Controls::Lines => LINES_HELP,
     };
-    format!("{RULES}\n\n{commands}")
+    format!("{}\n\n{commands}", rules())
 }
 
 const KEYS: &str = " r roll  1-5 pick  a all scoring  h hold  ? help  q quit";
@@ -71,32 +139,46 @@ fn die_style(state: DieState, selected: bool) -> Style {
 }
 
 /// The scoring combinations, one a line, when there is room.
-fn scoring_full(jokers: bool) -> Vec<&'static str> {
+fn scoring_full(jokers: bool) -> Vec<String> {
+    let n = Numbers::of_engine();
     let mut lines = vec![
-        "Five of a kind   face x 300",
-        "Four of a kind   face x 200",
-        "Three of a kind  face x 100",
-        "Straight   1500 (750 w/ held)",
-        "Small straight          400",
-        "One 100  Five 50  (face: One=10)",
+        format!("Five of a kind   face x {}", n.five_kind),
+        format!("Four of a kind   face x {}", n.four_kind),
+        format!("Three of a kind  face x {}", n.three_kind),
+        format!("Straight   {} ({} w/ held)", n.straight, n.held_straight),
+        format!("Small straight {:>12}", n.small_straight),
+        format!("One {}  Five {}  (face: One={})", n.one, n.five, n.one_face),
     ];
     if jokers {
-        lines.push("Joker 0 (face value 30)");
+        lines.push(format!("Joker {} (face value {})", n.joker, n.joker_face));
     }
     lines
 }
 
 /// The same in four lines, for short terminals (many players): the man
 /// page promises the combinations on screen, all of them.
-fn scoring_compact(jokers: bool) -> Vec<&'static str> {
+fn scoring_compact(jokers: bool) -> Vec<String> {
+    let n = Numbers::of_engine();
     vec![
-        "5/4/3 of a kind  face x 300/200/100",
-        "Straight 1500 (750 with held dice)",
-        "Small straight 400  One 100  Five 50",
+        format!(
+            "5/4/3 of a kind  face x {}/{}/{}",
+            n.five_kind, n.four_kind, n.three_kind
+        ),
+        format!(
+            "Straight {} ({} with held dice)",
+            n.straight, n.held_straight
+        ),
+        format!(
+            "Small straight {}  One {}  Five {}",
+            n.small_straight, n.one, n.five
+        ),
         if jokers {
-            "Joker 0  (face: One 10, Joker 30)"
+            format!(
+                "Joker {}  (face: One {}, Joker {})",
+                n.joker, n.one_face, n.joker_face
+            )
         } else {
-            "(face: One 10, others their spots)"
+            format!("(face: One {}, others their spots)", n.one_face)
         },
     ]
 }
@@ -556,8 +638,13 @@ fn fit_notes(notes: Vec<Note>, width: usize, height: usize) -> Vec<Line<'static>
         .collect()
 }
 
-fn draw_scoring(f: &mut Frame, lines: &[&str], area: Rect) {
-    let text = Text::from(lines.iter().map(|l| Line::from(*l)).collect::<Vec<_>>());
+fn draw_scoring(f: &mut Frame, lines: &[String], area: Rect) {
+    let text = Text::from(
+        lines
+            .iter()
+            .map(|l| Line::from(l.as_str()))
+            .collect::<Vec<_>>(),
+    );
     f.render_widget(
         Paragraph::new(text).block(Block::bordered().title(" Scoring ")),
         area,

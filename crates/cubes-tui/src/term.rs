@@ -2,9 +2,9 @@
 //! Computer players move on ticks, `delay` milliseconds apart, so people can
 //! follow them.
 
+use crate::TuiError;
 use crate::app::{App, Effect, Input, Mode};
 use crate::signals::Stop;
-use anyhow::{Context, Result};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use std::time::{Duration, Instant};
 
@@ -14,8 +14,8 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
 /// Runs the game until the player leaves or a signal arrives; returns
 /// whether it was left unfinished.
-pub fn run(app: &mut App, delay_ms: u64, stop: &Stop) -> Result<bool> {
-    let mut terminal = ratatui::try_init().context("setting up the terminal")?;
+pub fn run(app: &mut App, delay_ms: u64, stop: &Stop) -> Result<bool, TuiError> {
+    let mut terminal = ratatui::try_init().map_err(TuiError::Setup)?;
     let result = event_loop(&mut terminal, app, Duration::from_millis(delay_ms), stop);
     restore();
     match result {
@@ -43,7 +43,7 @@ fn event_loop(
     app: &mut App,
     delay: Duration,
     stop: &Stop,
-) -> Result<bool> {
+) -> Result<bool, TuiError> {
     // When the next computer move may happen. After a person's turn ends
     // the pause is longer, so they can read how it ended before the
     // computer's dice replace theirs.

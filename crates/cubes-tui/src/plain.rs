@@ -9,6 +9,7 @@
 //! everything the full screen shows: scores, dice, turn total, what the
 //! roll scores, what is picked and whether holding is allowed.
 
+use crate::TuiError;
 use crate::app::{App, Controls, Effect, Input, Mode, Tone, points};
 use crate::signals::Stop;
 use cubes_engine::{DiceMask, DieState, Phase};
@@ -187,7 +188,7 @@ fn reader(mut input: impl BufRead + Send + 'static) -> Receiver<std::io::Result<
 fn wait_line(
     lines: &Receiver<std::io::Result<Option<String>>>,
     stop: &Stop,
-) -> anyhow::Result<Got> {
+) -> std::io::Result<Got> {
     loop {
         if stop.signal().is_some() {
             return Ok(Got::Signal);
@@ -195,7 +196,7 @@ fn wait_line(
         match lines.recv_timeout(Duration::from_millis(100)) {
             Ok(Ok(Some(l))) => return Ok(Got::Line(l)),
             Ok(Ok(None)) | Err(RecvTimeoutError::Disconnected) => return Ok(Got::End),
-            Ok(Err(e)) => return Err(e.into()),
+            Ok(Err(e)) => return Err(e),
             Err(RecvTimeoutError::Timeout) => {}
         }
     }
@@ -208,7 +209,7 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     mut out: impl Write,
     stop: &Stop,
-) -> anyhow::Result<bool> {
+) -> Result<bool, TuiError> {
     let lines = reader(input);
     let mut shown = 0;
     loop {

@@ -3,11 +3,17 @@
 //! rank` (cuberank) and the statistics of `cubes stat` (cubestat), and the
 //! list of who is playing now.
 
-use anyhow::{Context, Result};
+use crate::StoreError;
 use cubes_engine::Settings;
 use rusqlite::{Connection, params};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// File name of the score file in the data directory.
+pub const SCORES_FILE: &str = "scores.db";
+
+/// What the score file's methods return.
+type Result<T> = std::result::Result<T, StoreError>;
 
 /// Schema migrations, in order (see `game_store::open_db`).
 pub const MIGRATIONS: &[&str] = &["
@@ -133,18 +139,38 @@ fn now() -> i64 {
 impl ScoreFile {
     /// Opens the score file in the user's data directory.
     pub fn open_default() -> Result<ScoreFile> {
-        let dir = game_store::data_dir("cubes").context("finding the cubes data directory")?;
-        ScoreFile::open(&dir.join("scores.db"))
+        let dir = game_store::data_dir("cubes").map_err(StoreError::DataDir)?;
+        ScoreFile::open(&dir.join(SCORES_FILE))
     }
 
     /// Opens (creating) a score file.
     pub fn open(path: &Path) -> Result<ScoreFile> {
-        let conn = game_store::open_db(path, MIGRATIONS)
-            .with_context(|| format!("opening the score file {}", path.display()))?;
+        let conn = game_store::open_db(path, MIGRATIONS).map_err(|source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(ScoreFile {
             conn,
             path: path.to_path_buf(),
         })
+    }
+
+    /// Runs `f` on the database; its failure names this file.
+    fn sql<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        f(&self.conn).map_err(|source| self.failed(source))
+    }
+
+    /// [`ScoreFile::sql`] for changes that need a transaction.
+    fn sql_mut<T>(&mut self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T> {
+        let done = f(&mut self.conn);
+        done.map_err(|source| self.failed(source))
+    }
+
+    fn failed(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Db {
+            path: self.path.clone(),
+            source,
+        }
     }
 
     /// Where the file is.
@@ -154,30 +180,32 @@ impl ScoreFile {
 
     /// Records a game and its players' results in one transaction.
     pub fn record(&mut self, g: &GameResult) -> Result<()> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO games (finished_at, kind, jokers, players, seed, turns, quit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![now(), g.kind, g.jokers, g.players.len() as i64, g.seed as i64, g.turns, g.quit],
-        )?;
-        let id = tx.last_insert_rowid();
-        for p in &g.players {
+        self.sql_mut(|conn| {
+            let tx = conn.transaction()?;
             tx.execute(
-                "INSERT INTO results (game_id, name, computer, seat, score, won, place) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![id, p.name, p.computer, p.seat as i64, p.score, p.won, p.place as i64],
+                "INSERT INTO games (finished_at, kind, jokers, players, seed, turns, quit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![now(), g.kind, g.jokers, g.players.len() as i64, g.seed as i64, g.turns, g.quit],
             )?;
-        }
-        tx.commit()?;
-        Ok(())
+            let id = tx.last_insert_rowid();
+            for p in &g.players {
+                tx.execute(
+                    "INSERT INTO results (game_id, name, computer, seat, score, won, place) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![id, p.name, p.computer, p.seat as i64, p.score, p.won, p.place as i64],
+                )?;
+            }
+            tx.commit()
+        })
     }
 
     /// The kinds of game recorded ("Standard", "Blitz"), Standard first,
     /// then Blitz, then any other.
     pub fn kinds(&self) -> Result<Vec<String>> {
-        let mut st = self.conn.prepare("SELECT DISTINCT kind FROM games")?;
-        let mut kinds = st
-            .query_map([], |r| r.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        // The names the games are recorded under (commands::result).
+        let mut kinds = self.sql(|conn| {
+            let mut st = conn.prepare("SELECT DISTINCT kind FROM games")?;
+            st.query_map([], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        // Games are recorded under the engine's names for their kinds.
         let (standard, blitz) = (Settings::standard().name, Settings::blitz().name);
         let order = |k: &String| {
             if *k == standard {
@@ -195,28 +223,30 @@ impl ScoreFile {
     /// Every player of one kind of game, best first: ranked players (at
     /// least `min_games` games of that kind) by win rate, then average
     /// score; then the others. Kinds are never mixed: a Blitz game ends at
-    /// 7,500, so its scores would drag a Standard average down.
+    /// a lower target, so its scores would drag a Standard average down.
     pub fn rankings(&self, kind: &str, min_games: u32) -> Result<(Vec<Ranked>, Vec<Ranked>)> {
-        let mut st = self.conn.prepare(
-            // A person and a computer player of the same name (from a
-            // score file written before people were refused computer
-            // names) are two players, never one merged row.
-            "SELECT r.name, r.computer, count(*), sum(r.won), avg(r.score), max(r.score)
-             FROM results r JOIN games g ON g.id = r.game_id
-             WHERE g.kind = ?1
-             GROUP BY r.name, r.computer",
-        )?;
-        let rows = st.query_map(params![kind], |r| {
-            Ok(Ranked {
-                name: r.get(0)?,
-                computer: r.get(1)?,
-                games: r.get(2)?,
-                wins: r.get(3)?,
-                average: r.get(4)?,
-                best: r.get(5)?,
-            })
+        let mut all = self.sql(|conn| {
+            let mut st = conn.prepare(
+                // A person and a computer player of the same name (from a
+                // score file written before people were refused computer
+                // names) are two players, never one merged row.
+                "SELECT r.name, r.computer, count(*), sum(r.won), avg(r.score), max(r.score)
+                 FROM results r JOIN games g ON g.id = r.game_id
+                 WHERE g.kind = ?1
+                 GROUP BY r.name, r.computer",
+            )?;
+            let rows = st.query_map(params![kind], |r| {
+                Ok(Ranked {
+                    name: r.get(0)?,
+                    computer: r.get(1)?,
+                    games: r.get(2)?,
+                    wins: r.get(3)?,
+                    average: r.get(4)?,
+                    best: r.get(5)?,
+                })
+            })?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
         })?;
-        let mut all = rows.collect::<rusqlite::Result<Vec<_>>>()?;
         all.sort_by(|a, b| {
             b.rate()
                 .total_cmp(&a.rate())
@@ -230,50 +260,57 @@ impl ScoreFile {
     /// A player's last games (the person or the computer player of that
     /// name), newest first.
     pub fn recent(&self, name: &str, computer: bool, limit: u32) -> Result<Vec<Recent>> {
-        let mut st = self.conn.prepare(
-            "SELECT g.finished_at, g.kind, g.jokers, r.score, r.won, r.place, g.players, g.quit
-             FROM results r JOIN games g ON g.id = r.game_id
-             WHERE r.name = ?1 AND r.computer = ?2 ORDER BY g.id DESC LIMIT ?3",
-        )?;
-        let rows = st.query_map(params![name, computer, limit], |r| {
-            Ok(Recent {
-                at: r.get(0)?,
-                kind: r.get(1)?,
-                jokers: r.get(2)?,
-                score: r.get(3)?,
-                won: r.get(4)?,
-                place: r.get(5)?,
-                players: r.get(6)?,
-                quit: r.get(7)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        self.sql(|conn| {
+            let mut st = conn.prepare(
+                "SELECT g.finished_at, g.kind, g.jokers, r.score, r.won, r.place, g.players, g.quit
+                 FROM results r JOIN games g ON g.id = r.game_id
+                 WHERE r.name = ?1 AND r.computer = ?2 ORDER BY g.id DESC LIMIT ?3",
+            )?;
+            let rows = st.query_map(params![name, computer, limit], |r| {
+                Ok(Recent {
+                    at: r.get(0)?,
+                    kind: r.get(1)?,
+                    jokers: r.get(2)?,
+                    score: r.get(3)?,
+                    won: r.get(4)?,
+                    place: r.get(5)?,
+                    players: r.get(6)?,
+                    quit: r.get(7)?,
+                })
+            })?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })
     }
 
     /// Everybody who played, as (name, computer), by name.
     pub fn everybody(&self) -> Result<Vec<(String, bool)>> {
-        let mut st = self
-            .conn
-            .prepare("SELECT DISTINCT name, computer FROM results ORDER BY name, computer")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        self.sql(|conn| {
+            let mut st = conn
+                .prepare("SELECT DISTINCT name, computer FROM results ORDER BY name, computer")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })
     }
 
     /// Marks `name` as playing now (this process).
     pub fn start_playing(&self, name: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO playing (pid, name, started_at) VALUES (?1, ?2, ?3)",
-            params![i64::from(std::process::id()), name, now()],
-        )?;
+        self.sql(|conn| {
+            conn.execute(
+                "INSERT INTO playing (pid, name, started_at) VALUES (?1, ?2, ?3)",
+                params![i64::from(std::process::id()), name, now()],
+            )
+        })?;
         Ok(())
     }
 
     /// Removes this process's "playing now" entries.
     pub fn stop_playing(&self) -> Result<()> {
-        self.conn.execute(
-            "DELETE FROM playing WHERE pid = ?1",
-            params![i64::from(std::process::id())],
-        )?;
+        self.sql(|conn| {
+            conn.execute(
+                "DELETE FROM playing WHERE pid = ?1",
+                params![i64::from(std::process::id())],
+            )
+        })?;
         Ok(())
     }
 
@@ -282,29 +319,29 @@ impl ScoreFile {
     /// where `/proc` lists processes, those whose process is gone; anywhere,
     /// those older than a day.
     pub fn playing(&self) -> Result<Vec<(String, i64)>> {
-        self.conn.execute(
-            "DELETE FROM playing WHERE started_at < ?1",
-            params![now() - 86_400],
-        )?;
-        let proc_dir = Path::new("/proc");
-        if proc_dir.join("self").exists() {
-            let pids: Vec<i64> = {
-                let mut st = self.conn.prepare("SELECT DISTINCT pid FROM playing")?;
-                st.query_map([], |r| r.get(0))?
-                    .collect::<rusqlite::Result<Vec<_>>>()?
-            };
-            for pid in pids {
-                if !proc_dir.join(pid.to_string()).exists() {
-                    self.conn
-                        .execute("DELETE FROM playing WHERE pid = ?1", params![pid])?;
+        self.sql(|conn| {
+            conn.execute(
+                "DELETE FROM playing WHERE started_at < ?1",
+                params![now() - 86_400],
+            )?;
+            let proc_dir = Path::new("/proc");
+            if proc_dir.join("self").exists() {
+                let pids: Vec<i64> = {
+                    let mut st = conn.prepare("SELECT DISTINCT pid FROM playing")?;
+                    st.query_map([], |r| r.get(0))?
+                        .collect::<rusqlite::Result<Vec<_>>>()?
+                };
+                for pid in pids {
+                    if !proc_dir.join(pid.to_string()).exists() {
+                        conn.execute("DELETE FROM playing WHERE pid = ?1", params![pid])?;
+                    }
                 }
             }
-        }
-        let mut st = self
-            .conn
-            .prepare("SELECT name, started_at FROM playing ORDER BY started_at")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let mut st =
+                conn.prepare("SELECT name, started_at FROM playing ORDER BY started_at")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })
     }
 }
 
@@ -331,7 +368,7 @@ pub fn format_time(t: i64) -> String {
 
 /// How to rank another kind of game.
 fn rank_command(kind: &str) -> String {
-    // The kinds commands::rank asks for, by the same names.
+    // `cubes rank` asks for the kinds by the engine's names, as here.
     if kind == Settings::blitz().name {
         "`cubes rank --blitz`".to_string()
     } else if kind == Settings::standard().name {

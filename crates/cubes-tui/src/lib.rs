@@ -1,0 +1,49 @@
+//! The terminal game `cubes`: the full-screen board (ratatui) and the
+//! line-by-line text mode, for people and computer players at one table.
+//!
+//! - [`app::App`] is the model: the engine state, the game record, the
+//!   seats, the dice picked, the status line and the log. [`App::update`]
+//!   is pure: it takes one [`app::Input`] (a key, or a tick for a computer
+//!   move) and returns the [`app::Effect`] the caller carries out (record
+//!   the finished game, leave).
+//! - [`ui::draw`] draws the model; [`ui::fits`] tells whether a terminal is
+//!   big enough for the board.
+//! - [`term::run`] is the full-screen loop (crossterm events in, frames
+//!   out, computer moves on a timer). [`plain::run`] is the text mode
+//!   (`--plain`): typed commands in, lines out.
+//! - [`signals::Stop`] turns a hangup, `kill` or Ctrl-C into an ordinary
+//!   quit, so a game left that way is still recorded.
+//!
+//! The UI never decides a rule: every move is checked by the engine and a
+//! refused move shows the engine's reason; the numbers of the rules on
+//! screen (targets, thresholds, points) are read from the engine.
+//! Recording a game is the caller's: see the `cubes-store` crate.
+
+pub mod app;
+pub mod plain;
+pub mod signals;
+pub mod term;
+pub mod ui;
+
+pub use app::{App, Controls, Effect, Input, Mode, Seat, SeatKind};
+pub use signals::Stop;
+
+/// What can go wrong while playing in the terminal.
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    /// The terminal could not be set up for the full screen.
+    #[error("setting up the terminal")]
+    Setup(#[source] std::io::Error),
+    /// A terminating signal could not be caught.
+    #[error("catching signal {signal}")]
+    Signal {
+        /// The signal's number.
+        signal: i32,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Reading the player's input or writing to the terminal failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
