@@ -5,9 +5,10 @@
 //! the longest decisions short; `mille match --json` reports those times.
 
 use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
-use mille_ai::{Bot, ClassicBot, Level, SearchBot, bot_action, watch_current_hand};
-use mille_engine::view::Decision;
-use mille_engine::{GameConfig, GameRecord, Phase, State, ToAct, View};
+use mille_ai::{
+    Bot, ClassicBot, Level, MilleBot, SearchBot, bot_action, observation, watch_current_hand,
+};
+use mille_engine::{GameConfig, GameRecord, Mille, Observation, Phase, State, ToAct};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ use std::time::Duration;
 /// first hand dealt from `seed`, both seats played by `classic`, and the
 /// record that leads there (for a searching bot to watch, as in a real
 /// game). `None` if the hand ends first.
-fn position(seed: u64, turns: usize) -> Option<(GameRecord, View)> {
+fn position(seed: u64, turns: usize) -> Option<(GameRecord, Observation)> {
     let config = GameConfig::default();
     let mut state = State::new(config, seed).ok()?;
     let mut record = GameRecord::new(config, seed);
@@ -28,14 +29,14 @@ fn position(seed: u64, turns: usize) -> Option<(GameRecord, View)> {
         } = state.phase()
         {
             if seen_turns >= turns {
-                return Some((record, state.view(0)));
+                return Some((record, observation(&state, 0)));
             }
             seen_turns += 1;
         }
         let ToAct::Seat(seat) = state.to_act() else {
             return None;
         };
-        let action = bot_action(&mut bots[usize::from(seat)], &state)?;
+        let action = bot_action(&mut bots[usize::from(seat)], &state)?.ok()?;
         state.apply(action).ok()?;
         record.actions.push(action);
     }
@@ -54,12 +55,12 @@ fn bot_at(level: Level, record: &GameRecord) -> Option<Box<dyn BotClone>> {
 /// A bot that can be copied between measurements, so that every decision
 /// is made from the same memory.
 trait BotClone {
-    fn as_bot(&mut self) -> &mut dyn Bot;
+    fn as_bot(&mut self) -> &mut MilleBot;
     fn boxed_clone(&self) -> Box<dyn BotClone>;
 }
 
-impl<B: Bot + Clone + 'static> BotClone for B {
-    fn as_bot(&mut self) -> &mut dyn Bot {
+impl<B: Bot<Mille> + Clone + 'static> BotClone for B {
+    fn as_bot(&mut self) -> &mut MilleBot {
         self
     }
     fn boxed_clone(&self) -> Box<dyn BotClone> {
@@ -69,7 +70,7 @@ impl<B: Bot + Clone + 'static> BotClone for B {
 
 fn decisions(c: &mut Criterion) {
     // Early, middle and late in a hand, from three deals.
-    let positions: Vec<(GameRecord, View)> = [(1, 3), (2, 8), (3, 14)]
+    let positions: Vec<(GameRecord, Observation)> = [(1, 3), (2, 8), (3, 14)]
         .into_iter()
         .map(|(seed, turns)| {
             position(seed, turns)
@@ -92,7 +93,7 @@ fn decisions(c: &mut Criterion) {
             // runs per sample instead of criterion's growing ones.
             group.sampling_mode(SamplingMode::Flat);
         }
-        for (i, (record, view)) in positions.iter().enumerate() {
+        for (i, (record, seen)) in positions.iter().enumerate() {
             let Some(bot) = bot_at(level, record) else {
                 panic!("the {} bot could not watch position {i}", level.id());
             };
@@ -100,7 +101,7 @@ fn decisions(c: &mut Criterion) {
                 // The copy (and its drop) are not timed, only the decision.
                 b.iter_batched_ref(
                     || bot.boxed_clone(),
-                    |fresh| black_box(fresh.as_bot().decide(view, Decision::Turn)),
+                    |fresh| black_box(fresh.as_bot().decide(seen)),
                     BatchSize::SmallInput,
                 )
             });

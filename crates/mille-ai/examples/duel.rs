@@ -20,9 +20,10 @@
 #[path = "shared/spec.rs"]
 mod spec;
 
+use game_table::{Bot, BotError, Step, Table, Turn};
 use mille_ai::policy::PolicyBot;
-use mille_ai::{Bot, Level, bot_action, make_bot};
-use mille_engine::{Action, GameConfig, HandScore, Phase, State, ToAct};
+use mille_ai::{Level, MilleBot, make_bot};
+use mille_engine::{Action, GameConfig, HandScore, Mille, Observation, Phase, State};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -32,16 +33,19 @@ struct HandOracle {
     anchor: mille_ai::ClassicBot,
     seed: u64,
 }
-impl Bot for HandOracle {
+impl Bot<Mille> for HandOracle {
     fn name(&self) -> &str {
         "handoracle"
     }
-    fn decide(&mut self, v: &mille_engine::View, d: mille_engine::view::Decision) -> Action {
+    fn decide(&mut self, o: &Observation) -> Result<Action, BotError> {
+        let (v, Some(d)) = (&o.view, o.decision()) else {
+            return Ok(Action::Draw);
+        };
         self.seed = self
             .seed
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let anchor = self.anchor.decide(v, d);
+        let anchor = self.anchor.choose(v, d);
         let hands = self.truth.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let sample = |rng: &mut rand_chacha::ChaCha8Rng| {
             mille_engine::view::determinize_at(v, v.seat, d, &hands, rng).ok()
@@ -53,7 +57,7 @@ impl Bot for HandOracle {
             mille_ai::search::search_with(v, Some(anchor), b, self.seed, &sample, &players)
                 .unwrap_or(Action::Draw);
         // As `normal` does after its search.
-        mille_ai::search::safety_before_finishing(v, d, action)
+        Ok(mille_ai::search::safety_before_finishing(v, d, action))
     }
 }
 
@@ -63,16 +67,17 @@ fn normal_budget() -> mille_ai::Budget {
 }
 
 struct Blind(mille_ai::SearchBot);
-impl Bot for Blind {
+/// Never watches: its search never learns what the other hand played.
+impl Bot<Mille> for Blind {
     fn name(&self) -> &str {
         "blind"
     }
-    fn decide(&mut self, v: &mille_engine::View, d: mille_engine::view::Decision) -> Action {
-        self.0.decide(v, d)
+    fn decide(&mut self, o: &Observation) -> Result<Action, BotError> {
+        self.0.decide(o)
     }
 }
 
-fn bot(spec: &str, seed: u64) -> Box<dyn Bot> {
+fn bot(spec: &str, seed: u64) -> Box<MilleBot> {
     if spec == "blind" {
         // normal without its beliefs about the other hand
         let b = normal_budget();
@@ -128,9 +133,9 @@ fn item_array(s: &HandScore) -> [u16; 9] {
 /// Plays one deal with A in seat `a_seat`; returns the tally and A's
 /// points minus B's points over the deal's hands.
 fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
-    let mut state = State::new(GameConfig::default(), deal).expect("config");
+    let state = State::new(GameConfig::default(), deal).expect("config");
     let truth = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let mk = |spec: &str, seed: u64| -> Box<dyn Bot> {
+    let mk = |spec: &str, seed: u64| -> Box<MilleBot> {
         if spec == "handoracle" {
             Box::new(HandOracle {
                 truth: truth.clone(),
@@ -145,25 +150,31 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
     if a_seat == 1 {
         bots.swap(0, 1);
     }
+    let seats = bots
+        .into_iter()
+        .map(|b| {
+            let info = game_table::SeatInfo::computer(b.name(), b.name());
+            (info, game_table::Player::Bot(b))
+        })
+        .collect();
+    let mut table = Table::<Mille>::new(state, seats);
     let mut t = Tally::default();
     let mut diff = 0i64;
     loop {
-        match state.to_act() {
-            ToAct::Seat(s) => {
+        match table.turn() {
+            Turn::Seat(s) => {
+                let state = table.state();
                 *truth.lock().unwrap_or_else(|e| e.into_inner()) =
                     (0..2).map(|x| state.hand(x).to_vec()).collect();
                 let start = Instant::now();
-                let action = bot_action(bots[s as usize].as_mut(), &state).expect("a seat acts");
-                if s == a_seat && action != Action::Draw {
+                let Ok(Step::Moved { action, .. }) = table.step() else {
+                    panic!("seat {s}'s bot did not make a legal move");
+                };
+                if s == usize::from(a_seat) && action != Action::Draw {
                     t.a_time += start.elapsed();
                     t.a_decisions += 1;
                 }
-                for (i, b) in bots.iter_mut().enumerate() {
-                    if mille_ai::seen_by(i as u8, s, action) {
-                        b.observe(&state.view(i as u8), s, action);
-                    }
-                }
-                state.apply(action).expect("legal");
+                let state = table.state();
                 if state.phase() == Phase::HandOver || state.phase() == Phase::GameOver {
                     let scores = state.last_scores().expect("scores");
                     for (side, seat) in [(0, a_seat), (1, 1 - a_seat)] {
@@ -188,14 +199,9 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
                     }
                 }
             }
-            ToAct::Deal => {
-                for (i, b) in bots.iter_mut().enumerate() {
-                    b.observe(&state.view(i as u8), 0, Action::NextHand);
-                }
-                state.apply(Action::NextHand).expect("deal");
-            }
-            ToAct::GameOver => {
-                let w = state.winners();
+            Turn::Host => table.host_act(Action::NextHand).expect("deal"),
+            Turn::Over => {
+                let w = table.state().winners();
                 t.games = 1;
                 if w.contains(&a_seat) {
                     t.wins = 1.0 / w.len() as f64;

@@ -34,7 +34,7 @@
 #[path = "shared/spec.rs"]
 mod spec;
 
-use mille_ai::{Bot, ClassicBot, Level, SearchBot, bot_action};
+use mille_ai::{ClassicBot, Level, MilleBot, SearchBot, bot_action, observation};
 use mille_engine::view::{Decision, determinize_at};
 use mille_engine::{Action, ActionList, GameConfig, Phase, State, ToAct};
 use rand_core::SeedableRng;
@@ -48,7 +48,7 @@ enum Player {
 }
 
 impl Player {
-    fn bot(&mut self) -> &mut dyn Bot {
+    fn bot(&mut self) -> &mut MilleBot {
         match self {
             Player::Classic(b) => b.as_mut(),
             Player::Search(b) => b.as_mut(),
@@ -133,7 +133,9 @@ fn grade_hand(specs: &[String], deal: u64, reshuffles: u64, all_moves: bool) -> 
             _ => None,
         };
         state.legal_actions(&mut legal);
-        let classic_move = bot_action(&mut table[s as usize], &state).expect("acts");
+        let classic_move = bot_action(&mut table[s as usize], &state)
+            .and_then(Result::ok)
+            .expect("acts");
         if s == 0
             && let Some(decision) = decision
             && legal.len() > 1
@@ -146,7 +148,7 @@ fn grade_hand(specs: &[String], deal: u64, reshuffles: u64, all_moves: bool) -> 
                 .iter()
                 .map(|p| {
                     let mut p = p.clone();
-                    p.bot().decide(&state.view(0), decision)
+                    p.bot().decide(&observation(&state, 0)).expect("decides")
                 })
                 .collect();
             if let Some(bad) = chosen.iter().find(|a| !legal.contains(a)) {
@@ -188,8 +190,9 @@ fn grade_hand(specs: &[String], deal: u64, reshuffles: u64, all_moves: bool) -> 
             }
         }
         for p in &mut players {
-            if mille_ai::seen_by(0, s, classic_move) {
-                p.bot().observe(&state.view(0), s, classic_move);
+            if mille_engine::seen_by(0, s, classic_move) {
+                p.bot()
+                    .watch(&observation(&state, 0), Some(usize::from(s)), classic_move);
             }
         }
         state.apply(classic_move).expect("legal");

@@ -14,7 +14,7 @@
 //! discard weights): not BSD's opponent, but the search's move to beat.
 
 use crate::knowledge::Knowledge;
-use crate::{Bot, coup_fourre_if_held, fallback_action};
+use crate::{coup_fourre_if_held, fallback_action};
 use mille_engine::card::KINDS;
 use mille_engine::view::Decision;
 use mille_engine::{Action, Card, Kind, Phase, Safety, State, View, bounded};
@@ -546,8 +546,9 @@ impl ClassicBot {
     }
 }
 
-impl Bot for ClassicBot {
-    fn name(&self) -> &str {
+impl ClassicBot {
+    /// The bot's name.
+    pub fn label(&self) -> &str {
         if self.sharp { "sharpened" } else { "classic" }
     }
 
@@ -556,7 +557,8 @@ impl Bot for ClassicBot {
     /// the terminal game does before every decision) decides as one that
     /// played the whole hand. A turn it decided itself is not counted
     /// twice: the table it saw then is the one it remembers.
-    fn observe(&mut self, view: &View, actor: u8, action: Action) {
+    /// Sees `actor` make `action` in `view` (its seat's, just before).
+    pub fn watch_view(&mut self, view: &View, actor: u8, action: Action) {
         if actor != view.seat || !matches!(action, Action::Play { .. } | Action::Discard(_)) {
             return;
         }
@@ -568,7 +570,8 @@ impl Bot for ClassicBot {
             self.remember(&k);
         }
     }
-    fn decide(&mut self, view: &View, decision: Decision) -> Action {
+    /// Its answer to `decision` in `view`.
+    pub fn choose(&mut self, view: &View, decision: Decision) -> Action {
         if let Decision::CoupFourre { hazard, .. } = decision {
             return coup_fourre_if_held(&view.hand, hazard);
         }
@@ -578,6 +581,8 @@ impl Bot for ClassicBot {
         }
     }
 }
+
+crate::view_bot!(ClassicBot, watching);
 
 #[cfg(test)]
 mod tests {
@@ -673,8 +678,8 @@ mod tests {
                         }
                         let action = bot.decide_state(&state, s);
                         for (i, b) in bots.iter_mut().enumerate() {
-                            if crate::seen_by(i as u8, s, action) {
-                                b.observe(&state.view(i as u8), s, action);
+                            if mille_engine::seen_by(i as u8, s, action) {
+                                b.watch_view(&state.view(i as u8), s, action);
                             }
                         }
                         action

@@ -413,7 +413,7 @@ fn take_card(hands: &mut [Vec<Card>], seat: usize, card: Card, rng: &mut ChaCha8
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Bot, bot_action};
+    use crate::bot_action;
     use mille_engine::{GameConfig, ToAct};
 
     /// Cards of `guess` found in `truth` (as multisets).
@@ -441,7 +441,9 @@ mod tests {
             let mut tracker = HandTracker::new(deal);
             let mut rng = ChaCha8Rng::seed_from_u64(deal);
             while let ToAct::Seat(s) = state.to_act() {
-                let action = bot_action(&mut bots[s as usize], &state).expect("acts");
+                let action = bot_action(&mut bots[s as usize], &state)
+                    .expect("acts")
+                    .expect("answers");
                 let view = state.view(0);
                 if s == 0 && action != Action::Draw {
                     tracker.sync(&view);
@@ -468,7 +470,7 @@ mod tests {
                     }
                 }
                 tracker.observe(&view, s, action);
-                bots[s as usize].observe(&view, s, action);
+                bots[s as usize].watch_view(&view, s, action);
                 state.apply(action).expect("legal");
             }
         }
@@ -506,7 +508,9 @@ mod tests {
             let mut tracker = HandTracker::new(deal);
             let mut hazard: Option<Card> = None;
             while let ToAct::Seat(s) = state.to_act() {
-                let action = bot_action(&mut bots[s as usize], &state).expect("acts");
+                let action = bot_action(&mut bots[s as usize], &state)
+                    .expect("acts")
+                    .expect("answers");
                 let view = state.view(0);
                 tracker.observe(&view, s, action);
                 state.apply(action).expect("legal");
@@ -576,7 +580,9 @@ mod tests {
         let mut bots = [ClassicBot::new(1), ClassicBot::new(2)];
         let mut tracker = HandTracker::new(5);
         while let ToAct::Seat(s) = state.to_act() {
-            let action = bot_action(&mut bots[s as usize], &state).expect("acts");
+            let action = bot_action(&mut bots[s as usize], &state)
+                .expect("acts")
+                .expect("answers");
             tracker.observe(&state.view(0), s, action);
             state.apply(action).expect("legal");
         }
@@ -588,7 +594,9 @@ mod tests {
         let mut other = HandTracker::new(5);
         let mut again = State::new(GameConfig::default(), 3).expect("config");
         while let ToAct::Seat(s) = again.to_act() {
-            let action = bot_action(&mut bots[s as usize], &again).expect("acts");
+            let action = bot_action(&mut bots[s as usize], &again)
+                .expect("acts")
+                .expect("answers");
             other.observe(&again.view(0), s, action);
             again.apply(action).expect("legal");
         }
@@ -605,7 +613,9 @@ mod tests {
         let mut bots = [ClassicBot::new(1), ClassicBot::new(2)];
         let mut tracker = HandTracker::new(3);
         while let ToAct::Seat(s) = state.to_act() {
-            let action = bot_action(&mut bots[s as usize], &state).expect("acts");
+            let action = bot_action(&mut bots[s as usize], &state)
+                .expect("acts")
+                .expect("answers");
             tracker.observe(&state.view(0), s, action);
             state.apply(action).expect("legal");
             let view = state.view(0);

@@ -1,8 +1,9 @@
-//! Computer players. A [`Bot`] decides from a seat's [`View`] (never from
-//! the full state) and may remember the moves it has watched
-//! ([`Bot::observe`]: what every player at the table sees), so the same
-//! bots play in the terminal game, behind the bot protocol (views only)
-//! and on the server.
+//! Computer players. Each is a [`Bot`] of the table layer: it decides from
+//! a seat's [`Observation`] (never from the full state) and may remember
+//! the moves it has watched ([`Bot::watch`]: what every player at the
+//! table sees), so the same bots play at any [`game_table::Table`]: the
+//! terminal game, matches, behind the bot protocol and on the server.
+//! Their reasoning reads the observation's [`View`] (the protocol's).
 //!
 //! - [`RandomBot`]: the random opponent of the classic bot's calibration.
 //! - [`ClassicBot`]: the BSD `mille` computer player (`classic-bot.md`).
@@ -23,29 +24,62 @@ pub use classic::ClassicBot;
 pub use random::RandomBot;
 pub use search::{Budget, SearchBot};
 
+pub use game_table::Bot;
+
+use game_table::{BotError, Viewer};
 use mille_engine::view::{Decision, legal_actions_in_view};
-use mille_engine::{Action, GameRecord, Phase, ReplayError, State, ToAct, View};
+use mille_engine::{
+    Action, GameRecord, Mille, Observation, ReplayError, State, ToAct, View, seen_by,
+};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// A computer player.
-pub trait Bot: Send {
-    /// A short name for score tables and the protocol's `hello`.
-    fn name(&self) -> &str;
-    /// Decides from `view`. For [`Decision::Turn`] the answer is a play or a
-    /// discard; for a coup fourré `CoupFourre(safety)` or
-    /// `DeclineCoupFourre`; for an extension `Extend(bool)`. It must be legal.
-    fn decide(&mut self, view: &View, decision: Decision) -> Action;
-    /// Sees seat `actor` make `action` (any seat's, its own included),
-    /// just before it is applied to the game `view` shows from this bot's
-    /// seat, so that a bot can read the other players' play as a player at
-    /// the table would. A runner shows a bot every action [`seen_by`] its
-    /// seat, deals included. By default a bot remembers nothing.
-    fn observe(&mut self, view: &View, actor: u8, action: Action) {
-        let _ = (view, actor, action);
-    }
+/// A Mille Bornes computer player.
+pub type MilleBot = dyn Bot<Mille>;
+
+/// Makes a bot whose reasoning reads views (its inherent `choose` and
+/// `watch_view`) a [`Bot`] of the table: a draw is automatic, every other
+/// decision is the bot's; a deal by the host counts as seat 0's action.
+macro_rules! view_bot {
+    ($bot:ty) => {
+        $crate::view_bot!($bot, {});
+    };
+    ($bot:ty, watching) => {
+        $crate::view_bot!($bot, {
+            fn watches(&self) -> bool {
+                true
+            }
+            fn watch(
+                &mut self,
+                before: &mille_engine::Observation,
+                actor: Option<usize>,
+                action: mille_engine::Action,
+            ) {
+                let actor = actor.and_then(|a| u8::try_from(a).ok()).unwrap_or(0);
+                self.watch_view(&before.view, actor, action);
+            }
+        });
+    };
+    ($bot:ty, { $($watching:tt)* }) => {
+        impl game_table::Bot<mille_engine::Mille> for $bot {
+            fn name(&self) -> &str {
+                self.label()
+            }
+            fn decide(
+                &mut self,
+                observation: &mille_engine::Observation,
+            ) -> Result<mille_engine::Action, game_table::BotError> {
+                Ok(match observation.decision() {
+                    Some(decision) => self.choose(&observation.view, decision),
+                    None => mille_engine::Action::Draw,
+                })
+            }
+            $($watching)*
+        }
+    };
 }
+pub(crate) use view_bot;
 
 /// The available computer players, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,7 +170,7 @@ impl FromStr for Level {
 }
 
 /// Builds the bot of a level, seeded so that its games replay.
-pub fn make_bot(level: Level, seed: u64) -> Box<dyn Bot> {
+pub fn make_bot(level: Level, seed: u64) -> Box<MilleBot> {
     match level {
         Level::Random => Box::new(RandomBot::new(seed)),
         Level::Classic => Box::new(ClassicBot::new(seed)),
@@ -147,39 +181,31 @@ pub fn make_bot(level: Level, seed: u64) -> Box<dyn Bot> {
     }
 }
 
-/// What the seat to act should do next in `state` when it is played by
-/// `bot`: draws are automatic, every other decision is the bot's. Returns
-/// `None` when no seat is to act (between hands).
-pub fn bot_action(bot: &mut dyn Bot, state: &State) -> Option<Action> {
-    let (seat, decision) = match state.phase() {
-        Phase::Turn { drawn: false, .. } => return Some(Action::Draw),
-        Phase::Turn { seat, drawn: true } => (seat, Decision::Turn),
-        Phase::CoupFourre {
-            seat,
-            hazard,
-            attacker,
-        } => (seat, Decision::CoupFourre { hazard, attacker }),
-        Phase::Extension { seat } => (seat, Decision::Extension),
-        Phase::HandOver | Phase::GameOver => return None,
-    };
-    Some(bot.decide(&state.view(seat), decision))
+/// The observation `seat` has of `state`, without events or seat names:
+/// what a bot driven outside a table (tests, benchmarks, tuning harnesses)
+/// decides from.
+pub fn observation(state: &State, seat: u8) -> Observation {
+    state.observe(Viewer::Seat(usize::from(seat)), &[], Vec::new())
 }
 
-/// Whether the player at `seat` sees `action` made by `actor`: everything
-/// but another seat's declined coup fourré (the chance to call one is
-/// offered only to a seat holding the safety, so even the decline would
-/// tell). A draw is seen, but not the card drawn.
-pub fn seen_by(seat: u8, actor: u8, action: Action) -> bool {
-    action != Action::DeclineCoupFourre || seat == actor
+/// What the seat to act should do next in `state` when it is played by
+/// `bot`: draws are automatic, every other decision is the bot's. Returns
+/// `None` when no seat is to act (between hands), and the bot's error if
+/// it fails.
+pub fn bot_action(bot: &mut MilleBot, state: &State) -> Option<Result<Action, BotError>> {
+    match state.to_act() {
+        ToAct::Seat(seat) => Some(bot.decide(&observation(state, seat))),
+        ToAct::Deal | ToAct::GameOver => None,
+    }
 }
 
 /// Shows `bot`, which plays `seat`, every move of the current hand of the
-/// game `record` holds, as [`Bot::observe`] would have shown them live, and
+/// game `record` holds, as a table would have shown them live, and
 /// returns the state reached. A program that makes a fresh bot for each
 /// decision (so that an undone or restored game goes on exactly as it
 /// would have) thus gives it what a bot kept alive would know.
 pub fn watch_current_hand(
-    bot: &mut dyn Bot,
+    bot: &mut MilleBot,
     seat: u8,
     record: &GameRecord,
 ) -> Result<State, ReplayError> {
@@ -195,7 +221,7 @@ pub fn watch_current_hand(
             ToAct::Deal | ToAct::GameOver => 0,
         };
         if index >= start && seen_by(seat, actor, action) {
-            bot.observe(&state.view(seat), actor, action);
+            bot.watch(&observation(&state, seat), Some(usize::from(actor)), action);
         }
         state.apply(action).map_err(|reason| ReplayError::Illegal {
             index,
@@ -236,18 +262,20 @@ mod tests {
 
     #[test]
     fn random_bots_finish_a_game_with_legal_moves() {
-        let mut state = State::new(GameConfig::default(), 3).expect("config");
-        let mut bots = [RandomBot::new(1), RandomBot::new(2)];
-        for _ in 0..100_000 {
-            match state.to_act() {
-                ToAct::Seat(s) => {
-                    let a = bot_action(&mut bots[s as usize], &state).expect("a seat acts");
-                    state.apply(a).expect("bot moves are legal");
-                }
-                ToAct::Deal => {
-                    state.apply(Action::NextHand).expect("deal");
-                }
-                ToAct::GameOver => return,
+        use game_table::{Player, SeatInfo, Step, Table};
+        let state = State::new(GameConfig::default(), 3).expect("config");
+        let seats = (1..=2)
+            .map(|seed| {
+                let bot: Box<MilleBot> = Box::new(RandomBot::new(seed));
+                (SeatInfo::computer("random", "random"), Player::Bot(bot))
+            })
+            .collect();
+        let mut table = Table::<Mille>::new(state, seats);
+        for _ in 0..1000 {
+            match table.run_bots().expect("bot moves are legal") {
+                Step::Host => table.host_act(Action::NextHand).expect("deal"),
+                Step::Over => return,
+                other => panic!("only bots play: {other:?}"),
             }
         }
         panic!("game did not end");
@@ -262,7 +290,9 @@ mod tests {
         let mut bots = [ClassicBot::new(1), ClassicBot::new(2)];
         for _ in 0..300 {
             let a = match state.to_act() {
-                ToAct::Seat(s) => bot_action(&mut bots[s as usize], &state).expect("acts"),
+                ToAct::Seat(s) => bot_action(&mut bots[s as usize], &state)
+                    .expect("acts")
+                    .expect("answers"),
                 ToAct::Deal => Action::NextHand,
                 ToAct::GameOver => break,
             };
@@ -293,7 +323,8 @@ mod tests {
         view.discards = vec![Card::D25; mille_engine::rules::MAX_DECK_CARDS];
         for level in Level::ALL {
             let mut bot = make_bot(level, 1);
-            bot.decide(&view, Decision::Turn);
+            let asked = Observation::from_view(view.clone(), Decision::Turn, Vec::new());
+            assert!(bot.decide(&asked).is_ok(), "{level}");
         }
     }
 

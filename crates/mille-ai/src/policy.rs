@@ -191,11 +191,13 @@ impl PolicyBot {
     }
 }
 
-impl crate::Bot for PolicyBot {
-    fn name(&self) -> &str {
+impl PolicyBot {
+    /// The bot's name.
+    pub fn label(&self) -> &str {
         "policy"
     }
-    fn decide(
+    /// Its answer to `decision` in `view`.
+    pub fn choose(
         &mut self,
         view: &mille_engine::View,
         decision: mille_engine::view::Decision,
@@ -206,3 +208,5 @@ impl crate::Bot for PolicyBot {
         }
     }
 }
+
+crate::view_bot!(PolicyBot);

@@ -3,7 +3,7 @@
 //! play), otherwise discards a random non-safety, always calls coup fourré
 //! and extends half the time.
 
-use crate::{Bot, coup_fourre_if_held, fallback_action};
+use crate::{coup_fourre_if_held, fallback_action};
 use mille_engine::view::{Decision, legal_actions_in_view};
 use mille_engine::{Action, Kind, View, bounded};
 use rand_chacha::ChaCha8Rng;
@@ -32,11 +32,13 @@ impl RandomBot {
     }
 }
 
-impl Bot for RandomBot {
-    fn name(&self) -> &str {
+impl RandomBot {
+    /// The bot's name.
+    pub fn label(&self) -> &str {
         "random"
     }
-    fn decide(&mut self, view: &View, decision: Decision) -> Action {
+    /// Its answer to `decision` in `view`.
+    pub fn choose(&mut self, view: &View, decision: Decision) -> Action {
         match decision {
             Decision::CoupFourre { hazard, .. } => coup_fourre_if_held(&view.hand, hazard),
             Decision::Extension => Action::Extend(bounded(&mut self.rng, 2) == 0),
@@ -74,3 +76,5 @@ impl Bot for RandomBot {
         }
     }
 }
+
+crate::view_bot!(RandomBot);

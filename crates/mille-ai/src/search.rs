@@ -16,7 +16,7 @@
 //! independent trees (rayon), merged by visit counts.
 
 use crate::inference::HandTracker;
-use crate::{Bot, ClassicBot, fallback_action, policy};
+use crate::{ClassicBot, fallback_action, policy};
 use mille_engine::view::{Decision, determinize_for, legal_actions_in_view};
 use mille_engine::{Action, ActionList, Kind, Phase, State, ToAct, View};
 use rand_chacha::ChaCha8Rng;
@@ -112,14 +112,16 @@ impl SearchBot {
     }
 }
 
-impl Bot for SearchBot {
-    fn name(&self) -> &str {
+impl SearchBot {
+    /// The bot's name.
+    pub fn label(&self) -> &str {
         &self.name
     }
 
-    fn decide(&mut self, view: &View, decision: Decision) -> Action {
+    /// Its answer to `decision` in `view`.
+    pub fn choose(&mut self, view: &View, decision: Decision) -> Action {
         let seed = self.rng.next_u64();
-        let anchor = self.anchor.decide(view, decision);
+        let anchor = self.anchor.choose(view, decision);
         self.beliefs.sync(view);
         let beliefs = &self.beliefs;
         let sample = |rng: &mut ChaCha8Rng| beliefs.sample(view, decision, rng);
@@ -142,11 +144,14 @@ impl Bot for SearchBot {
         safety_before_finishing(view, decision, action)
     }
 
-    fn observe(&mut self, view: &View, actor: u8, action: Action) {
-        self.anchor.observe(view, actor, action);
+    /// Sees `actor` make `action` in `view` (its seat's, just before).
+    pub fn watch_view(&mut self, view: &View, actor: u8, action: Action) {
+        self.anchor.watch_view(view, actor, action);
         self.beliefs.observe(view, actor, action);
     }
 }
+
+crate::view_bot!(SearchBot, watching);
 
 /// A playable safety instead of `action` when `action` is a distance card
 /// that ends the trip. A safety gives another turn, so the finish is still

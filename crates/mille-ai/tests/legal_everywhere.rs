@@ -2,9 +2,17 @@
 //! every ruleset and seat count, from full views and from partial ones
 //! (only the top of each pile, most discards unknown).
 
-use mille_ai::{Bot, Budget, ClassicBot, RandomBot, SearchBot, bot_action};
+use game_table::{Player, SeatInfo, Step, Table};
+use mille_ai::{Budget, ClassicBot, MilleBot, RandomBot, SearchBot, bot_action};
 use mille_engine::view::Decision;
-use mille_engine::{Action, GameConfig, Phase, RulesetId, State, ToAct, View};
+use mille_engine::{Action, GameConfig, Mille, Observation, Phase, RulesetId, State, ToAct, View};
+
+/// What `bot` plays in `state` (the seat to act's turn).
+fn act(bot: &mut MilleBot, state: &State) -> Action {
+    bot_action(bot, state)
+        .expect("a seat acts")
+        .expect("a built-in bot answers")
+}
 
 fn configs() -> Vec<GameConfig> {
     let mut v = Vec::new();
@@ -95,13 +103,14 @@ fn every_bot_answers_legally_everywhere() {
                 let full = state.view(seat);
                 let views = [full.clone(), partial(full)];
                 for (vi, view) in views.iter().enumerate() {
-                    let mut bots: Vec<&mut dyn Bot> = vec![&mut classic, &mut random];
+                    let mut bots: Vec<&mut MilleBot> = vec![&mut classic, &mut random];
                     // The search is slow in debug builds: every 7th position.
                     if step % 7 == 0 {
                         bots.push(&mut search);
                     }
                     for bot in bots {
-                        let a = bot.decide(view, decision);
+                        let asked = Observation::from_view(view.clone(), decision, Vec::new());
+                        let a = bot.decide(&asked).expect("a built-in bot answers");
                         assert!(
                             state.check(a).is_ok(),
                             "{config:?} view {vi}: {} played {a} ({:?}) in {:?}",
@@ -113,7 +122,7 @@ fn every_bot_answers_legally_everywhere() {
                     }
                 }
             }
-            let a = bot_action(&mut driver, &state).expect("a seat acts");
+            let a = act(&mut driver, &state);
             state.apply(a).expect("driver is legal");
         }
         assert!(positions >= 500, "{config:?}: only {positions} positions");
@@ -133,7 +142,7 @@ fn a_seeded_search_replays() {
             time_limit: None,
         };
         let a: Vec<Action> = (0..3)
-            .map(|_| SearchBot::new("a", budget, 42).decide(&view, Decision::Turn))
+            .map(|_| SearchBot::new("a", budget, 42).choose(&view, Decision::Turn))
             .collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]), "{a:?}");
     }
@@ -150,26 +159,28 @@ fn a_watching_search_answers_legally() {
         time_limit: None,
     };
     for (ci, config) in configs().into_iter().enumerate() {
-        let mut state = State::new(config, 300 + ci as u64).expect("config");
-        let mut others = RandomBot::new(ci as u64);
-        let mut search = SearchBot::new("test", tiny, 5);
+        let state = State::new(config, 300 + ci as u64).expect("config");
+        let seats = (0..config.players)
+            .map(|seat| -> (SeatInfo, Player<Mille>) {
+                let bot: Box<MilleBot> = if seat == 0 {
+                    Box::new(SearchBot::new("test", tiny, 5))
+                } else {
+                    Box::new(RandomBot::new(ci as u64 + u64::from(seat)))
+                };
+                (SeatInfo::computer(bot.name(), bot.name()), Player::Bot(bot))
+            })
+            .collect();
+        // The table shows the search every move its seat may see, and
+        // refuses any illegal move with an error.
+        let mut table = Table::<Mille>::new(state, seats);
         let mut decisions = 0;
         for _ in 0..120 {
-            let ToAct::Seat(seat) = state.to_act() else {
-                break;
-            };
-            let a = if seat == 0 {
-                let a = bot_action(&mut search, &state).expect("a seat acts");
-                assert!(state.check(a).is_ok(), "{config:?}: search played {a}");
-                decisions += 1;
-                a
-            } else {
-                bot_action(&mut others, &state).expect("a seat acts")
-            };
-            if mille_ai::seen_by(0, seat, a) {
-                search.observe(&state.view(0), seat, a);
+            match table.step() {
+                Ok(Step::Moved { seat: 0, action }) if action != Action::Draw => decisions += 1,
+                Ok(Step::Moved { .. }) => {}
+                Ok(_) => break,
+                Err(e) => panic!("{config:?}: {e}"),
             }
-            state.apply(a).expect("legal");
         }
         assert!(decisions >= 5, "{config:?}: only {decisions} decisions");
     }

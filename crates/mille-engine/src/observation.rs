@@ -186,6 +186,40 @@ pub struct Observation {
 }
 
 impl Observation {
+    /// The observation a protocol `view` and the decision asked of its
+    /// seat amount to: `legal` as the asker lists them; no events, no
+    /// seat names, no score breakdown (a view has none of them), and the
+    /// rules the view names without variant.
+    pub fn from_view(view: View, decision: Decision, legal: Vec<Action>) -> Observation {
+        let seat = view.seat;
+        let status = match decision {
+            Decision::Turn => PhaseView::Turn { seat, drawn: true },
+            Decision::CoupFourre { hazard, attacker } => PhaseView::CoupFourre {
+                seat,
+                hazard,
+                attacker,
+            },
+            Decision::Extension => PhaseView::Extension { seat },
+        };
+        Observation {
+            viewer: Viewer::Seat(usize::from(seat)),
+            config: GameConfig {
+                rules: view.rules,
+                players: u8::try_from(view.seats.len()).unwrap_or(u8::MAX),
+                stacking: false,
+            },
+            status,
+            legal,
+            events: Vec::new(),
+            hand_number: 0,
+            games_won: Vec::new(),
+            hand_scores: Vec::new(),
+            last_hand: None,
+            players: Vec::new(),
+            view,
+        }
+    }
+
     /// The viewer's seat, unless it is a spectator.
     pub fn seat(&self) -> Option<u8> {
         match self.viewer {

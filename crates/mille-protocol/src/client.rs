@@ -355,6 +355,25 @@ impl ExternalBot {
     }
 }
 
+/// An external program at a table: it is asked every decision of its
+/// seat (draws are automatic) and watches nothing (the protocol has no
+/// such message: it reads the table from the views it is sent).
+impl game_table::Bot<mille_engine::Mille> for ExternalBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn decide(
+        &mut self,
+        observation: &mille_engine::Observation,
+    ) -> Result<Action, game_table::BotError> {
+        match observation.decision() {
+            Some(decision) => ExternalBot::decide(self, &observation.view, decision)
+                .map_err(|e| game_table::BotError(e.to_string())),
+            None => Ok(Action::Draw),
+        }
+    }
+}
+
 impl Drop for ExternalBot {
     fn drop(&mut self) {
         // Closing standard input asks a well-behaved bot to exit; a

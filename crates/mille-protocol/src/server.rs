@@ -1,9 +1,9 @@
 //! The bot side: read requests, answer each with one line.
 
 use crate::{Answer, BadRequest, DecideKind, Id, PROTOCOL, Request, parse_request};
-use mille_ai::Bot;
+use mille_ai::MilleBot;
 use mille_engine::view::{Decision, legal_actions_in_view};
-use mille_engine::{Action, View};
+use mille_engine::{Action, Observation, View};
 use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -13,7 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 pub fn serve<R: BufRead, W: Write>(
     mut reader: R,
     mut writer: W,
-    bot: &mut dyn Bot,
+    bot: &mut MilleBot,
 ) -> io::Result<()> {
     let mut buf = Vec::new();
     loop {
@@ -32,7 +32,7 @@ pub fn serve<R: BufRead, W: Write>(
 }
 
 /// The answer line to one request line.
-fn answer_line(line: &str, bot: &mut dyn Bot) -> String {
+fn answer_line(line: &str, bot: &mut MilleBot) -> String {
     match parse_request(line) {
         Err(BadRequest { id, message }) => Answer::Error(message).to_line(id),
         Ok((id, request)) => {
@@ -45,7 +45,7 @@ fn answer_line(line: &str, bot: &mut dyn Bot) -> String {
     }
 }
 
-fn answer(_id: Id, request: Request, bot: &mut dyn Bot) -> Answer {
+fn answer(_id: Id, request: Request, bot: &mut MilleBot) -> Answer {
     match request {
         Request::Hello { protocol } => {
             if protocol == PROTOCOL {
@@ -66,29 +66,19 @@ fn answer(_id: Id, request: Request, bot: &mut dyn Bot) -> Answer {
     }
 }
 
-fn decide(kind: DecideKind, view: &View, bot: &mut dyn Bot) -> Answer {
+fn decide(kind: DecideKind, view: &View, bot: &mut MilleBot) -> Answer {
     // Checking the view through the engine first means bots only ever see
     // views that describe a game.
     let legal = match legal_actions_in_view(view) {
         Ok(l) => l,
         Err(e) => return Answer::Error(e.to_string()),
     };
-    match kind {
+    let decision = match kind {
         DecideKind::Turn => {
             if legal.is_empty() {
                 return Answer::Error("no legal action: the seat holds no card".into());
             }
-            let a = bot.decide(view, Decision::Turn);
-            if legal.contains(&a) {
-                Answer::Turn(a)
-            } else {
-                eprintln!(
-                    "mille bot: {} chose the illegal {a}; playing {} instead",
-                    bot.name(),
-                    legal[0]
-                );
-                Answer::Turn(legal[0])
-            }
+            Decision::Turn
         }
         DecideKind::CoupFourre(hazard) => {
             let held = hazard
@@ -98,14 +88,43 @@ fn decide(kind: DecideKind, view: &View, bot: &mut dyn Bot) -> Answer {
                 // Without the safety there is nothing to call.
                 return Answer::CoupFourre(false);
             }
-            let attacker = guess_attacker(view);
-            let a = bot.decide(view, Decision::CoupFourre { hazard, attacker });
-            Answer::CoupFourre(matches!(a, Action::CoupFourre(_)))
+            Decision::CoupFourre {
+                hazard,
+                attacker: guess_attacker(view),
+            }
         }
-        DecideKind::Extension => match bot.decide(view, Decision::Extension) {
-            Action::Extend(b) => Answer::Extend(b),
-            _ => Answer::Extend(false),
-        },
+        DecideKind::Extension => Decision::Extension,
+    };
+    let legal = match decision {
+        Decision::Turn => legal,
+        Decision::CoupFourre { hazard, .. } => hazard
+            .safety()
+            .map(|s| vec![Action::CoupFourre(s.card()), Action::DeclineCoupFourre])
+            .unwrap_or_default(),
+        Decision::Extension => vec![Action::Extend(true), Action::Extend(false)],
+    };
+    let observation = Observation::from_view(view.clone(), decision, legal);
+    let action = match bot.decide(&observation) {
+        Ok(a) => a,
+        Err(e) => return Answer::Error(format!("{} failed: {e}", bot.name())),
+    };
+    // A bot's illegal choice is an error the game sees, never replaced by
+    // another move.
+    if !observation.legal.contains(&action) {
+        return Answer::Error(format!(
+            "{} chose the illegal {action}: {}",
+            bot.name(),
+            observation.check(action).err().map_or_else(
+                || "not among the legal actions".to_string(),
+                |e| e.to_string()
+            )
+        ));
+    }
+    match (decision, action) {
+        (Decision::Turn, a) => Answer::Turn(a),
+        (Decision::CoupFourre { .. }, a) => Answer::CoupFourre(matches!(a, Action::CoupFourre(_))),
+        (Decision::Extension, Action::Extend(b)) => Answer::Extend(b),
+        (Decision::Extension, _) => Answer::Extend(false),
     }
 }
 

@@ -37,7 +37,8 @@ pub fn think(state: &State, record: &GameRecord, level: Level) -> Option<Action>
         // bot decides from what it watched up to there.
         let _ = watch_current_hand(bot.as_mut(), seat, record);
     }
-    bot_action(bot.as_mut(), state)
+    // Built-in bots always answer.
+    bot_action(bot.as_mut(), state).and_then(Result::ok)
 }
 
 /// How long to wait, `elapsed` after the previous move, before showing the

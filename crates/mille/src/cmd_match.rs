@@ -10,10 +10,10 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
+use game_table::{Player, SeatInfo, Step, Table, TableError};
 use indicatif::{ProgressBar, ProgressStyle};
-use mille_ai::{Bot, Level, make_bot, seen_by};
-use mille_engine::view::Decision;
-use mille_engine::{Action, GameConfig, Phase, RulesetId, State};
+use mille_ai::{Level, MilleBot, make_bot};
+use mille_engine::{Action, GameConfig, Mille, RulesetId, State};
 use mille_protocol::ExternalBot;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -60,33 +60,6 @@ pub struct MatchArgs {
     json: bool,
 }
 
-/// A side's player in one game.
-enum Player {
-    Builtin(Box<dyn Bot>),
-    External(Box<ExternalBot>),
-}
-
-impl Player {
-    fn decide(&mut self, view: &mille_engine::View, d: Decision) -> Result<Action, String> {
-        match self {
-            Player::Builtin(b) => Ok(b.decide(view, d)),
-            Player::External(b) => b.decide(view, d).map_err(|e| e.to_string()),
-        }
-    }
-}
-
-/// Shows every built-in player the action `actor` is about to make (the
-/// protocol has no such message: external bots read the table from views).
-fn show(players: &mut [Player], state: &State, actor: u8, action: Action) {
-    for (seat, p) in players.iter_mut().enumerate() {
-        if let Player::Builtin(b) = p
-            && seen_by(seat as u8, actor, action)
-        {
-            b.observe(&state.view(seat as u8), actor, action);
-        }
-    }
-}
-
 /// What a bot specification names.
 #[derive(Clone, Debug)]
 enum Spec {
@@ -97,6 +70,14 @@ enum Spec {
 }
 
 impl Spec {
+    /// What the report calls it.
+    fn label(&self) -> String {
+        match self {
+            Spec::Level(l) => l.id().to_string(),
+            Spec::Policy => "policy".to_string(),
+            Spec::Command(c) => c.clone(),
+        }
+    }
     fn parse(s: &str) -> Spec {
         if s == "policy" {
             return Spec::Policy;
@@ -104,21 +85,17 @@ impl Spec {
         s.parse::<Level>()
             .map_or_else(|_| Spec::Command(s.to_string()), Spec::Level)
     }
-    fn start(&self, seed: u64, timeout: Duration, exact: bool) -> Result<Player, String> {
+    fn start(&self, seed: u64, timeout: Duration, exact: bool) -> Result<Box<MilleBot>, String> {
         match self {
-            Spec::Level(l) => {
-                match l.uncapped_budget() {
-                    Some(budget) if exact => Ok(Player::Builtin(Box::new(
-                        mille_ai::SearchBot::new(l.id(), budget, seed),
-                    ))),
-                    _ => Ok(Player::Builtin(make_bot(*l, seed))),
+            Spec::Level(l) => match l.uncapped_budget() {
+                Some(budget) if exact => {
+                    Ok(Box::new(mille_ai::SearchBot::new(l.id(), budget, seed)))
                 }
-            }
-            Spec::Policy => Ok(Player::Builtin(Box::new(mille_ai::policy::PolicyBot::new(
-                seed,
-            )))),
+                _ => Ok(make_bot(*l, seed)),
+            },
+            Spec::Policy => Ok(Box::new(mille_ai::policy::PolicyBot::new(seed))),
             Spec::Command(c) => ExternalBot::spawn(c, timeout)
-                .map(|b| Player::External(Box::new(b)))
+                .map(|b| Box::new(b) as Box<MilleBot>)
                 .map_err(|e| e.to_string()),
         }
     }
@@ -166,7 +143,7 @@ fn play_game(
 ) -> GameResult {
     let nb = specs.len();
     let mut parts = vec![Part::default(); nb];
-    let mut state = match State::new(config, deal_seed) {
+    let state = match State::new(config, deal_seed) {
         Ok(s) => s,
         Err(e) => {
             return GameResult {
@@ -175,80 +152,81 @@ fn play_game(
             };
         }
     };
-    let seats = state.rules().seats;
-    let bot_of_team = |t: u8| (t as usize + rotation) % nb;
     let rules = *state.rules();
-    let bot_of_seat = |s: u8| bot_of_team(rules.team_of(s));
-    let mut players = Vec::new();
-    for s in 0..seats {
-        let b = bot_of_seat(s);
+    let bot_of_team = |t: u8| (t as usize + rotation) % nb;
+    let bot_of_seat = |s: usize| bot_of_team(rules.team_of(s as u8));
+    let mut seats = Vec::new();
+    for s in 0..rules.seats {
+        let b = bot_of_seat(usize::from(s));
         match specs[b].start(splitmix(bot_seed ^ u64::from(s)), timeout, exact) {
-            Ok(p) => players.push(p),
+            Ok(bot) => {
+                let info = SeatInfo::computer(bot.name(), specs[b].label());
+                seats.push((info, Player::Bot(bot)));
+            }
             Err(e) => return forfeit(parts, b, e, nb),
         }
     }
+    let mut table = Table::<Mille>::new(state, seats);
     loop {
-        let (seat, decision) = match state.phase() {
-            Phase::Turn { seat, drawn: false } => {
-                show(&mut players, &state, seat, Action::Draw);
-                state.apply_unchecked(Action::Draw);
-                continue;
+        let t0 = Instant::now();
+        match table.step() {
+            Ok(Step::Moved { seat, action }) => {
+                // Draws are automatic: not a decision.
+                if action != Action::Draw {
+                    parts[bot_of_seat(seat)]
+                        .decision_ms
+                        .push(t0.elapsed().as_secs_f32() * 1000.0);
+                }
+                let state = table.state();
+                if let Some(scores) = state.last_scores()
+                    && matches!(
+                        table.turn(),
+                        game_table::Turn::Host | game_table::Turn::Over
+                    )
+                {
+                    for (t, sc) in scores.iter().enumerate() {
+                        let p = &mut parts[bot_of_team(t as u8)];
+                        p.hands += 1;
+                        p.points += u64::from(sc.total());
+                        if state.completed() == Some(t as u8) {
+                            p.trips += 1;
+                        }
+                    }
+                }
             }
-            Phase::Turn { seat, drawn: true } => (seat, Decision::Turn),
-            Phase::CoupFourre {
-                seat,
-                hazard,
-                attacker,
-            } => (seat, Decision::CoupFourre { hazard, attacker }),
-            Phase::Extension { seat } => (seat, Decision::Extension),
-            Phase::HandOver => {
-                if state.hand_number() + 1 >= MAX_HANDS {
+            Ok(Step::Host) => {
+                if table.state().hand_number() + 1 >= MAX_HANDS {
                     // Abandoned: nobody wins.
                     return GameResult {
                         parts,
                         forfeit: None,
                     };
                 }
-                show(&mut players, &state, 0, Action::NextHand);
-                state.apply_unchecked(Action::NextHand);
-                continue;
-            }
-            Phase::GameOver => break,
-        };
-        let b = bot_of_seat(seat);
-        let view = state.view(seat);
-        let t0 = Instant::now();
-        let answer = players[seat as usize].decide(&view, decision);
-        parts[b]
-            .decision_ms
-            .push(t0.elapsed().as_secs_f32() * 1000.0);
-        let action = match answer {
-            Ok(a) => a,
-            Err(e) => return forfeit(parts, b, format!("seat {seat}: {e}"), nb),
-        };
-        if let Err(why) = state.check(action) {
-            return forfeit(
-                parts,
-                b,
-                format!("seat {seat}: illegal action {action}: {why}"),
-                nb,
-            );
-        }
-        show(&mut players, &state, seat, action);
-        let out = state.apply_unchecked(action);
-        if out.hand_over {
-            let scores = state.last_scores().map(<[_]>::to_vec).unwrap_or_default();
-            for (t, sc) in scores.iter().enumerate() {
-                let p = &mut parts[bot_of_team(t as u8)];
-                p.hands += 1;
-                p.points += u64::from(sc.total());
-                if state.completed() == Some(t as u8) {
-                    p.trips += 1;
+                if let Err(e) = table.host_act(Action::NextHand) {
+                    return forfeit(parts, 0, e.to_string(), nb);
                 }
+            }
+            Ok(Step::Over) => break,
+            Ok(Step::Person(seat)) => {
+                return forfeit(
+                    parts,
+                    bot_of_seat(seat),
+                    format!("seat {seat} has no bot"),
+                    nb,
+                );
+            }
+            Err(e) => {
+                let seat = match &e {
+                    TableError::BotIllegal { seat, .. } | TableError::BotFailed { seat, .. } => {
+                        *seat
+                    }
+                    _ => 0,
+                };
+                return forfeit(parts, bot_of_seat(seat), e.to_string(), nb);
             }
         }
     }
-    let winners = state.winners();
+    let winners = table.state().winners();
     for &w in &winners {
         parts[bot_of_team(w)].won += 1.0 / winners.len() as f64;
     }
