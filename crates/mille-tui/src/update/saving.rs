@@ -1,0 +1,78 @@
+//! Saving and leaving: the save questions (same file or a new name), the
+//! result of a save, and what follows it (resume, quit, or deal).
+
+use super::Effect;
+use super::play::deal;
+use crate::model::{AfterSave, Mode, Model};
+use std::path::PathBuf;
+
+pub(super) fn quit(model: &mut Model) {
+    model.mode = Mode::Quitting;
+    model.quit = true;
+}
+
+pub(super) fn begin_save(model: &mut Model, then: AfterSave) {
+    model.mode = match &model.save_path {
+        Some(p) => Mode::SaveSame {
+            path: p.clone(),
+            then,
+        },
+        None => Mode::SaveName {
+            buf: String::new(),
+            then,
+        },
+    };
+}
+
+pub(super) fn request_save(
+    model: &mut Model,
+    path: PathBuf,
+    then: AfterSave,
+    fx: &mut Vec<Effect>,
+) {
+    model.mode = Mode::Saving { then };
+    fx.push(Effect::Save {
+        path,
+        file: Box::new(model.save_file()),
+    });
+}
+
+pub(super) fn on_saved(model: &mut Model, result: Result<PathBuf, String>, fx: &mut Vec<Effect>) {
+    let then = match model.mode {
+        Mode::Saving { then } => then,
+        _ => AfterSave::Resume,
+    };
+    match result {
+        Ok(path) => {
+            let saved = format!("Game saved in {}.", path.display());
+            if then != AfterSave::Resume {
+                model.farewell = Some(saved.clone());
+            }
+            model.notice(saved);
+            model.save_path = Some(path);
+            model.dirty = false;
+            match then {
+                AfterSave::Resume => {
+                    model.mode = Mode::Normal;
+                    model.sync_mode();
+                }
+                AfterSave::QuitElseResume | AfterSave::QuitElseDeal => quit(model),
+            }
+        }
+        Err(e) => {
+            model.error(e);
+            fx.push(Effect::Bell);
+            save_failed(model, then, fx);
+        }
+    }
+}
+
+/// A save that did not happen (cancelled or failed): play resumes.
+pub(super) fn save_failed(model: &mut Model, then: AfterSave, fx: &mut Vec<Effect>) {
+    model.mode = Mode::Normal;
+    if then == AfterSave::QuitElseDeal && model.hand_over() {
+        deal(model, fx);
+    } else {
+        model.sync_mode();
+    }
+}
