@@ -27,7 +27,7 @@ pub struct Observation {
     /// What happened since the viewer's last observation, oldest first.
     pub events: Vec<Event>,
     /// The seats: names, and who is a person or a computer.
-    pub players: Vec<SeatInfo>,
+    pub seat_info: Vec<SeatInfo>,
 }
 
 impl Observation {
@@ -71,7 +71,7 @@ impl State {
             },
             hold_value: if to_act { self.can_hold().ok() } else { None },
             events,
-            players: seats.to_vec(),
+            seat_info: seats.to_vec(),
         }
     }
 }
@@ -138,6 +138,7 @@ mod tests {
     use super::*;
     use crate::dice::DiceMask;
     use crate::settings::{JokerRule, Settings};
+    use crate::state::View;
     use game_table::Table;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{Rng, SeedableRng};
@@ -210,5 +211,32 @@ mod tests {
             assert_eq!(table.observe(Viewer::Seat(s)).events, told);
         }
         assert_eq!(told.is_empty(), table.seq() == 0, "each move is told");
+    }
+
+    #[test]
+    fn an_observation_round_trips_through_json_with_its_view_at_the_top() {
+        let state = State::new(Settings::standard(), 2, 4).expect("setup");
+        let mut table = Table::<Cubes>::new(state, Vec::new());
+        table.act(0, Action::Roll).expect("roll");
+        let obs = table.observe(Viewer::Seat(0));
+        let json = serde_json::to_value(&obs).expect("json");
+        let view: View = serde_json::from_value(json.clone()).expect("the view");
+        assert_eq!(view, obs.view);
+        assert_eq!(json["seat_info"][0]["name"], "Seat 1");
+        let back: Observation = serde_json::from_value(json).expect("round trip");
+        assert_eq!(back, obs);
+    }
+
+    /// The example in docs/observations.md is an observation, so the page
+    /// cannot drift from the code.
+    #[test]
+    fn the_documented_example_reads() {
+        let page = include_str!("../../../docs/observations.md");
+        let start =
+            page.find("```json cubes\n").expect("the example block") + "```json cubes\n".len();
+        let end = start + page[start..].find("```").expect("its end");
+        let obs: Observation = serde_json::from_str(&page[start..end]).expect("an observation");
+        assert_eq!(obs.viewer, Viewer::Seat(0));
+        assert!(!obs.legal.is_empty() && !obs.events.is_empty());
     }
 }

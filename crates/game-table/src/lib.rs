@@ -79,7 +79,9 @@ pub enum Turn {
 pub struct SeatInfo {
     /// The name shown for the seat.
     pub name: String,
-    /// A person or a computer player.
+    /// A person or a computer player (its fields sit beside `name` in
+    /// JSON: `{"name":"ann","kind":"human"}`).
+    #[serde(flatten)]
     pub kind: SeatKind,
 }
 

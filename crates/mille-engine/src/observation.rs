@@ -182,7 +182,7 @@ pub struct Observation {
     /// The last hand's points per side, once a hand has been scored.
     pub last_hand: Option<Vec<HandScore>>,
     /// The seats: names, and who is a person or a computer.
-    pub players: Vec<SeatInfo>,
+    pub seat_info: Vec<SeatInfo>,
 }
 
 impl Observation {
@@ -215,7 +215,7 @@ impl Observation {
             games_won: Vec::new(),
             hand_scores: Vec::new(),
             last_hand: None,
-            players: Vec::new(),
+            seat_info: Vec::new(),
             view,
         }
     }
@@ -357,7 +357,7 @@ impl State {
                 .map(|t| HandScore::running(self, t))
                 .collect(),
             last_hand: self.last_scores().map(<[_]>::to_vec),
-            players: seats.to_vec(),
+            seat_info: seats.to_vec(),
         }
     }
 }
@@ -697,8 +697,8 @@ mod tests {
             serde_json::json!({"phase": "turn", "seat": 0, "drawn": true})
         );
         assert_eq!(
-            json["players"][1]["kind"],
-            serde_json::json!({"kind": "computer", "level": "classic"})
+            json["seat_info"][1],
+            serde_json::json!({"name": "BSD", "kind": "computer", "level": "classic"})
         );
         let back: Observation = serde_json::from_value(json).expect("round trip");
         assert_eq!(back, obs);
@@ -706,5 +706,18 @@ mod tests {
         let spectator = state.observe(Viewer::Spectator, &seats, Vec::new());
         assert!(spectator.view.hand.is_empty() && spectator.legal.is_empty());
         assert_eq!(spectator.decision(), None);
+    }
+
+    /// The example in docs/observations.md is an observation, so the page
+    /// cannot drift from the code.
+    #[test]
+    fn the_documented_example_reads() {
+        let page = include_str!("../../../docs/observations.md");
+        let start =
+            page.find("```json mille\n").expect("the example block") + "```json mille\n".len();
+        let end = start + page[start..].find("```").expect("its end");
+        let obs: Observation = serde_json::from_str(&page[start..end]).expect("an observation");
+        assert_eq!(obs.viewer, Viewer::Seat(0));
+        assert!(!obs.legal.is_empty() && !obs.events.is_empty());
     }
 }
