@@ -141,15 +141,45 @@ fn commands() -> String {
             s.push('\n');
         }
     }
-    s.push_str(COMMANDS_AFTER);
+    s.push_str(&commands_after());
     s
+}
+
+/// The rules of a ruleset at a table of `players` (the built-in ones
+/// always resolve).
+fn rules_of(rules: RulesetId, players: u8) -> Option<Rules> {
+    Rules::new(GameConfig {
+        rules,
+        players,
+        stacking: false,
+    })
+    .ok()
+}
+
+/// The default game's trip, its extension and the game's goal: the
+/// numbers the prose below names, from the engine.
+fn trip_numbers() -> (u16, u16, u16) {
+    let bsd = rules_of(RulesetId::Bsd, 2);
+    let trip = bsd.map_or(0, |r| r.target);
+    let extended = bsd.and_then(|r| r.extended_target).unwrap_or(trip);
+    (trip, extended, bsd.map_or(0, |r| r.scoring.game))
 }
 
 /// What follows the list of commands: the questions, the mouse, the plain
 /// mode.
-const COMMANDS_AFTER: &str = r#".PP
-At 700 miles you are asked whether to extend the trip to 1000
-(\fBy\fR or \fBn\fR).
+fn commands_after() -> String {
+    let (trip, extended, _) = trip_numbers();
+    format!(
+        "{}{}",
+        format_args!(
+            ".PP\nAt {trip} miles you are asked whether to extend the trip to {extended}\n"
+        ),
+        COMMANDS_AFTER_REST
+    )
+}
+
+/// The rest of [`commands_after`], free of rule numbers.
+const COMMANDS_AFTER_REST: &str = r#"(\fBy\fR or \fBn\fR).
 At the end of a hand or game you are asked whether to play another; saying
 no asks whether to save, and if that save fails or is cancelled, play goes
 on, so that \fBS\fR can be tried again.
@@ -221,9 +251,26 @@ fn cards() -> String {
     s
 }
 
+/// The rules section: the numbers from the engine.
+fn rules_section() -> String {
+    let (trip, extended, game) = trip_numbers();
+    let four = rules_of(RulesetId::Classic, 4).map_or(0, |r| r.target);
+    let coup = rules_of(RulesetId::Bsd, 2).map_or(0, |r| r.scoring.coup_fourre);
+    let failed = rules_of(RulesetId::Classic, 2).map_or(0, |r| r.scoring.extension);
+    RULES
+        .replace("{trip}", &trip.to_string())
+        .replace("{extended}", &extended.to_string())
+        .replace("{game}", &game.to_string())
+        .replace("{four}", &four.to_string())
+        .replace("{coup}", &coup.to_string())
+        .replace("{failed}", &failed.to_string())
+}
+
+/// The rules section's text, its numbers as `{names}` that
+/// [`rules_section`] fills in.
 const RULES: &str = r#".SH RULES
-Each hand is a race to play exactly 700 miles of distance cards (1000 in the
-four\-player game); hands are played until a side has 5000 points at the end
+Each hand is a race to play exactly {trip} miles of distance cards ({four} in the
+four\-player game); hands are played until a side has {game} points at the end
 of a hand.
 .PP
 A turn: pick a card from the deck, then play a card or discard one.
@@ -240,10 +287,10 @@ of Way from Stop and Speed Limit, and it is a permanent Go) and gives
 another turn.
 .PP
 Coup fourr\['e]: when a hazard is played on you and you hold its safety,
-play that safety at once, before picking: 300 more points, and you draw and
+play that safety at once, before picking: {coup} more points, and you draw and
 play on.
 .PP
-Extension: the side that reaches exactly 700 may extend the trip to 1000.
+Extension: the side that reaches exactly {trip} may extend the trip to {extended}.
 The hand ends on a completed trip, or when the deck is out and the cards
 left cannot be played.
 .PP
@@ -256,10 +303,10 @@ your own turn, before picking.
 .TP
 .B classic
 The published rules, the default for three to six players; four players are
-two teams of two (a 1000\-mile trip, no extension), six players three teams.
+two teams of two (a {four}\-mile trip, no extension), six players three teams.
 A coup fourr\['e] is called at once, out of turn; after a safety you still
 need a Go (unless it is Right of Way); a safety may be discarded; a failed
-extension gives 200 to each opposing side.
+extension gives {failed} to each opposing side.
 With \fB\-\-stacking\fR a hazard may be played on a hazard, and only the top
 one must be repaired.
 .TP
@@ -396,7 +443,7 @@ pub fn render(cmd: Command, w: &mut dyn Write) -> io::Result<()> {
     part(&mut out, |w| man.render_options_section(w))?;
     out.extend_from_slice(commands().as_bytes());
     out.extend_from_slice(cards().as_bytes());
-    out.extend_from_slice(RULES.as_bytes());
+    out.extend_from_slice(rules_section().as_bytes());
     out.extend_from_slice(scoring().as_bytes());
     out.extend_from_slice(FILES.as_bytes());
     out.extend_from_slice(other_commands(&cmd).as_bytes());
