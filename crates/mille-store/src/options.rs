@@ -1,7 +1,7 @@
 //! The options Mile Bones players set once: their name, auto-sort and the
 //! mouse play method, kept as JSON in the data directory.
 
-use crate::{StoreError, atomic_write};
+use crate::{StoreError, write_json};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -74,14 +74,10 @@ impl Options {
         }
     }
 
-    /// Writes the options to `dir` atomically.
+    /// Writes the options to `dir` atomically (temporary file, fsync,
+    /// rename, fsync of the directory).
     pub fn save(&self, dir: &Path) -> Result<(), StoreError> {
-        let path = Self::path(dir);
-        let text = serde_json::to_string_pretty(self).map_err(|e| StoreError::BadOptions {
-            path: path.clone(),
-            why: e.to_string(),
-        })?;
-        atomic_write(&path, text.as_bytes())
+        write_json(&Self::path(dir), self)
     }
 }
 
