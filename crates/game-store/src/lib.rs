@@ -55,6 +55,10 @@ pub enum StoreError {
         /// SQLite's error.
         source: rusqlite::Error,
     },
+    /// The path names no file (it ends in `..` or is a root), so there is
+    /// nothing to replace.
+    #[error("cannot write {0}: it does not name a file")]
+    NotAFile(PathBuf),
     /// The database was written by a newer program.
     #[error(
         "database {path} has schema version {found}, newer than this program knows ({known}); use a newer version of the game"
@@ -88,34 +92,45 @@ pub fn data_dir(app: &str) -> Result<PathBuf, StoreError> {
 /// Replaces `path` with `bytes` atomically: readers see the old file or the
 /// new one, never a mix, even after a crash. Writes a temporary file in the
 /// same directory, flushes it to disk, renames it over `path`, then flushes
-/// the directory so the rename itself survives a power cut.
+/// the directory so the rename itself survives a power cut. On any failure
+/// the old file is left as it was and the temporary file is removed.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
+    // Without a file name the temporary file would have no name to derive
+    // from, and the rename would aim at a directory.
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| StoreError::NotAFile(path.to_path_buf()))?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let tmp = dir.join(format!(
         ".{name}.tmp-{}-{}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let result = (|| {
-        let mut f = File::create(&tmp).map_err(io("cannot create", &tmp))?;
+    // `create_new`: never write through a file or link that happens to
+    // have the temporary name (nor remove it below).
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(io("cannot create", &tmp))?;
+    let written = (|| {
         f.write_all(bytes).map_err(io("cannot write", &tmp))?;
         f.sync_all().map_err(io("cannot flush", &tmp))?;
         drop(f);
-        fs::rename(&tmp, path).map_err(io("cannot replace", path))?;
-        sync_dir(&dir)
+        fs::rename(&tmp, path).map_err(io("cannot replace", path))
     })();
-    if result.is_err() {
+    if written.is_err() {
         let _ = fs::remove_file(&tmp);
     }
-    result
+    written?;
+    // The new file is in place; flushing the directory makes the rename
+    // survive a power cut.
+    sync_dir(&dir)
 }
 
 #[cfg(unix)]
@@ -220,6 +235,32 @@ mod tests {
         let p = dir.path().join("nope").join("save.json");
         let e = atomic_write(&p, b"x").unwrap_err();
         assert!(e.to_string().contains("cannot create"), "{e}");
+    }
+
+    #[test]
+    fn atomic_write_refuses_a_path_that_names_no_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("sub").join("..");
+        let e = atomic_write(&p, b"x").unwrap_err();
+        assert!(matches!(e, StoreError::NotAFile(_)), "{e}");
+        assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 0);
+    }
+
+    #[test]
+    fn a_failed_replace_leaves_the_old_contents_and_no_temporary() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // A non-empty directory cannot be renamed over.
+        let p = dir.path().join("save.json");
+        fs::create_dir(&p).expect("mkdir");
+        fs::write(p.join("inside"), b"old").expect("write");
+        let e = atomic_write(&p, b"new").unwrap_err();
+        assert!(e.to_string().contains("cannot replace"), "{e}");
+        assert_eq!(fs::read(p.join("inside")).expect("read"), b"old");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .expect("ls")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("save.json")]);
     }
 
     #[test]

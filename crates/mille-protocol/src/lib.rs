@@ -13,7 +13,7 @@ mod server;
 pub use client::{ClientError, ExternalBot, split_command};
 pub use server::{guess_attacker, serve};
 
-use mille_engine::view::Decision;
+use mille_engine::view::{Decision, rules_of};
 use mille_engine::{Action, Card, Kind, View};
 use serde_json::{Map, Value};
 
@@ -93,9 +93,18 @@ pub fn parse_request(line: &str) -> Result<(Id, Request), BadRequest> {
         message,
     };
     let view_of = |v: &Value| -> Result<Box<View>, BadRequest> {
-        serde_json::from_value::<View>(v.clone())
-            .map(Box::new)
-            .map_err(|e| bad(format!("bad view: {e}")))
+        let view =
+            serde_json::from_value::<View>(v.clone()).map_err(|e| bad(format!("bad view: {e}")))?;
+        // The numbers the engine would count with (trip, miles, totals)
+        // are bounded here, where they come in. A view whose seats or
+        // teams do not describe a game is answered by the engine's own
+        // check when it is used.
+        if let Ok(rules) = rules_of(&view) {
+            rules
+                .check_view(&view)
+                .map_err(|e| bad(format!("bad view: {e}")))?;
+        }
+        Ok(Box::new(view))
     };
     if let Some(h) = obj.get("hello") {
         let protocol = h

@@ -1,7 +1,8 @@
-//! Atomic file writes and the user's data directory, from the suite's
-//! shared `game-store` crate.
+//! Atomic file writes (raw bytes or a JSON document) and the user's data
+//! directory, from the suite's shared `game-store` crate.
 
 use crate::StoreError;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same
@@ -9,6 +10,26 @@ use std::path::{Path, PathBuf};
 /// so a crash leaves either the old file or the new one, never half of one.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     Ok(game_store::atomic_write(path, bytes)?)
+}
+
+/// `value` as pretty JSON text ending in a newline, the layout of every
+/// document `mille` writes. `path` only names the file in the error.
+pub fn encode_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<String, StoreError> {
+    let mut text = serde_json::to_string_pretty(value).map_err(|source| StoreError::Encode {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Writes `value` to `path` as pretty JSON with [`atomic_write`]. The whole
+/// document is encoded before anything is written: a value that cannot be
+/// encoded is an error and leaves the old file as it was (never an empty
+/// or partial document in its place).
+pub fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<(), StoreError> {
+    let text = encode_json(path, value)?;
+    atomic_write(path, text.as_bytes())
 }
 
 /// The directory where `mille` keeps its options and high scores:
@@ -32,6 +53,33 @@ mod tests {
         atomic_write(&p, b"two")?;
         assert_eq!(fs::read(&p)?, b"two");
         assert_eq!(fs::read_dir(dir.path())?.count(), 1);
+        Ok(())
+    }
+
+    /// A value whose encoding always fails, as a map with non-string keys
+    /// does in JSON.
+    struct Unencodable;
+
+    impl Serialize for Unencodable {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("this value has no JSON form"))
+        }
+    }
+
+    #[test]
+    fn a_failing_encode_writes_nothing() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let p = dir.path().join("a.json");
+        write_json(&p, &["good"])?;
+        let before = fs::read(&p)?;
+        let e = write_json(&p, &Unencodable).expect_err("cannot encode");
+        assert!(matches!(e, StoreError::Encode { .. }), "{e}");
+        assert_eq!(fs::read(&p)?, before);
+        assert_eq!(fs::read_dir(dir.path())?.count(), 1, "no temporary left");
+        // Nothing is created either.
+        let q = dir.path().join("b.json");
+        assert!(write_json(&q, &Unencodable).is_err());
+        assert!(!q.exists());
         Ok(())
     }
 

@@ -11,7 +11,7 @@ pub mod options;
 pub mod save;
 pub mod scores;
 
-pub use fsutil::{atomic_write, data_dir};
+pub use fsutil::{atomic_write, data_dir, write_json};
 pub use options::{MouseMethod, Options};
 pub use save::{SAVE_FORMAT, SAVE_VERSION, SaveError, SaveFile, SaveSettings};
 pub use scores::{HighScore, HighScores, ScoreDb, ScoreKind};
@@ -41,6 +41,14 @@ pub enum StoreError {
     /// database).
     #[error("{0}")]
     Shared(#[from] game_store::StoreError),
+    /// A document could not be encoded, so nothing was written.
+    #[error("cannot write {path}: its contents cannot be encoded as JSON ({source})")]
+    Encode {
+        /// The file that was to be written (and was left as it was).
+        path: std::path::PathBuf,
+        /// The encoder's complaint.
+        source: serde_json::Error,
+    },
     /// The score database failed.
     #[error("the high-score table {path}: {source}")]
     Db {

@@ -1,7 +1,7 @@
 //! The options Mile Bones players set once: their name, auto-sort and the
 //! mouse play method, kept as JSON in the data directory.
 
-use crate::{StoreError, atomic_write};
+use crate::{StoreError, write_json};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -60,8 +60,10 @@ impl Options {
     /// Reads the options from `dir`; defaults when there is no file yet.
     pub fn load(dir: &Path) -> Result<Options, StoreError> {
         let path = Self::path(dir);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|e| StoreError::BadOptions {
+        // Bytes, not a string: a file that is not UTF-8 is damaged, like
+        // one that is not JSON, rather than unreadable.
+        match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| StoreError::BadOptions {
                 path,
                 why: e.to_string(),
             }),
@@ -74,14 +76,10 @@ impl Options {
         }
     }
 
-    /// Writes the options to `dir` atomically.
+    /// Writes the options to `dir` atomically (temporary file, fsync,
+    /// rename, fsync of the directory).
     pub fn save(&self, dir: &Path) -> Result<(), StoreError> {
-        let path = Self::path(dir);
-        let text = serde_json::to_string_pretty(self).map_err(|e| StoreError::BadOptions {
-            path: path.clone(),
-            why: e.to_string(),
-        })?;
-        atomic_write(&path, text.as_bytes())
+        write_json(&Self::path(dir), self)
     }
 }
 
@@ -113,6 +111,17 @@ mod tests {
         );
         std::fs::write(Options::path(dir.path()), "{{")?;
         assert!(Options::load(dir.path()).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn options_that_are_not_utf8_are_damaged_not_unreadable()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        std::fs::write(Options::path(dir.path()), b"{\"name\":\"\x80\"}")?;
+        let e = Options::load(dir.path()).expect_err("not UTF-8");
+        assert!(matches!(e, StoreError::BadOptions { .. }), "{e}");
+        assert!(e.to_string().contains("is damaged"), "{e}");
         Ok(())
     }
 }

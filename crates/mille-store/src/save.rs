@@ -6,7 +6,7 @@
 //! replays under the rules) and says in one sentence what is wrong. Loading
 //! never modifies the file.
 
-use crate::atomic_write;
+use crate::fsutil::{encode_json, write_json};
 use mille_engine::{GameRecord, ReplayStep, State};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -111,7 +111,8 @@ pub enum SaveError {
         /// The engine's reason.
         why: String,
     },
-    /// Writing failed.
+    /// Writing failed: the game could not be encoded or the file not
+    /// replaced. Either way the file at the path is as it was.
     #[error("cannot save the game: {0}")]
     Write(crate::StoreError),
 }
@@ -128,16 +129,28 @@ impl SaveFile {
         }
     }
 
-    /// The document as pretty JSON text.
-    pub fn to_text(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
-        s.push('\n');
-        s
+    /// The document as pretty JSON text, exactly as [`SaveFile::write`]
+    /// writes it.
+    pub fn encode(&self) -> Result<String, SaveError> {
+        encode_json(Path::new("the saved game"), self).map_err(SaveError::Write)
     }
 
-    /// Writes the save file atomically (temporary file, fsync, rename).
+    /// [`SaveFile::encode`] for showing or comparing a document in memory.
+    /// A save document always encodes (its fields are strings, numbers and
+    /// actions in their text form); were that ever to fail, the text is
+    /// the sentence that says so, which no loader mistakes for a game.
+    /// Files are written with [`SaveFile::write`], which never writes
+    /// such a sentence.
+    pub fn to_text(&self) -> String {
+        self.encode().unwrap_or_else(|e| format!("{e}\n"))
+    }
+
+    /// Writes the save file atomically (temporary file, fsync, rename,
+    /// fsync of the directory). The whole document is encoded first: if
+    /// that fails nothing is written and the file at `path`, such as the
+    /// player's previous save, is left byte for byte as it was.
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
-        atomic_write(path, self.to_text().as_bytes()).map_err(SaveError::Write)
+        write_document(path, self)
     }
 
     /// Reads and validates a save file, returning it with the replayed
@@ -254,6 +267,13 @@ impl SaveFile {
     }
 }
 
+/// Encodes `document` and writes it atomically, or writes nothing: the one
+/// write path of save files (generic so that a document that fails to
+/// encode can be tested).
+fn write_document<T: Serialize + ?Sized>(path: &Path, document: &T) -> Result<(), SaveError> {
+    write_json(path, document).map_err(SaveError::Write)
+}
+
 /// Whether a JSON document says it is a `mille` save.
 fn is_save_document(v: &serde_json::Value) -> bool {
     v.get("format").and_then(|f| f.as_str()) == Some(SAVE_FORMAT)
@@ -286,6 +306,47 @@ mod tests {
         let (back, state) = SaveFile::load(&path)?;
         assert_eq!(back, s);
         assert_eq!(state.hand(0).len(), 7);
+        Ok(())
+    }
+
+    /// A document whose encoding fails.
+    struct Unencodable;
+
+    impl Serialize for Unencodable {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("no JSON form"))
+        }
+    }
+
+    #[test]
+    fn a_failing_save_leaves_the_old_file_byte_identical() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("g.mille");
+        sample().write(&path)?;
+        let before = std::fs::read(&path)?;
+        let e = write_document(&path, &Unencodable).expect_err("cannot encode");
+        assert!(
+            matches!(e, SaveError::Write(crate::StoreError::Encode { .. })),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("cannot save the game: "), "{e}");
+        assert_eq!(std::fs::read(&path)?, before);
+        assert_eq!(std::fs::read_dir(dir.path())?.count(), 1, "no temporary");
+        SaveFile::load(&path)?;
+        Ok(())
+    }
+
+    #[test]
+    fn the_written_file_is_the_encoded_document() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("g.mille");
+        let s = sample();
+        s.write(&path)?;
+        let text = s.encode()?;
+        assert!(text.starts_with('{') && text.ends_with("}\n"), "{text}");
+        assert_eq!(std::fs::read_to_string(&path)?, text);
+        assert_eq!(s.to_text(), text);
         Ok(())
     }
 

@@ -15,12 +15,26 @@ pub struct BenchArgs {
     #[arg(long)]
     json: bool,
     /// Seconds to measure for.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = seconds)]
     seconds: f64,
     /// Play exactly this many hands and print only the count of actions (a
     /// fixed workload for instruction-counting profilers).
     #[arg(long)]
     hands: Option<u64>,
+}
+
+/// Longest measurement `--seconds` accepts: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A `--seconds` value: a finite number up to [`MAX_SECONDS`] (an infinite
+/// or huge one has no duration to measure for).
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if v.is_finite() && v <= MAX_SECONDS {
+        Ok(v)
+    } else {
+        Err(format!("must be a number of seconds up to {MAX_SECONDS}"))
+    }
 }
 
 /// Runs the benchmark and prints the figures.

@@ -338,7 +338,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     }
     let seatings = specs.len() as u32;
     let deals = args.games.max(1).div_ceil(seatings);
-    let games = deals * seatings;
+    let games = deals
+        .checked_mul(seatings)
+        .with_context(|| format!("--games {} is more games than a match counts", args.games))?;
     let timeout = Duration::from_millis(args.timeout_ms.max(1));
 
     let bar = if std::io::stderr().is_terminal() {

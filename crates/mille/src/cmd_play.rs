@@ -4,6 +4,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use mille_ai::Level;
+use mille_engine::rules::ConfigError;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
 use mille_tui::app::Io;
@@ -99,6 +100,19 @@ pub struct PlayArgs {
 fn players_parser() -> impl TypedValueParser<Value = u8> {
     // The strings are exactly the digits below, so the parse cannot fail.
     PossibleValuesParser::new(["2", "3", "4", "6"]).map(|s| s.parse::<u8>().unwrap_or(2))
+}
+
+/// The engine's refusal of a configuration, with the options that fix it.
+fn with_flag_hint(e: ConfigError) -> anyhow::Error {
+    match e {
+        ConfigError::TwoPlayersOnly(_, n) => {
+            anyhow::anyhow!("{e}: use --rules classic --players {n}")
+        }
+        ConfigError::StackingNeedsClassic(r) => anyhow::anyhow!(
+            "--stacking is a variant of the classic rules, not of the {r} rules: use --rules classic --stacking"
+        ),
+        other => other.into(),
+    }
 }
 
 fn seed_from_clock() -> u64 {
@@ -213,9 +227,9 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             };
             let seed = args.seed.unwrap_or_else(seed_from_clock);
             // The engine refuses what no ruleset supports (--stacking
-            // outside classic, a player count the rules lack) in a
-            // sentence that says what to type instead.
-            let state = State::new(config, seed)?;
+            // outside classic, a player count the rules lack) in words of
+            // the rules; the hint says what to type instead.
+            let state = State::new(config, seed).map_err(with_flag_hint)?;
             let level: Level = args.level.as_deref().unwrap_or("classic").parse()?;
             let record = GameRecord::new(config, seed);
             (record, state, MoveLog::default(), level, None, None)

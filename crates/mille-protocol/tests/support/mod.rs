@@ -1,0 +1,3 @@
+//! Helpers of the fuzz tests.
+
+pub mod mutate;
