@@ -171,6 +171,8 @@ pub fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
         // way to say `stacking` (see `determinize_for`).
         stacking: false,
     })?;
+    // Numbers past the rules' bounds could overflow a count or a score.
+    rules.check_view(view)?;
     if view.seat >= players {
         return Err(bad(format!(
             "seat {} is not at this {}-seat table",
@@ -467,13 +469,13 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
-    /// A view from the network may claim any number of cards: counting
-    /// them must neither overflow nor panic, whatever it then answers.
+    /// A view from the network may claim any number of cards: one past
+    /// the rules' bounds is refused by every reader of views, and counting
+    /// what is within them neither overflows nor panics.
     #[test]
     fn absurd_card_counts_are_refused_or_clamped_never_a_panic() {
         let state = State::new(GameConfig::default(), 3).expect("config");
         let mut view = state.view(0);
-        view.teams[1].distance = vec![Card::D25; 300];
         view.discards = vec![Card::D25; MAX_DECK_CARDS];
         view.hand.push(Card::D25);
         let unseen = unseen_in_view(&view).expect("counts");
@@ -481,5 +483,10 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let _ = determinize_for(&view, Decision::Turn, &mut rng);
         let _ = legal_actions_in_view(&view);
+        view.teams[1].distance = vec![Card::D25; 300];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        assert!(unseen_in_view(&view).is_err());
+        assert!(determinize_for(&view, Decision::Turn, &mut rng).is_err());
+        assert!(legal_actions_in_view(&view).is_err());
     }
 }

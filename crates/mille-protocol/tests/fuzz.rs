@@ -10,7 +10,7 @@
 
 mod support;
 
-use mille_ai::{Bot, Budget, ClassicBot, RandomBot, SearchBot};
+use mille_ai::{Budget, ClassicBot, MilleBot, RandomBot, SearchBot};
 use mille_engine::view::rules_of;
 use mille_engine::{ActionList, Card, GameConfig, Phase, RulesetId, State};
 use mille_protocol::{Request, parse_request, serve};
@@ -117,7 +117,7 @@ fn check_parse(line: &str) -> Result<(), TestCaseError> {
 
 /// The bot answering in the `serve` tests: cheap ones, and a search small
 /// enough to stay quick that still plays hands out to their scores.
-fn make_bot(which: u8, seed: u64) -> Box<dyn Bot> {
+fn make_bot(which: u8, seed: u64) -> Box<MilleBot> {
     match which % 3 {
         0 => Box::new(RandomBot::new(seed)),
         1 => Box::new(ClassicBot::new(seed)),

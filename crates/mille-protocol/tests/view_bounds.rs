@@ -3,7 +3,7 @@
 //! sentence that names the field and its range, and never reaches a bot
 //! that would count with it.
 
-use mille_ai::{Bot, Budget, ClassicBot, RandomBot, SearchBot};
+use mille_ai::{Budget, ClassicBot, MilleBot, RandomBot, SearchBot};
 use mille_engine::{Action, GameConfig, RulesetId, State};
 use mille_protocol::{Request, parse_request, serve};
 use serde_json::{Value, json};
@@ -111,7 +111,7 @@ fn absurd_views_never_reach_a_bot() {
         trees: 1,
         time_limit: None,
     };
-    let bots: Vec<Box<dyn Bot>> = vec![
+    let bots: Vec<Box<MilleBot>> = vec![
         Box::new(RandomBot::new(1)),
         Box::new(ClassicBot::new(1)),
         Box::new(SearchBot::new("tiny", tiny, 1)),
