@@ -13,8 +13,8 @@ mod server;
 pub use client::{ClientError, ExternalBot, split_command};
 pub use server::{guess_attacker, serve};
 
-use mille_engine::view::{Decision, rules_of};
-use mille_engine::{Action, Card, Kind, View};
+use mille_engine::view::Decision;
+use mille_engine::{Action, Card, GameConfig, Kind, Rules, View};
 use serde_json::{Map, Value};
 
 /// The protocol version this crate speaks.
@@ -99,7 +99,15 @@ pub fn parse_request(line: &str) -> Result<(Id, Request), BadRequest> {
         // are bounded here, where they come in. A view whose seats or
         // teams do not describe a game is answered by the engine's own
         // check when it is used.
-        if let Ok(rules) = rules_of(&view) {
+        let rules = u8::try_from(view.seats.len()).ok().and_then(|players| {
+            Rules::new(GameConfig {
+                rules: view.rules,
+                players,
+                stacking: false,
+            })
+            .ok()
+        });
+        if let Some(rules) = rules {
             rules
                 .check_view(&view)
                 .map_err(|e| bad(format!("bad view: {e}")))?;

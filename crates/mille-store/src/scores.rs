@@ -1,6 +1,6 @@
-//! The Mile Bones high-score table: the three best totals over 5000 and the
-//! three best spreads (winner's total minus the runner-up's), in SQLite in
-//! the data directory. Safe under concurrent games: every change is one
+//! The Mile Bones high-score table: the three best totals that reach the
+//! game's goal and the three best spreads (winner's total minus the
+//! runner-up's), in SQLite in the data directory. Safe under concurrent games: every change is one
 //! immediate transaction and readers wait for writers.
 
 use crate::StoreError;
@@ -12,13 +12,14 @@ use std::path::{Path, PathBuf};
 pub const SCORES_FILE: &str = "scores.db";
 /// Entries kept per table.
 pub const KEEP: usize = 3;
-/// A total must reach this to enter the table of totals.
-pub const MIN_TOTAL: u32 = 5000;
+/// A total must reach this to enter the table of totals: the points that
+/// win a game, from the engine's scoring table.
+pub const MIN_TOTAL: u32 = mille_engine::rules::STANDARD_SCORING.game as u32;
 
 /// Which of the two tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreKind {
-    /// A game total over 5000.
+    /// A game total of at least [`MIN_TOTAL`].
     Total,
     /// A winning margin.
     Spread,
@@ -49,7 +50,7 @@ pub struct HighScore {
 /// Both tables, best first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HighScores {
-    /// The best totals over 5000.
+    /// The best totals of at least [`MIN_TOTAL`].
     pub totals: Vec<HighScore>,
     /// The best spreads.
     pub spreads: Vec<HighScore>,
@@ -58,7 +59,7 @@ pub struct HighScores {
 impl HighScores {
     /// The table as text lines, as `mille --scores` prints it.
     pub fn to_text(&self) -> String {
-        let mut s = String::from("Mille high scores\n\nBest totals (over 5000):\n");
+        let mut s = format!("Mille high scores\n\nBest totals (over {MIN_TOTAL}):\n");
         let section = |list: &[HighScore], s: &mut String| {
             if list.is_empty() {
                 s.push_str("  (none yet)\n");
@@ -119,7 +120,7 @@ impl ScoreDb {
     }
 
     /// Records a finished game: every side's name and final total. Totals of
-    /// at least 5000 compete for the totals table, the winner's lead over the
+    /// at least [`MIN_TOTAL`] compete for the totals table, the winner's lead over the
     /// runner-up for the spreads table. Returns which tables `names[me]`
     /// entered.
     pub fn record_game(
