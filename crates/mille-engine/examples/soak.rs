@@ -157,7 +157,7 @@ fn main() {
         broken += failures.len();
         println!(
             "{:<9} {} players{:<10} {played:>9} hands, {} failures",
-            config.rules,
+            config.rules.id(),
             config.players,
             if config.stacking { ", stacking" } else { "" },
             failures.len()
