@@ -20,6 +20,7 @@
 
 pub mod app;
 pub mod commands;
+pub mod host;
 pub mod model;
 pub mod plain;
 pub mod render;
