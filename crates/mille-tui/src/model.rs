@@ -115,7 +115,7 @@ pub enum Mode {
     },
     /// "Another hand?" / "Another game?"
     Another,
-    /// "Extend the trip to 1000 miles?"
+    /// "Extend the trip to 1000 miles?" (the lengths of the rules)
     Extension,
     /// "Your name:" (asked once).
     Name {

@@ -56,10 +56,11 @@ impl Game {
         let mut queue = std::collections::VecDeque::from(update(&mut self.m, ev));
         while let Some(e) = queue.pop_front() {
             all.push(e.clone());
-            if e.for_table() && !matches!(e, Effect::Think { .. }) {
-                if let Some(ev) = self.host.carry_out(&e, self.m.generation) {
-                    queue.extend(update(&mut self.m, ev));
-                }
+            if e.for_table()
+                && !matches!(e, Effect::Think { .. })
+                && let Some(ev) = self.host.carry_out(&e, self.m.generation)
+            {
+                queue.extend(update(&mut self.m, ev));
             }
         }
         all
@@ -1481,4 +1482,43 @@ fn the_wait_notice_follows_the_computer_playing() {
     assert_eq!(m.computer_to_act(), Some(2));
     assert_eq!(m.message.as_deref(), Some("Wait: Computer 2 is playing."));
     assert_eq!(m.prompt(), "Computer 2 is thinking...");
+}
+
+/// A computer player's illegal move is not replaced in silence: the screen
+/// says so, the incident is kept for the log, and the classic level plays
+/// the seat from then on.
+#[test]
+fn an_illegal_computer_move_is_shown_and_classic_takes_the_seat() {
+    let mut m = new_game(5);
+    // A 200 on the player's side is never the computer's to play.
+    m.host.seat_bot(
+        1,
+        Box::new(Plays(Action::Play {
+            card: Card::D200,
+            target: 0,
+        })),
+    );
+    type_keys(&mut m, "p");
+    let slot = (0..7)
+        .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+        .expect("a discardable card");
+    let label = if slot == 0 {
+        'p'
+    } else {
+        char::from(b'0' + slot as u8)
+    };
+    let fx = type_keys(&mut m, &format!("d{label}\n"));
+    assert!(fx.contains(&Effect::Bell));
+    let msg = m.message.clone().expect("a message");
+    assert!(
+        msg.starts_with("Computer made an illegal move (play 200 0: ")
+            && msg.ends_with("; classic plays for it from now on."),
+        "{msg}"
+    );
+    assert!(m.message_is_error);
+    assert_eq!(m.incidents.len(), 1);
+    assert!(m.incidents[0].contains("scripted (seat 1) chose the illegal move"));
+    // The classic level played the seat: it is the player's turn again.
+    assert!(m.human_to_act());
+    assert!(m.record().actions.len() > 3, "the computer moved");
 }

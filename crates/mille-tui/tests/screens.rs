@@ -60,10 +60,11 @@ fn screen(m: &mut Model, w: u16, h: u16) -> String {
 fn send(m: &mut Game, ev: Event) {
     let mut queue = std::collections::VecDeque::from(update(&mut m.m, ev));
     while let Some(e) = queue.pop_front() {
-        if e.for_table() && !matches!(e, Effect::Think { .. }) {
-            if let Some(ev) = m.host.carry_out(&e, m.m.generation) {
-                queue.extend(update(&mut m.m, ev));
-            }
+        if e.for_table()
+            && !matches!(e, Effect::Think { .. })
+            && let Some(ev) = m.host.carry_out(&e, m.m.generation)
+        {
+            queue.extend(update(&mut m.m, ev));
         }
     }
 }
