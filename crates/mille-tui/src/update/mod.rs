@@ -131,11 +131,7 @@ pub fn update(model: &mut Model, event: Event) -> Vec<Effect> {
         Event::Resize(w, h) => model.screen = (w, h),
         Event::Tick => {}
         Event::Acted { action, result } => play::acted(model, action, result, &mut fx),
-        Event::BotMoved {
-            seat,
-            action,
-            observation,
-        } => play::computer_moved(model, seat, action, *observation, &mut fx),
+        Event::BotMoved { observation, .. } => play::computer_moved(model, *observation, &mut fx),
         Event::BotReplaced {
             seat,
             what,

@@ -158,13 +158,7 @@ pub(super) fn acted(
 }
 
 /// A computer player's move, as the table made it.
-pub(super) fn computer_moved(
-    model: &mut Model,
-    _seat: u8,
-    _action: Action,
-    obs: Observation,
-    fx: &mut Vec<Effect>,
-) {
+pub(super) fn computer_moved(model: &mut Model, obs: Observation, fx: &mut Vec<Effect>) {
     model.thinking = false;
     take(model, obs, false, fx);
 }
