@@ -1,14 +1,16 @@
 //! The terminal event loop: raw mode, the alternate screen and mouse
 //! capture; one channel carries keys, mouse, resizes, ticks and the
-//! computer's moves (thought out on their own threads); effects are carried
-//! out here and their results fed back as events.
+//! computer's moves. The loop holds the [`Host`] (the game's table): the
+//! model's game effects are carried out with it, and for a computer's turn
+//! it goes to a thread of its own (a search may think for a second) and
+//! comes back with the move, game effects asked meanwhile waiting for it.
 
+use crate::host::Host;
 use crate::model::{Model, is_logged};
 use crate::render;
 use crate::update::{self, Effect, Event};
-use mille_ai::{Level, bot_action, make_bot, watch_current_hand};
-use mille_engine::{Action, GameRecord, State, ToAct};
-use mille_store::{Options, ScoreDb};
+use mille_engine::Action;
+use mille_store::{Options, SaveFile, ScoreDb};
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use std::collections::VecDeque;
@@ -16,30 +18,6 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// The seed of the computer's decision number `n` of a game: every decision
-/// is a fresh bot seeded from the game seed and the position in the record,
-/// so a restored or undone game goes on exactly as it would have.
-pub fn bot_seed(record: &GameRecord) -> u64 {
-    record
-        .seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(record.actions.len() as u64)
-        .rotate_left(17)
-}
-
-/// The computer's move in `state` (which `record` reached), made by a bot
-/// that has watched the hand so far.
-pub fn think(state: &State, record: &GameRecord, level: Level) -> Option<Action> {
-    let mut bot = make_bot(level, bot_seed(record));
-    if let ToAct::Seat(seat) = state.to_act() {
-        // The record is the game's own; if it somehow does not replay, the
-        // bot decides from what it watched up to there.
-        let _ = watch_current_hand(bot.as_mut(), seat, record);
-    }
-    // Built-in bots always answer.
-    bot_action(bot.as_mut(), state).and_then(Result::ok)
-}
 
 /// How long to wait, `elapsed` after the previous move, before showing the
 /// computer's `action`: a visible move that follows another computer
@@ -86,15 +64,26 @@ impl Io {
         }
     }
 
+    /// Writes the game's save file; the event reporting it.
+    pub fn save(&self, path: PathBuf, file: &SaveFile) -> Event {
+        let path = expand_home(path);
+        Event::Saved(file.write(&path).map(|()| path).map_err(|e| e.to_string()))
+    }
+
+    /// Carries out an effect with the host at hand: the game's through the
+    /// table, a save with the table's record, the others with files.
+    /// Returns the event reporting its result.
+    pub fn carry_out(&self, model: &mut Model, host: &mut Host, effect: Effect) -> Option<Event> {
+        match effect {
+            e if e.for_table() => host.carry_out(&e, model.generation),
+            Effect::Save { path, settings } => Some(self.save(path, &host.save_file(settings))),
+            other => self.file_effect(model, other),
+        }
+    }
+
     /// Carries out a file effect; returns the event reporting its result.
     pub fn file_effect(&self, model: &mut Model, effect: Effect) -> Option<Event> {
         match effect {
-            Effect::Save { path, file } => {
-                let path = expand_home(path);
-                Some(Event::Saved(
-                    file.write(&path).map(|()| path).map_err(|e| e.to_string()),
-                ))
-            }
             Effect::SaveOptions(o) => {
                 self.save_options(model, &o);
                 None
@@ -111,12 +100,19 @@ impl Io {
     }
 }
 
+/// What the event loop hears: the screen's events, or the host back from
+/// a computer's turn with what it did.
+enum Message {
+    Screen(Event),
+    Back(Box<Host>, Option<Event>),
+}
+
 /// Plays in the terminal until the player quits. `pace` is the least time
 /// between two computer moves in a row (see [`pause_before`]).
-pub fn run(mut model: Model, io_: Io, pace: Duration) -> io::Result<Model> {
+pub fn run(mut model: Model, host: Host, io_: Io, pace: Duration) -> io::Result<Model> {
     let mut terminal = ratatui::init();
     let _ = execute!(io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, &mut model, &io_, pace);
+    let result = event_loop(&mut terminal, &mut model, host, &io_, pace);
     let _ = execute!(io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result.map(|()| model)
@@ -125,10 +121,11 @@ pub fn run(mut model: Model, io_: Io, pace: Duration) -> io::Result<Model> {
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     model: &mut Model,
+    host: Host,
     io_: &Io,
     pace: Duration,
 ) -> io::Result<()> {
-    let (tx, rx) = mpsc::channel::<Event>();
+    let (tx, rx) = mpsc::channel::<Message>();
     let started = Instant::now();
     {
         let tx = tx.clone();
@@ -143,7 +140,7 @@ fn event_loop(
                     Ok(_) => continue,
                     Err(_) => break,
                 };
-                if tx.send(ev).is_err() {
+                if tx.send(Message::Screen(ev)).is_err() {
                     break;
                 }
             }
@@ -152,13 +149,17 @@ fn event_loop(
     {
         let tx = tx.clone();
         std::thread::spawn(move || {
-            while tx.send(Event::Tick).is_ok() {
+            while tx.send(Message::Screen(Event::Tick)).is_ok() {
                 std::thread::sleep(Duration::from_millis(500));
             }
         });
     }
     let size = terminal.size()?;
     model.screen = (size.width, size.height);
+    // The host, unless it is away for a computer's turn; then the effects
+    // that need it wait, in order.
+    let mut host = Some(Box::new(host));
+    let mut waiting: VecDeque<Effect> = VecDeque::new();
     let mut pending: VecDeque<Effect> = update::start(model).into();
     loop {
         while let Some(effect) = pending.pop_front() {
@@ -170,38 +171,62 @@ fn event_loop(
                     let _ = out.flush();
                 }
                 Effect::Redraw => terminal.clear()?,
-                Effect::Think { generation } => {
-                    let state = model.state.clone();
-                    let record = model.record.clone();
-                    let level = model.level;
+                Effect::Think { generation } if generation == model.generation => {
+                    let Some(mut h) = host.take() else {
+                        waiting.push_back(effect);
+                        continue;
+                    };
                     let after_computer = model.last_logged_is_computer();
                     let tx = tx.clone();
                     std::thread::spawn(move || {
                         let since = Instant::now();
-                        if let Some(action) = think(&state, &record, level) {
+                        let ev = h.step();
+                        if let Some(Event::BotMoved { action, .. }) = &ev {
                             std::thread::sleep(pause_before(
                                 after_computer,
-                                action,
+                                *action,
                                 pace,
                                 since.elapsed(),
                             ));
-                            let _ = tx.send(Event::BotMove { generation, action });
                         }
+                        let _ = tx.send(Message::Back(h, ev));
                     });
                 }
-                other => {
-                    if let Some(ev) = io_.file_effect(model, other) {
+                // A turn asked for a game that has changed since.
+                Effect::Think { .. } => {}
+                Effect::SaveOptions(_) | Effect::RecordScores { .. } => {
+                    if let Some(ev) = io_.file_effect(model, effect) {
                         pending.extend(update::update(model, ev));
                     }
                 }
+                other => match host.as_deref_mut() {
+                    Some(h) => {
+                        if let Some(ev) = io_.carry_out(model, h, other) {
+                            pending.extend(update::update(model, ev));
+                        }
+                    }
+                    None => waiting.push_back(other),
+                },
             }
         }
         terminal.draw(|f| render::view(model, f))?;
-        let Ok(ev) = rx.recv() else { return Ok(()) };
-        pending.extend(update::update(model, ev));
+        let Ok(message) = rx.recv() else {
+            return Ok(());
+        };
+        let mut take = |message| match message {
+            Message::Screen(ev) => update::update(model, ev),
+            Message::Back(h, ev) => {
+                host = Some(h);
+                // The computer's move first: the effects waiting were asked
+                // before it was known, and come next.
+                let fx = ev.map(|ev| update::update(model, ev)).unwrap_or_default();
+                waiting.drain(..).chain(fx).collect()
+            }
+        };
+        pending.extend(take(message));
         // Take whatever else is waiting before drawing again.
-        while let Ok(ev) = rx.try_recv() {
-            pending.extend(update::update(model, ev));
+        while let Ok(message) = rx.try_recv() {
+            pending.extend(take(message));
         }
     }
 }

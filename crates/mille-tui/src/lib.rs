@@ -1,16 +1,22 @@
 //! The terminal game `mille`: the BSD board and score window with Mile
 //! Bones' comforts, built the ratatui way.
 //!
-//! - [`model::Model`] holds everything the screen shows (the engine state,
-//!   the game record, the question being asked, messages).
+//! - [`model::Model`] holds everything the screen shows: the player's
+//!   seat's observation of the game (never the engine's full state), the
+//!   log of moves made of its events, the question being asked, messages.
 //! - [`update::update`] is pure: it takes the model and one [`update::Event`]
-//!   (a key, a mouse action, a tick, a computer move, the result of a save)
-//!   and returns the [`update::Effect`]s to carry out (ring the bell, save a
-//!   file, think for the computer, quit).
+//!   (a key, a mouse action, a tick, the table's answer to a move, the
+//!   result of a save) and returns the [`update::Effect`]s to carry out
+//!   (ring the bell, send a move to the table, let a computer play, save,
+//!   quit).
+//! - [`host::Host`] owns the game's table (`game_table::Table`): it carries
+//!   out the game's effects and answers with the player's new observation;
+//!   computer players sit at it as bots.
 //! - [`render::view`] draws the model; [`render::Hits`] tells which part of
 //!   the screen a mouse click is on.
 //! - [`app::run`] is the event loop: one channel for keys, mouse, ticks and
-//!   computer moves. [`plain::run`] is the line-by-line text mode.
+//!   the host coming back from a computer's turn (thought out on a thread
+//!   of its own). [`plain::run`] is the line-by-line text mode.
 //! - [`commands::COMMANDS`] is the one table of the in-game commands that
 //!   every list of them (help screens, score window, `--help`, man page)
 //!   formats.
@@ -20,6 +26,7 @@
 
 pub mod app;
 pub mod commands;
+pub mod host;
 pub mod model;
 pub mod plain;
 pub mod render;

@@ -1,11 +1,14 @@
-//! What the screen shows: the game (engine state and record), the question
-//! being asked, the messages, and the player's settings.
+//! What the screen shows: the game as the player's seat observes it (the
+//! engine's [`Observation`], never its full state), the moves shown under
+//! the board, the question being asked, the messages, and the player's
+//! settings.
 
 use mille_ai::Level;
 use mille_engine::{
-    Action, Card, GameRecord, HandScore, Kind, Phase, ReplayError, ReplayStep, Rules, State, ToAct,
+    Action, Card, Event as GameEvent, HandScore, Kind, Observation, PhaseView, Rules, Tableau,
+    rules::ConfigError, view::TeamView,
 };
-use mille_store::{MouseMethod, Options, SaveFile, SaveSettings};
+use mille_store::{MouseMethod, Options, SaveSettings};
 use std::path::PathBuf;
 
 /// The human always sits in seat 0 (team 0).
@@ -112,7 +115,7 @@ pub enum Mode {
     },
     /// "Another hand?" / "Another game?"
     Another,
-    /// "Extend the trip to 1000 miles?"
+    /// "Extend the trip to 1000 miles?" (the lengths of the rules)
     Extension,
     /// "Your name:" (asked once).
     Name {
@@ -128,10 +131,22 @@ pub enum Mode {
 /// The whole model of the terminal game.
 #[derive(Clone, Debug)]
 pub struct Model {
-    /// The engine's truth.
-    pub state: State,
-    /// Every action so far.
-    pub record: GameRecord,
+    /// What the player's seat may know of the game (its events already
+    /// taken into the log and the facts below).
+    pub obs: Observation,
+    /// The rules of the game, resolved by the engine from the
+    /// observation's configuration.
+    pub rules: Rules,
+    /// The side that completed the trip this hand, as the table told.
+    pub completed: Option<u8>,
+    /// The winners of the game, once the table has said so.
+    pub winners: Vec<u8>,
+    /// After P let a coup fourré pass: pick as soon as the table says it
+    /// is the player's turn to.
+    pub draw_after_decline: bool,
+    /// What went wrong with a computer player, for the log on standard
+    /// error once the game has left the screen.
+    pub incidents: Vec<String>,
     /// Computer level.
     pub level: Level,
     /// The player's name.
@@ -159,8 +174,8 @@ pub struct Model {
     pub save_path: Option<PathBuf>,
     /// Changed since the last save.
     pub dirty: bool,
-    /// Bumped on every change of the game state, so a computer move thought
-    /// out for an older state is dropped.
+    /// Bumped on every change of the game, so a computer's turn asked for
+    /// an older game is not played.
     pub generation: u64,
     /// A computer move is being thought out.
     pub thinking: bool,
@@ -203,9 +218,9 @@ pub fn login_name_from(
 
 /// The log of moves under the board: what happened since the player's
 /// last move. A move of the player (a pick aside) or a new deal starts it
-/// afresh. It is a function of the record, so [`MoveLog::replay`] builds
-/// it for a restored or undone game line for line as play showed it, in
-/// the same replay as the state.
+/// afresh. It is made of the table's events, so a restored or undone game,
+/// whose observation brings every event of the game again, shows it line
+/// for line as play showed it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveLog {
     /// The lines, oldest first; at most [`MAX_LOG`].
@@ -217,15 +232,22 @@ pub struct MoveLog {
 }
 
 impl MoveLog {
-    /// Adds `seat`'s `action`, just applied in a game under `rules`.
-    pub fn push(&mut self, rules: &Rules, seat: u8, action: Action) {
-        let fresh = matches!(action, Action::NextHand | Action::NextGame)
-            || (seat == HUMAN && action != Action::Draw);
+    /// Adds what `event` (told in a game under `rules`) shows.
+    pub fn push(&mut self, rules: &Rules, event: &GameEvent) {
+        let (seat, fresh) = match *event {
+            GameEvent::Dealt { .. } | GameEvent::NewGame => (None, true),
+            GameEvent::Played { seat, .. }
+            | GameEvent::Discarded { seat, .. }
+            | GameEvent::CoupFourre { seat, .. }
+            | GameEvent::DeclinedCoupFourre { seat }
+            | GameEvent::Extension { seat, .. } => (Some(seat), seat == HUMAN),
+            _ => (None, false),
+        };
         if fresh {
             self.lines.clear();
             self.last_seat = None;
         }
-        if let Some(line) = describe(rules, seat, action) {
+        if let (Some(seat), Some(line)) = (seat, describe(rules, event)) {
             self.last_seat = Some(seat);
             self.lines.push(line);
             if self.lines.len() > MAX_LOG {
@@ -233,45 +255,21 @@ impl MoveLog {
             }
         }
     }
-
-    /// Adds an action of a replay (see [`GameRecord::replay_with`]).
-    pub fn push_step(&mut self, step: &ReplayStep<'_>) {
-        let seat = match step.actor {
-            ToAct::Seat(s) => s,
-            // Deals: made on the player's say-so.
-            ToAct::Deal | ToAct::GameOver => HUMAN,
-        };
-        self.push(step.state.rules(), seat, step.action);
-    }
-
-    /// Replays `record`: its state, and its log as play showed it.
-    pub fn replay(record: &GameRecord) -> Result<(State, MoveLog), ReplayError> {
-        let mut log = MoveLog::default();
-        let state = record.replay_with(|step| log.push_step(&step))?;
-        Ok((state, log))
-    }
 }
 
 impl Model {
-    /// A model for a game in `state` reached by `record`. The log of moves
-    /// is rebuilt from the record (empty when the record does not replay:
-    /// a test position); a restored game whose log was built while its
-    /// save was checked comes in by [`Model::with_log`] instead, replayed
-    /// once.
-    pub fn new(record: GameRecord, state: State, settings: Settings) -> Model {
-        let log = MoveLog::replay(&record)
-            .map(|(_, log)| log)
-            .unwrap_or_default();
-        Model::with_log(record, state, log, settings)
-    }
-
-    /// A model for a game in `state` reached by `record`, showing `log`
-    /// (built by [`MoveLog::push_step`] in the replay that reached
-    /// `state`: a restored game shows the moves it showed when saved).
-    pub fn with_log(record: GameRecord, state: State, log: MoveLog, settings: Settings) -> Model {
+    /// A model for the game the player's observation `obs` shows. Its
+    /// events (every event of a restored game) make the log of moves.
+    /// Fails when the engine has no rules for the observation's
+    /// configuration.
+    pub fn new(obs: Observation, settings: Settings) -> Result<Model, ConfigError> {
         let mut m = Model {
-            state,
-            record,
+            rules: Rules::new(obs.config)?,
+            obs,
+            completed: None,
+            winners: Vec::new(),
+            draw_after_decline: false,
+            incidents: Vec::new(),
             level: settings.level,
             player: settings.player.clone(),
             default_name: settings.player,
@@ -286,7 +284,7 @@ impl Model {
             message: None,
             message_is_error: false,
             message_until_turn: false,
-            log,
+            log: MoveLog::default(),
             dirty: false,
             save_path: settings.save_path,
             generation: 0,
@@ -298,17 +296,50 @@ impl Model {
             quit: false,
             farewell: None,
         };
+        let events = std::mem::take(&mut m.obs.events);
+        m.take_events(&events);
         if settings.ask_name {
             m.mode = Mode::Name { buf: String::new() };
         } else {
             m.sync_mode();
         }
-        m
+        Ok(m)
     }
 
-    /// Adds `seat`'s `action` (just applied) to the log of moves.
-    pub fn log_action(&mut self, seat: u8, action: Action) {
-        self.log.push(self.state.rules(), seat, action);
+    /// Takes a new observation in: its events go to the log of moves and
+    /// the facts they tell (a trip completed, the winners). With `whole`,
+    /// the observation brings every event of the game (an undo, a rebuilt
+    /// table) and replaces what the old ones told. Returns whether the
+    /// game ended among its events.
+    pub fn observe(&mut self, mut obs: Observation, whole: bool) -> bool {
+        if whole {
+            self.log = MoveLog::default();
+            self.completed = None;
+            self.winners.clear();
+        }
+        let events = std::mem::take(&mut obs.events);
+        self.obs = obs;
+        self.take_events(&events)
+    }
+
+    fn take_events(&mut self, events: &[GameEvent]) -> bool {
+        let mut ended = false;
+        for e in events {
+            self.log.push(&self.rules, e);
+            match e {
+                GameEvent::Dealt { .. } | GameEvent::NewGame => {
+                    self.completed = None;
+                    self.winners.clear();
+                }
+                GameEvent::TripCompleted { team } => self.completed = Some(*team),
+                GameEvent::GameOver { winners } => {
+                    self.winners = winners.clone();
+                    ended = true;
+                }
+                _ => {}
+            }
+        }
+        ended
     }
 
     /// The seat of a team's first player.
@@ -318,35 +349,35 @@ impl Model {
 
     /// Number of sides.
     pub fn teams(&self) -> u8 {
-        self.state.rules().teams
+        self.rules.teams
     }
 
     /// Whether the sides are teams of several players (4 or 6 players),
     /// which changes how they are named and numbered.
     pub fn in_teams(&self) -> bool {
-        in_teams(self.state.rules())
+        in_teams(&self.rules)
     }
 
     /// A seat's name.
     pub fn seat_name(&self, seat: u8) -> String {
-        seat_name(self.state.rules(), seat)
+        seat_name(&self.rules, seat)
     }
 
     /// A side's name on the board.
     pub fn team_name(&self, team: u8) -> String {
-        team_name(self.state.rules(), team)
+        team_name(&self.rules, team)
     }
 
     /// A side's name in the score window (a few letters).
     pub fn team_short(&self, team: u8) -> String {
-        let r = self.state.rules();
+        let r = &self.rules;
         if self.in_teams() && r.teams == 2 {
-            if team == self.state.team_of(HUMAN) {
+            if team == self.own_team() {
                 "Us".into()
             } else {
                 "Them".into()
             }
-        } else if team == self.state.team_of(HUMAN) {
+        } else if team == self.own_team() {
             if self.in_teams() {
                 "Us".into()
             } else {
@@ -378,7 +409,7 @@ impl Model {
 
     /// The sides opposing the player's.
     pub fn opponents(&self) -> Vec<u8> {
-        let own = self.state.team_of(HUMAN);
+        let own = self.own_team();
         (0..self.teams()).filter(|&t| t != own).collect()
     }
 
@@ -412,7 +443,7 @@ impl Model {
 
     /// A side's name for the high-score table.
     pub fn team_score_name(&self, team: u8) -> String {
-        if team == self.state.team_of(HUMAN) {
+        if team == self.own_team() {
             self.player.clone()
         } else {
             "Computer".to_string()
@@ -423,7 +454,7 @@ impl Model {
     /// picked, when the hand is full), slots 1-6 the others, sorted when
     /// sorting is on.
     pub fn slots(&self) -> [Option<Card>; 7] {
-        let hand = self.state.hand(HUMAN);
+        let hand = self.obs.view.hand.as_slice();
         let mut slots = [None; 7];
         let (p, rest) = if hand.len() >= 7 {
             (hand.last().copied(), &hand[..6])
@@ -443,35 +474,77 @@ impl Model {
 
     /// Whether the player is to act (a turn, a coup fourré, an extension).
     pub fn human_to_act(&self) -> bool {
-        self.state.to_act() == ToAct::Seat(HUMAN)
+        self.obs.status.seat() == Some(HUMAN)
     }
 
     /// The seat of a computer player to act, if any.
     pub fn computer_to_act(&self) -> Option<u8> {
-        match self.state.to_act() {
-            ToAct::Seat(s) if s != HUMAN => Some(s),
-            _ => None,
-        }
+        self.obs.status.seat().filter(|&s| s != HUMAN)
     }
 
     /// One side's score items: running during the hand, final after it.
     pub fn hand_score(&self, team: u8) -> HandScore {
-        self.state.hand_points(team)
+        self.obs
+            .hand_scores
+            .get(usize::from(team))
+            .copied()
+            .unwrap_or_default()
     }
 
-    /// One side's game total including the hand in progress.
+    /// One side's game total including the hand in progress (or just
+    /// scored).
     pub fn overall(&self, team: u8) -> u32 {
-        let before = self.state.totals().get(team as usize).copied().unwrap_or(0);
-        if self.hand_over() {
-            before
-        } else {
-            before + u32::from(self.hand_score(team).total())
-        }
+        self.obs
+            .view
+            .teams
+            .get(usize::from(team))
+            .map_or(0, |t| t.score.game + t.score.hand)
+    }
+
+    /// Games won by a side at this table.
+    pub fn games_won(&self, team: u8) -> u32 {
+        self.obs
+            .games_won
+            .get(usize::from(team))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The hand (or game) is over.
     pub fn hand_over(&self) -> bool {
-        matches!(self.state.phase(), Phase::HandOver | Phase::GameOver)
+        matches!(self.obs.status, PhaseView::HandOver | PhaseView::GameOver)
+    }
+
+    /// The game is over.
+    pub fn game_over(&self) -> bool {
+        self.obs.status == PhaseView::GameOver
+    }
+
+    /// The player's side.
+    pub fn own_team(&self) -> u8 {
+        self.rules.team_of(HUMAN)
+    }
+
+    /// A side's tableau as the engine's [`Tableau`], built from what the
+    /// observation shows of it, so that the engine says which hazard is
+    /// cancelled and whether a limit holds.
+    pub fn tableau(&self, team: u8) -> Tableau {
+        self.obs
+            .view
+            .teams
+            .get(usize::from(team))
+            .map(tableau_of)
+            .unwrap_or_default()
+    }
+
+    /// Cards left in the draw pile.
+    pub fn deck_len(&self) -> u32 {
+        self.obs.view.deck
+    }
+
+    /// The current trip length.
+    pub fn target(&self) -> u16 {
+        self.obs.view.target
     }
 
     /// Puts the question that goes with the game's phase, leaving typed
@@ -488,9 +561,9 @@ impl Model {
         if !asking_game {
             return;
         }
-        self.mode = match self.state.phase() {
-            Phase::HandOver | Phase::GameOver => Mode::Another,
-            Phase::Extension { seat } if seat == HUMAN => Mode::Extension,
+        self.mode = match self.obs.status {
+            PhaseView::HandOver | PhaseView::GameOver => Mode::Another,
+            PhaseView::Extension { seat } if seat == HUMAN => Mode::Extension,
             _ => match self.mode {
                 Mode::Another | Mode::Extension => Mode::Normal,
                 ref m if self.human_to_act() => m.clone(),
@@ -499,16 +572,13 @@ impl Model {
         };
     }
 
-    /// The save document of the game as it stands.
-    pub fn save_file(&self) -> SaveFile {
-        SaveFile::new(
-            self.record.clone(),
-            SaveSettings {
-                level: self.level.id().to_string(),
-                player: self.player.clone(),
-                sorted: self.sorted,
-            },
-        )
+    /// The player's settings saved with the game record.
+    pub fn save_settings(&self) -> SaveSettings {
+        SaveSettings {
+            level: self.level.id().to_string(),
+            player: self.player.clone(),
+            sorted: self.sorted,
+        }
     }
 
     /// The current mouse method.
@@ -545,12 +615,6 @@ impl Model {
         self.message_is_error = false;
         self.message_until_turn = false;
     }
-
-    /// How an action of `seat` reads in the log ("Computer played Stop on
-    /// You"); `None` for moves nobody needs to read about (draws).
-    pub fn describe(&self, seat: u8, action: Action) -> Option<String> {
-        describe(self.state.rules(), seat, action)
-    }
 }
 
 /// Whether the sides under `rules` are teams of several players.
@@ -559,7 +623,7 @@ fn in_teams(rules: &Rules) -> bool {
 }
 
 /// A seat's name under `rules`: "You", "Computer", "Computer 2".
-fn seat_name(rules: &Rules, seat: u8) -> String {
+pub fn seat_name(rules: &Rules, seat: u8) -> String {
     if seat == HUMAN {
         "You".to_string()
     } else if rules.seats == 2 {
@@ -578,37 +642,51 @@ fn team_name(rules: &Rules, team: u8) -> String {
     seats.join(" + ")
 }
 
-/// How an action of `seat` reads in the log under `rules` (see
-/// [`Model::describe`]). It needs the rules only, so a replay can log a
-/// game before there is a model of it.
-fn describe(rules: &Rules, seat: u8, action: Action) -> Option<String> {
-    let who = seat_name(rules, seat);
-    Some(match action {
-        Action::Play { card, target } => match card.kind() {
-            Kind::Hazard => {
-                let on = if target == rules.team_of(HUMAN) {
-                    if in_teams(rules) {
-                        "your team".to_string()
+/// How `event` reads in the log under `rules` ("Computer played Stop on
+/// you"); `None` for what nobody needs to read about (draws, deals).
+fn describe(rules: &Rules, event: &GameEvent) -> Option<String> {
+    let who = |seat| seat_name(rules, seat);
+    Some(match *event {
+        GameEvent::Played { seat, card, target } => {
+            let who = who(seat);
+            match card.kind() {
+                Kind::Hazard => {
+                    let on = if target == rules.team_of(HUMAN) {
+                        if in_teams(rules) {
+                            "your team".to_string()
+                        } else {
+                            "you".to_string()
+                        }
                     } else {
-                        "you".to_string()
-                    }
-                } else {
-                    team_name(rules, target)
-                };
-                format!("{who} played {card} on {on}")
+                        team_name(rules, target)
+                    };
+                    format!("{who} played {card} on {on}")
+                }
+                Kind::Distance => format!("{who} played {card} miles"),
+                Kind::Safety => format!("{who} played the safety {card}"),
+                Kind::Remedy => format!("{who} played {card}"),
             }
-            Kind::Distance => format!("{who} played {card} miles"),
-            Kind::Safety => format!("{who} played the safety {card}"),
-            Kind::Remedy => format!("{who} played {card}"),
-        },
-        Action::Discard(c) => format!("{who} discarded {c}"),
-        Action::CoupFourre(c) => format!("COUP FOURRÉ! {who} answered with {c}"),
-        Action::Extend(true) => format!("{who} extended the trip to 1000 miles"),
-        Action::Extend(false) => format!("{who} ended the trip at 700 miles"),
-        Action::Draw | Action::DeclineCoupFourre | Action::NextHand | Action::NextGame => {
-            return None;
         }
+        GameEvent::Discarded { seat, card } => format!("{} discarded {card}", who(seat)),
+        GameEvent::CoupFourre { seat, safety, .. } => {
+            format!("COUP FOURRÉ! {} answered with {safety}", who(seat))
+        }
+        GameEvent::Extension { seat, extend: true } => format!(
+            "{} extended the trip to {} miles",
+            who(seat),
+            extended_target(rules)
+        ),
+        GameEvent::Extension {
+            seat,
+            extend: false,
+        } => format!("{} ended the trip at {} miles", who(seat), rules.target),
+        _ => return None,
     })
+}
+
+/// The trip length after an extension under `rules`.
+pub fn extended_target(rules: &Rules) -> u16 {
+    rules.extended_target.unwrap_or(rules.target)
 }
 
 /// Whether `action` shows in the log of moves (picks and deals do not).
@@ -617,6 +695,34 @@ pub fn is_logged(action: Action) -> bool {
         action,
         Action::Draw | Action::DeclineCoupFourre | Action::NextHand | Action::NextGame
     )
+}
+
+/// A side's tableau as the engine keeps it, from its public view.
+fn tableau_of(tv: &TeamView) -> Tableau {
+    let mut t = Tableau::default();
+    for &c in &tv.battle {
+        t.battle.push(c);
+    }
+    for &c in &tv.speed {
+        t.speed.push(c);
+    }
+    for &c in &tv.distance {
+        if let Some(i) = Card::DISTANCES.iter().position(|&d| d == c) {
+            t.distance[i] = t.distance[i].saturating_add(1);
+            t.miles = t.miles.saturating_add(c.miles());
+        }
+    }
+    for &c in &tv.safeties {
+        if let Some(s) = c.safety() {
+            t.safeties.insert(s);
+        }
+    }
+    for &c in &tv.coups {
+        if let Some(s) = c.safety() {
+            t.coups.insert(s);
+        }
+    }
+    t
 }
 
 impl Model {
@@ -662,11 +768,11 @@ impl Model {
             }
             Mode::Saving { .. } => "Saving...".into(),
             Mode::Another => {
-                if self.state.phase() == Phase::GameOver {
-                    let w = self.state.winners();
+                if self.game_over() {
+                    let w = &self.winners;
                     let who = if w.len() > 1 {
                         "It's a tie!".to_string()
-                    } else if w.first() == Some(&self.state.team_of(HUMAN)) {
+                    } else if w.first() == Some(&self.own_team()) {
                         if self.in_teams() {
                             "Your team won the game!".to_string()
                         } else {
@@ -680,30 +786,32 @@ impl Model {
                     };
                     format!("{who} Another game? (y/n)")
                 } else {
-                    let trip = match self.state.completed() {
-                        Some(t) if t == self.state.team_of(HUMAN) => {
-                            "You completed the trip! ".to_string()
-                        }
+                    let trip = match self.completed {
+                        Some(t) if t == self.own_team() => "You completed the trip! ".to_string(),
                         Some(t) => format!("{} completed the trip. ", self.team_name(t)),
                         None => "Nobody completed the trip. ".to_string(),
                     };
                     format!("{trip}Another hand? (y/n)")
                 }
             }
-            Mode::Extension => "You made 700 miles! Extend the trip to 1000 miles? (y/n)".into(),
+            Mode::Extension => format!(
+                "You made {} miles! Extend the trip to {} miles? (y/n)",
+                self.rules.target,
+                extended_target(&self.rules)
+            ),
             Mode::Help => "Press any key to go back to the game.".into(),
             Mode::Quitting => String::new(),
-            Mode::Normal => match self.state.phase() {
-                Phase::Turn { seat, drawn } if seat == HUMAN => {
+            Mode::Normal => match self.obs.status {
+                PhaseView::Turn { seat, drawn } if seat == HUMAN => {
                     if !drawn {
                         "Your turn: P to pick a card.".into()
-                    } else if self.state.deck_len() == 0 {
+                    } else if self.deck_len() == 0 {
                         "Your turn (deck empty): U to use or D to discard a card.".into()
                     } else {
                         "Your turn: U to use or D to discard a card.".into()
                     }
                 }
-                Phase::CoupFourre { seat, hazard, .. } if seat == HUMAN => {
+                PhaseView::CoupFourre { seat, hazard, .. } if seat == HUMAN => {
                     let safety = hazard.safety().map_or(hazard, |s| s.card());
                     format!(
                         "Coup fourré! U the {safety} to answer the {hazard}, or P to let it pass."

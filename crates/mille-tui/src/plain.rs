@@ -3,12 +3,13 @@
 //! `update` as the full-screen game: each input line is typed as keys (a
 //! line that answers a question ends with RETURN).
 
-use crate::app::{Io, think};
+use crate::app::Io;
 use crate::commands;
-use crate::model::{HUMAN, Mode, Model, slot_label};
+use crate::host::Host;
+use crate::model::{Mode, Model, slot_label};
 use crate::render::{miles_text, score_rows, shows_bonuses};
 use crate::update::{self, Effect, Event};
-use mille_engine::{Kind, Tableau};
+use mille_engine::Kind;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -18,7 +19,8 @@ fn key(code: KeyCode) -> Event {
 }
 
 fn tableau_text(model: &Model, team: u8) -> String {
-    let t: &Tableau = model.state.tableau(team);
+    let tableau = model.tableau(team);
+    let t = &tableau;
     let battle = match t.battle.top() {
         None => "empty".to_string(),
         Some(c) if c.kind() == Kind::Hazard && !t.counts(c) => format!("{c} (cancelled)"),
@@ -45,7 +47,7 @@ fn tableau_text(model: &Model, team: u8) -> String {
     format!(
         "{}: mileage {}. Battle: {battle}. Speed: {speed}. Safeties: {}.",
         model.team_name(team),
-        miles_text(t, model.state.target()),
+        miles_text(t, model.target()),
         if safeties.is_empty() {
             "none".to_string()
         } else {
@@ -73,23 +75,24 @@ pub fn score_text(model: &Model) -> String {
 
 /// The board as text lines.
 pub fn board_text(model: &Model) -> String {
-    let st = &model.state;
-    let discard = st
-        .discards()
+    let discard = model
+        .obs
+        .view
+        .discards
         .last()
         .map_or("empty".to_string(), |c| c.name().to_string());
-    let stacking = if st.rules().config.stacking {
+    let stacking = if model.rules.config.stacking {
         " with stacking"
     } else {
         ""
     };
     let mut s = format!(
         "--- Hand {}, {} rules{stacking}. Deck: {} cards. Discard pile: {discard}. ---\n",
-        st.hand_number() + 1,
-        st.rules().config.rules.id(),
-        st.deck_len()
+        model.obs.hand_number + 1,
+        model.rules.config.rules.id(),
+        model.deck_len()
     );
-    let own = st.team_of(HUMAN);
+    let own = model.own_team();
     for t in (0..model.teams()).filter(|&t| t != own).chain([own]) {
         s.push_str(&tableau_text(model, t));
         s.push('\n');
@@ -145,9 +148,10 @@ fn is_text_mode(m: &Mode) -> bool {
 }
 
 /// Plays with text lines on `input` and `output` until the player quits or
-/// the input ends.
+/// the input ends; the computer players move at once, through `host`.
 pub fn run<R: BufRead, W: Write>(
     model: &mut Model,
+    host: &mut Host,
     io_: &Io,
     input: R,
     mut out: W,
@@ -173,16 +177,13 @@ pub fn run<R: BufRead, W: Write>(
                         printed_gen = u64::MAX;
                     }
                 }
-                Effect::Think { generation } => {
-                    if let Some(action) = think(&model.state, &model.record, model.level) {
-                        pending
-                            .extend(update::update(model, Event::BotMove { generation, action }));
-                        flush_messages(model, &mut out, &mut printed_log)?;
-                    }
-                }
                 other => {
-                    if let Some(ev) = io_.file_effect(model, other) {
+                    let computer = matches!(other, Effect::Think { .. });
+                    if let Some(ev) = io_.carry_out(model, host, other) {
                         pending.extend(update::update(model, ev));
+                        if computer {
+                            flush_messages(model, &mut out, &mut printed_log)?;
+                        }
                     }
                 }
             }

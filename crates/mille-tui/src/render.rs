@@ -5,8 +5,8 @@
 //! for the mouse.
 
 use crate::commands;
-use crate::model::{HUMAN, Mode, Model, Window, slot_label};
-use mille_engine::{Card, HandScore, Kind, Phase, Tableau};
+use crate::model::{Mode, Model, Window, slot_label};
+use mille_engine::{Card, HandScore, Kind, Tableau};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -115,7 +115,7 @@ impl Hits {
         };
         let log_rows = log_rows.saturating_sub(msg_rows - 1);
         let left_w = w.saturating_sub(score_w);
-        let own = model.state.team_of(HUMAN);
+        let own = model.own_team();
         // Opponents first, then the player's side, then the hand.
         let mut order: Vec<u8> = (0..teams).filter(|&t| t != own).collect();
         order.push(own);
@@ -257,17 +257,18 @@ pub fn miles_text(t: &Tableau, target: u16) -> String {
 }
 
 fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'static>> {
-    let t = model.state.tableau(team);
+    let tableau = model.tableau(team);
+    let t = &tableau;
     let mut title = model.team_name(team);
-    if team == model.state.team_of(HUMAN) && model.in_teams() {
+    if team == model.own_team() && model.in_teams() {
         title = format!("Your team: {title}");
     } else if model.in_teams() && model.teams() > 2 {
         // With three teams the score window and the "which side?" question
         // call them T2 and T3, 2 and 3: the board says so too.
         title = format!("Team {}: {title}", team + 1);
     }
-    let to_act = match model.state.to_act() {
-        mille_engine::ToAct::Seat(s) if model.state.team_of(s) == team => " ◀",
+    let to_act = match model.obs.status.seat() {
+        Some(s) if model.rules.team_of(s) == team => " ◀",
         _ => "",
     };
     let head = rule_line(
@@ -303,7 +304,7 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
     let (b, bs) = battle_text(t, false);
     let (s, ss) = speed_text(t, false);
     let miles = fit(
-        miles_texts(t, model.state.target())
+        miles_texts(t, model.target())
             .into_iter()
             .map(|m| Line::from(vec![Span::raw(" Mileage: "), Span::raw(m)]))
             .collect(),
@@ -385,7 +386,7 @@ fn hand_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
     )];
     let mut first = vec![Span::raw(" ")];
     first.extend(pad(slot_span(model, 0, slot_w), col - 1));
-    let deck = model.state.deck_len();
+    let deck = model.deck_len();
     first.push(Span::styled(
         if deck == 0 {
             "Deck: out".to_string()
@@ -401,7 +402,7 @@ fn hand_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
         spans.extend(slot_span(model, 4 + i, slot_w).spans);
         lines.push(Line::from(spans));
     }
-    let discard = match model.state.discards().last() {
+    let discard = match model.obs.view.discards.last() {
         Some(&c) => Span::styled(c.name().to_string(), card_style(c)),
         None => Span::styled("(empty)", Style::default().fg(Color::DarkGray)),
     };
@@ -444,15 +445,7 @@ pub fn score_rows(model: &Model, bonuses: bool) -> Vec<(String, Vec<String>)> {
         "Games".into(),
         teams
             .iter()
-            .map(|&t| {
-                model
-                    .state
-                    .games_won()
-                    .get(t as usize)
-                    .copied()
-                    .unwrap_or(0)
-                    .to_string()
-            })
+            .map(|&t| model.games_won(t).to_string())
             .collect(),
     ));
     rows
@@ -464,7 +457,7 @@ pub fn shows_bonuses(model: &Model) -> bool {
 }
 
 fn score_window(model: &Model, area: Rect, f: &mut Frame) {
-    let title = format!(" Score: hand {} ", model.state.hand_number() + 1);
+    let title = format!(" Score: hand {} ", model.obs.hand_number + 1);
     let block = Block::default().borders(Borders::ALL).title(title);
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -510,8 +503,8 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
 /// the options; more compact when it would not fit `width` (the stacking
 /// variant makes it longer).
 fn status_text(model: &Model, width: u16) -> String {
-    let deck = model.state.deck_len();
-    let r = model.state.rules();
+    let deck = model.deck_len();
+    let r = &model.rules;
     let rules = if r.config.stacking {
         format!("{}+stacking", r.config.rules.id())
     } else {
@@ -523,7 +516,7 @@ fn status_text(model: &Model, width: u16) -> String {
     };
     let head = format!(
         " Deck: {deck} | Trip: {} | {rules} | level {} | sort {}",
-        model.state.target(),
+        model.target(),
         model.level.id(),
         if model.sorted { "on" } else { "off" },
     );
@@ -639,8 +632,5 @@ pub fn view(model: &Model, f: &mut Frame) {
                 .wrap(Wrap { trim: false }),
             r,
         );
-    }
-    if matches!(model.state.phase(), Phase::HandOver | Phase::GameOver) {
-        // The end-of-hand window is the score window with the bonuses.
     }
 }

@@ -1,16 +1,20 @@
 //! Key and mouse handling without a terminal: events in, model and effects
 //! out.
 
-use mille_ai::Level;
-use mille_engine::{Action, Card, GameConfig, GameRecord, Phase, Scenario, State, ToAct};
+use game_table::{Bot, BotError};
+use mille_ai::{Level, make_bot};
+use mille_engine::{
+    Action, Card, GameConfig, GameRecord, Mille, Observation, Phase, Scenario, State, ToAct,
+};
 use mille_store::{MouseMethod, Options, SaveFile};
-use mille_tui::app::think;
-use mille_tui::model::{AfterSave, Mode, MoveLog, Settings, Window};
+use mille_tui::host::Host;
+use mille_tui::model::{AfterSave, Mode, Settings, Window};
 use mille_tui::render::{Hit, Hits};
 use mille_tui::{Effect, Event, Model, update};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 
 fn settings() -> Settings {
@@ -23,16 +27,97 @@ fn settings() -> Settings {
     }
 }
 
-/// A new bsd game where seat 0 (the player) starts.
-fn new_game(seed: u64) -> Model {
-    let config = GameConfig::default();
-    let state = State::new(config, seed).expect("config");
-    Model::new(GameRecord::new(config, seed), state, settings())
+/// The screen's model and the host of its table: what the terminal's
+/// event loop holds, without the terminal. It derefs to the model.
+struct Game {
+    m: Model,
+    host: Host,
 }
 
-/// A model around a hand-built position.
-fn scenario(state: State) -> Model {
-    Model::new(GameRecord::new(GameConfig::default(), 0), state, settings())
+impl Deref for Game {
+    type Target = Model;
+    fn deref(&self) -> &Model {
+        &self.m
+    }
+}
+
+impl DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut Model {
+        &mut self.m
+    }
+}
+
+impl Game {
+    /// Handles `ev`, carrying out the moves, deals and undos it causes
+    /// with the table (not the computer's turns: see [`type_keys`]);
+    /// returns every effect.
+    fn update(&mut self, ev: Event) -> Vec<Effect> {
+        let mut all = Vec::new();
+        let mut queue = std::collections::VecDeque::from(update(&mut self.m, ev));
+        while let Some(e) = queue.pop_front() {
+            all.push(e.clone());
+            if e.for_table()
+                && !matches!(e, Effect::Think { .. })
+                && let Some(ev) = self.host.carry_out(&e, self.m.generation)
+            {
+                queue.extend(update(&mut self.m, ev));
+            }
+        }
+        all
+    }
+
+    /// The computer's turns asked among `fx`, played until the player's.
+    fn run_computer(&mut self, fx: &[Effect], all: &mut Vec<Effect>) {
+        let mut think = fx
+            .iter()
+            .rev()
+            .find(|e| matches!(e, Effect::Think { .. }))
+            .cloned();
+        while let Some(e) = think {
+            let Some(ev) = self.host.carry_out(&e, self.m.generation) else {
+                break;
+            };
+            let fx = self.update(ev);
+            all.extend(fx.clone());
+            think = fx
+                .into_iter()
+                .rev()
+                .find(|e| matches!(e, Effect::Think { .. }));
+        }
+    }
+
+    /// The game's truth, for the checks of a test.
+    fn state(&self) -> &State {
+        self.host.state()
+    }
+
+    /// The game record.
+    fn record(&self) -> GameRecord {
+        self.host.record()
+    }
+}
+
+/// The game `host` holds, on a screen with `s`.
+fn game_with(mut host: Host, s: Settings) -> Game {
+    let m = Model::new(host.observe(), s).expect("rules");
+    Game { m, host }
+}
+
+/// A game at `state` whose computers are seeded from `seed`.
+fn at(state: State, seed: u64, s: Settings) -> Game {
+    game_with(Host::at(state, seed, Level::Classic), s)
+}
+
+/// A new bsd game where seat 0 (the player) starts.
+fn new_game(seed: u64) -> Game {
+    let config = GameConfig::default();
+    let state = State::new(config, seed).expect("config");
+    at(state, seed, settings())
+}
+
+/// A game around a hand-built position.
+fn scenario(state: State) -> Game {
+    at(state, 0, settings())
 }
 
 fn key(c: char) -> Event {
@@ -43,33 +128,31 @@ fn code(c: KeyCode) -> Event {
     Event::Key(KeyEvent::new(c, KeyModifiers::NONE))
 }
 
+/// A computer player that makes one given move.
+struct Plays(Action);
+
+impl Bot<Mille> for Plays {
+    fn name(&self) -> &str {
+        "scripted"
+    }
+    fn decide(&mut self, _: &Observation) -> Result<Action, BotError> {
+        Ok(self.0)
+    }
+}
+
 /// Types keys, letting the computer answer at once; returns every effect.
-fn type_keys(m: &mut Model, keys: &str) -> Vec<Effect> {
+fn type_keys(m: &mut Game, keys: &str) -> Vec<Effect> {
     let mut all = Vec::new();
     for c in keys.chars() {
         let ev = match c {
             '\n' => code(KeyCode::Enter),
             _ => key(c),
         };
-        let fx = update(m, ev);
+        let fx = m.update(ev);
         all.extend(fx.clone());
-        run_computer(m, fx, &mut all);
+        m.run_computer(&fx, &mut all);
     }
     all
-}
-
-fn run_computer(m: &mut Model, fx: Vec<Effect>, all: &mut Vec<Effect>) {
-    let mut queue = fx;
-    while let Some(Effect::Think { generation }) = queue
-        .iter()
-        .find(|e| matches!(e, Effect::Think { .. }))
-        .cloned()
-    {
-        queue.clear();
-        let action = think(&m.state, &m.record, m.level).expect("the computer acts");
-        queue = update(m, Event::BotMove { generation, action });
-        all.extend(queue.clone());
-    }
 }
 
 #[test]
@@ -77,9 +160,9 @@ fn p_picks_into_the_p_slot() {
     let mut m = new_game(5);
     assert_eq!(m.slots()[0], None);
     type_keys(&mut m, "p");
-    assert_eq!(m.state.hand(0).len(), 7);
+    assert_eq!(m.state().hand(0).len(), 7);
     assert!(m.slots()[0].is_some());
-    assert_eq!(m.record.actions, vec![Action::Draw]);
+    assert_eq!(m.record().actions, vec![Action::Draw]);
 }
 
 #[test]
@@ -92,7 +175,7 @@ fn a_refused_move_shows_the_engines_reason_and_rings() {
         Some("Draw a card first: every turn starts with a pick from the deck")
     );
     assert!(m.message_is_error);
-    assert_eq!(m.record.actions.len(), 0);
+    assert_eq!(m.record().actions.len(), 0);
 }
 
 #[test]
@@ -108,18 +191,18 @@ fn d_needs_return_or_space_and_return_alone_cancels() {
             slot: Some(0)
         }
     );
-    assert_eq!(m.record.actions.len(), 1, "nothing happens before RETURN");
+    assert_eq!(m.record().actions.len(), 1, "nothing happens before RETURN");
     // A typo can be corrected: backspace, then another slot.
-    update(&mut m, code(KeyCode::Backspace));
+    m.update(code(KeyCode::Backspace));
     type_keys(&mut m, "\n");
     assert_eq!(m.mode, Mode::Normal, "RETURN alone cancels");
-    assert_eq!(m.record.actions.len(), 1);
+    assert_eq!(m.record().actions.len(), 1);
     type_keys(&mut m, "dp ");
     if p_card.kind() == mille_engine::Kind::Safety {
         assert!(m.message_is_error);
     } else {
-        assert_eq!(m.record.actions[1], Action::Discard(p_card));
-        assert_eq!(m.state.discards().first(), Some(&p_card));
+        assert_eq!(m.record().actions[1], Action::Discard(p_card));
+        assert_eq!(m.state().discards().first(), Some(&p_card));
     }
 }
 
@@ -184,7 +267,7 @@ fn playing_a_go_and_the_computer_answers() {
     assert_eq!(m.slots()[0], Some(Card::D200));
     assert_eq!(m.slots()[1], Some(Card::Go));
     type_keys(&mut m, "u1\n");
-    assert_eq!(m.state.tableau(0).battle.top(), Some(Card::Go));
+    assert_eq!(m.state().tableau(0).battle.top(), Some(Card::Go));
     // As in BSD, the picked card moves into the played card's slot.
     assert_eq!(m.slots()[1], Some(Card::D200));
     assert_eq!(m.slots()[0], None);
@@ -219,7 +302,7 @@ fn w_toggles_the_window_and_r_redraws() {
     assert!(matches!(fx.as_slice(), [Effect::SaveOptions(o)] if !o.bonus_window));
     assert_eq!(type_keys(&mut m, "r"), vec![Effect::Redraw]);
     let ctrl_l = Event::Key(KeyEvent::new(KeyCode::Char('l'), KeyModifiers::CONTROL));
-    assert_eq!(update(&mut m, ctrl_l), vec![Effect::Redraw]);
+    assert_eq!(m.update(ctrl_l), vec![Effect::Redraw]);
 }
 
 #[test]
@@ -227,11 +310,7 @@ fn a_remembered_window_choice_opens_the_next_game() {
     let config = GameConfig::default();
     let mut s = settings();
     s.options.bonus_window = true;
-    let m = Model::new(
-        GameRecord::new(config, 9),
-        State::new(config, 9).expect("config"),
-        s,
-    );
+    let m = at(State::new(config, 9).expect("config"), 9, s);
     assert_eq!(m.window, Window::Scores);
     assert_eq!(new_game(9).window, Window::Commands);
 }
@@ -243,7 +322,7 @@ fn q_asks_first_and_delete_is_the_same() {
     assert_eq!(m.mode, Mode::ConfirmQuit);
     type_keys(&mut m, "n");
     assert_eq!(m.mode, Mode::Normal);
-    update(&mut m, code(KeyCode::Delete));
+    m.update(code(KeyCode::Delete));
     assert_eq!(m.mode, Mode::ConfirmQuit);
     // Nothing played yet: quitting does not ask to save.
     let fx = type_keys(&mut m, "y");
@@ -276,13 +355,16 @@ fn s_asks_a_name_and_return_alone_cancels() {
     assert_eq!(m.mode, Mode::Normal);
     assert_eq!(m.message.as_deref(), Some("Save cancelled."));
     let fx = type_keys(&mut m, "sgame.mille\n");
-    let Some(Effect::Save { path, file }) = fx.first() else {
+    let Some(Effect::Save { path, settings }) = fx.first() else {
         panic!("expected a save, got {fx:?}");
     };
     assert_eq!(path, &PathBuf::from("game.mille"));
-    assert_eq!(file.record, m.record);
+    // What is written is the table's record with these settings.
+    let file = m.host.save_file(settings.clone());
+    assert_eq!(file.record.actions, vec![Action::Draw]);
+    assert_eq!(file.record, m.record());
     assert_eq!(file.settings.level, "classic");
-    update(&mut m, Event::Saved(Ok(path.clone())));
+    m.update(Event::Saved(Ok(path.clone())));
     assert_eq!(m.mode, Mode::Normal);
     assert!(!m.dirty);
     // The same file is offered next time.
@@ -296,7 +378,7 @@ fn s_asks_a_name_and_return_alone_cancels() {
     );
     let fx = type_keys(&mut m, "y");
     assert!(matches!(fx.first(), Some(Effect::Save { .. })));
-    let fx = update(&mut m, Event::Saved(Err("disk full".into())));
+    let fx = m.update(Event::Saved(Err("disk full".into())));
     assert!(fx.contains(&Effect::Bell));
     assert_eq!(m.message.as_deref(), Some("disk full"));
     assert_eq!(m.mode, Mode::Normal, "a failed save resumes play");
@@ -349,9 +431,12 @@ fn u_on_the_safety_is_a_coup_fourre() {
     let mut m = scenario(coup_fourre_position());
     assert!(m.prompt().contains("Coup fourré"));
     type_keys(&mut m, "u2\n");
-    assert_eq!(m.record.actions, vec![Action::CoupFourre(Card::RightOfWay)]);
-    assert!(m.state.tableau(0).coups.len() == 1);
-    assert_eq!(m.state.hand(0).len(), 7, "two cards drawn at once");
+    assert_eq!(
+        m.record().actions,
+        vec![Action::CoupFourre(Card::RightOfWay)]
+    );
+    assert!(m.state().tableau(0).coups.len() == 1);
+    assert_eq!(m.state().hand(0).len(), 7, "two cards drawn at once");
 }
 
 #[test]
@@ -359,7 +444,7 @@ fn p_lets_a_coup_fourre_pass_and_picks() {
     let mut m = scenario(coup_fourre_position());
     type_keys(&mut m, "p");
     assert_eq!(
-        m.record.actions,
+        m.record().actions,
         vec![Action::DeclineCoupFourre, Action::Draw]
     );
 }
@@ -416,7 +501,7 @@ fn the_extension_question() {
     assert_eq!(s.shut_out, 500);
     type_keys(&mut m, "y");
     assert!(!m.hand_over());
-    assert_eq!(m.state.hand_number(), 1);
+    assert_eq!(m.state().hand_number(), 1);
     assert!(
         m.human_to_act(),
         "the computer started the new hand and it is our turn"
@@ -442,7 +527,7 @@ fn no_more_hands_offers_to_save_and_a_failed_save_deals_on() {
     type_keys(&mut m, "y");
     type_keys(&mut m, "/nonexistent/dir/x\n");
     assert!(matches!(m.mode, Mode::Saving { .. }));
-    update(&mut m, Event::Saved(Err("cannot save".into())));
+    m.update(Event::Saved(Err("cannot save".into())));
     assert!(!m.hand_over(), "play resumed with another hand");
 }
 
@@ -459,43 +544,37 @@ fn z_takes_back_the_last_move_and_the_computers_reply() {
     } else {
         char::from(b'0' + slot as u8)
     };
-    let before = m.state.hand(0).to_vec();
+    let before = m.state().hand(0).to_vec();
     type_keys(&mut m, &format!("d{label}\n"));
-    assert!(m.record.actions.len() > 2, "the computer replied");
+    assert!(m.record().actions.len() > 2, "the computer replied");
     type_keys(&mut m, "z");
-    assert_eq!(m.record.actions, vec![Action::Draw]);
-    assert_eq!(m.state.hand(0), before.as_slice());
+    assert_eq!(m.record().actions, vec![Action::Draw]);
+    assert_eq!(m.state().hand(0), before.as_slice());
     let fx = type_keys(&mut m, "z");
     assert!(fx.contains(&Effect::Bell), "nothing more to undo");
 }
 
-fn click(m: &mut Model, hit: Hit, ms: u64) -> Vec<Effect> {
+fn click(m: &mut Game, hit: Hit, ms: u64) -> Vec<Effect> {
     let hits = Hits::compute(m, m.screen.0, m.screen.1);
     let r = hits.rect_of(hit).expect("on screen");
-    let mut fx = update(
-        m,
-        Event::Mouse(
-            MouseEvent {
-                kind: MouseEventKind::Down(MouseButton::Left),
-                column: r.x + 1,
-                row: r.y,
-                modifiers: KeyModifiers::NONE,
-            },
-            ms,
-        ),
-    );
-    fx.extend(update(
-        m,
-        Event::Mouse(
-            MouseEvent {
-                kind: MouseEventKind::Up(MouseButton::Left),
-                column: r.x + 1,
-                row: r.y,
-                modifiers: KeyModifiers::NONE,
-            },
-            ms + 10,
-        ),
+    let mut fx = m.update(Event::Mouse(
+        MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: r.x + 1,
+            row: r.y,
+            modifiers: KeyModifiers::NONE,
+        },
+        ms,
     ));
+    fx.extend(m.update(Event::Mouse(
+        MouseEvent {
+            kind: MouseEventKind::Up(MouseButton::Left),
+            column: r.x + 1,
+            row: r.y,
+            modifiers: KeyModifiers::NONE,
+        },
+        ms + 10,
+    )));
     fx
 }
 
@@ -540,12 +619,12 @@ fn mouse_position() -> State {
 fn mouse_click_deck_then_card_then_opponent() {
     let mut m = scenario(mouse_position());
     click(&mut m, Hit::Deck, 0);
-    assert_eq!(m.record.actions, vec![Action::Draw]);
+    assert_eq!(m.record().actions, vec![Action::Draw]);
     click(&mut m, Hit::Slot(3), 1000);
     assert_eq!(m.selected, Some(3));
     click(&mut m, Hit::Team(1), 2000);
     assert_eq!(
-        m.record.actions[1],
+        m.record().actions[1],
         Action::Play {
             card: Card::Stop,
             target: 1
@@ -572,16 +651,10 @@ fn mouse_drag_and_drop_to_discard() {
             ms,
         )
     };
-    update(
-        &mut m,
-        ev(MouseEventKind::Down(MouseButton::Left), from, 1000),
-    );
-    update(
-        &mut m,
-        ev(MouseEventKind::Drag(MouseButton::Left), to, 1100),
-    );
-    update(&mut m, ev(MouseEventKind::Up(MouseButton::Left), to, 1200));
-    assert_eq!(m.record.actions[1], Action::Discard(Card::Gasoline));
+    m.update(ev(MouseEventKind::Down(MouseButton::Left), from, 1000));
+    m.update(ev(MouseEventKind::Drag(MouseButton::Left), to, 1100));
+    m.update(ev(MouseEventKind::Up(MouseButton::Left), to, 1200));
+    assert_eq!(m.record().actions[1], Action::Discard(Card::Gasoline));
 }
 
 #[test]
@@ -591,19 +664,19 @@ fn double_click_plays_if_legal_else_discards() {
     // 25 cannot be played without a Go: double-click discards it.
     click(&mut m, Hit::Slot(2), 1000);
     click(&mut m, Hit::Slot(2), 1200);
-    assert_eq!(m.record.actions[1], Action::Discard(Card::D25));
+    assert_eq!(m.record().actions[1], Action::Discard(Card::D25));
     // Back to us; the Go is legal: double-click plays it.
     let mut fx = Vec::new();
     let generation = m.generation;
-    run_computer(&mut m, vec![Effect::Think { generation }], &mut fx);
-    if m.state.to_act() == ToAct::Seat(0) {
+    m.run_computer(&[Effect::Think { generation }], &mut fx);
+    if m.state().to_act() == ToAct::Seat(0) {
         click(&mut m, Hit::Deck, 3000);
         let go = (0..7)
             .find(|&i| m.slots()[i] == Some(Card::Go))
             .expect("go");
         click(&mut m, Hit::Slot(go), 4000);
         click(&mut m, Hit::Slot(go), 4100);
-        assert_eq!(m.state.tableau(0).battle.top(), Some(Card::Go));
+        assert_eq!(m.state().tableau(0).battle.top(), Some(Card::Go));
     }
 }
 
@@ -614,7 +687,7 @@ fn first_run_asks_the_name() {
     let mut s = settings();
     s.ask_name = true;
     s.player = "login".into();
-    let mut m = Model::new(GameRecord::new(config, 1), state, s);
+    let mut m = at(state, 1, s);
     assert!(m.prompt().contains("(RETURN or ESC keeps login)"));
     let fx = type_keys(&mut m, "Ana\n");
     assert_eq!(m.player, "Ana");
@@ -629,9 +702,11 @@ fn a_whole_game_through_the_keyboard() {
     let mut m = new_game(77);
     let mut fx_all = Vec::new();
     let fx = mille_tui::update::start(&mut m);
-    run_computer(&mut m, fx, &mut fx_all);
+    m.run_computer(&fx, &mut fx_all);
+    // The player's moves: the classic bot's, from the player's observation.
+    let mut me = make_bot(Level::Classic, 77);
     for _ in 0..20_000 {
-        if m.state.phase() == Phase::GameOver {
+        if m.state().phase() == Phase::GameOver {
             break;
         }
         match m.mode {
@@ -645,9 +720,10 @@ fn a_whole_game_through_the_keyboard() {
             }
             _ => {}
         }
-        let Some(action) = think(&m.state, &m.record, Level::Classic) else {
+        if !m.human_to_act() {
             break;
-        };
+        }
+        let action = me.decide(&m.obs).expect("a move");
         let keys = match action {
             Action::Draw | Action::DeclineCoupFourre => "p".to_string(),
             Action::Play { card, .. } | Action::CoupFourre(card) => {
@@ -678,16 +754,16 @@ fn a_whole_game_through_the_keyboard() {
             }
             other => panic!("unexpected {other}"),
         };
-        let n = m.record.actions.len();
+        let n = m.record().actions.len();
         let fx = type_keys(&mut m, &keys);
         fx_all.extend(fx);
         assert!(
-            m.record.actions.len() > n,
+            m.record().actions.len() > n,
             "{keys:?} did nothing: {:?}",
             m.message
         );
     }
-    assert_eq!(m.state.phase(), Phase::GameOver);
+    assert_eq!(m.state().phase(), Phase::GameOver);
     assert_eq!(m.mode, Mode::Another);
     assert!(
         fx_all
@@ -695,8 +771,8 @@ fn a_whole_game_through_the_keyboard() {
             .any(|e| matches!(e, Effect::RecordScores { sides, .. } if sides[0].0 == "Tester"))
     );
     assert_eq!(
-        m.record.replay().map(|s| s.totals().to_vec()).ok(),
-        Some(m.state.totals().to_vec())
+        m.record().replay().map(|s| s.totals().to_vec()).ok(),
+        Some(m.state().totals().to_vec())
     );
 }
 
@@ -746,7 +822,7 @@ fn a_hazard_with_two_opponents_asks_which_side() {
         .battle(2, &[Card::Go])
         .deck(&[Card::D25; 20])
         .build();
-    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    let mut m = at(state, 0, settings());
     type_keys(&mut m, "p");
     type_keys(&mut m, "u1\n");
     assert_eq!(m.mode, Mode::Target { card: Card::Stop });
@@ -765,7 +841,7 @@ fn a_hazard_with_two_opponents_asks_which_side() {
     assert!(fx.contains(&Effect::Bell), "no Computer 3");
     type_keys(&mut m, "2");
     assert_eq!(
-        m.record.actions[1],
+        m.record().actions[1],
         Action::Play {
             card: Card::Stop,
             target: 2
@@ -775,7 +851,7 @@ fn a_hazard_with_two_opponents_asks_which_side() {
 
 /// A classic 2-player turn (safeties may be discarded, decision 9) with
 /// Extra Tank in slot 4, after the pick.
-fn classic_safety_in_hand() -> Model {
+fn classic_safety_in_hand() -> Game {
     let config = GameConfig {
         rules: mille_engine::RulesetId::Classic,
         players: 2,
@@ -807,7 +883,7 @@ fn classic_safety_in_hand() -> Model {
         )
         .deck(&[Card::D25; 20])
         .build();
-    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    let mut m = at(state, 0, settings());
     type_keys(&mut m, "p");
     assert_eq!(m.slots()[4], Some(Card::ExtraTank));
     m
@@ -827,19 +903,19 @@ fn discarding_a_safety_asks_first() {
         m.prompt()
             .contains("Extra Tank is a safety: really discard it? (y/n)")
     );
-    assert_eq!(m.record.actions, vec![Action::Draw], "nothing thrown yet");
+    assert_eq!(m.record().actions, vec![Action::Draw], "nothing thrown yet");
     // No keeps the card and goes back to the turn.
     type_keys(&mut m, "n");
     assert_eq!(m.mode, Mode::Normal);
-    assert_eq!(m.record.actions, vec![Action::Draw]);
-    assert!(m.state.hand(0).contains(&Card::ExtraTank));
+    assert_eq!(m.record().actions, vec![Action::Draw]);
+    assert!(m.state().hand(0).contains(&Card::ExtraTank));
     // ESC keeps it too.
     type_keys(&mut m, "d4\n");
-    update(&mut m, code(KeyCode::Esc));
-    assert_eq!(m.record.actions, vec![Action::Draw]);
+    m.update(code(KeyCode::Esc));
+    assert_eq!(m.record().actions, vec![Action::Draw]);
     // Yes throws it away.
     type_keys(&mut m, "d4 y");
-    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+    assert_eq!(m.record().actions[1], Action::Discard(Card::ExtraTank));
 }
 
 #[test]
@@ -853,16 +929,16 @@ fn dropping_a_safety_on_the_discard_pile_asks_first() {
             card: Card::ExtraTank
         }
     );
-    assert_eq!(m.record.actions, vec![Action::Draw]);
+    assert_eq!(m.record().actions, vec![Action::Draw]);
     type_keys(&mut m, "y");
-    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+    assert_eq!(m.record().actions[1], Action::Discard(Card::ExtraTank));
 }
 
 #[test]
 fn discarding_an_ordinary_card_does_not_ask() {
     let mut m = classic_safety_in_hand();
     type_keys(&mut m, "d1\n");
-    assert_eq!(m.record.actions[1], Action::Discard(Card::D25));
+    assert_eq!(m.record().actions[1], Action::Discard(Card::D25));
 }
 
 #[test]
@@ -870,7 +946,8 @@ fn plain_mode_asks_before_a_safety_is_thrown() {
     let mut m = classic_safety_in_hand();
     let mut out = Vec::new();
     mille_tui::plain::run(
-        &mut m,
+        &mut m.m,
+        &mut m.host,
         &mille_tui::app::Io::default(),
         "d4\nn\nd4\ny\n".as_bytes(),
         &mut out,
@@ -882,23 +959,23 @@ fn plain_mode_asks_before_a_safety_is_thrown() {
         "{text}"
     );
     assert!(text.contains("You kept the Extra Tank."), "{text}");
-    assert_eq!(m.record.actions[1], Action::Discard(Card::ExtraTank));
+    assert_eq!(m.record().actions[1], Action::Discard(Card::ExtraTank));
 }
 
-fn first_run(default: &str) -> Model {
+fn first_run(default: &str) -> Game {
     let config = GameConfig::default();
     let state = State::new(config, 1).expect("config");
     let mut s = settings();
     s.ask_name = true;
     s.player = default.into();
-    Model::new(GameRecord::new(config, 1), state, s)
+    at(state, 1, s)
 }
 
 #[test]
 fn escape_leaves_the_name_question_with_the_login_name() {
     let mut m = first_run("login");
     type_keys(&mut m, "An");
-    let fx = update(&mut m, code(KeyCode::Esc));
+    let fx = m.update(code(KeyCode::Esc));
     assert_eq!(m.player, "login");
     assert!(
         matches!(fx.first(), Some(Effect::SaveOptions(o)) if o.name.as_deref() == Some("login"))
@@ -911,7 +988,7 @@ fn escape_leaves_the_name_question_with_the_login_name() {
 fn ctrl_c_at_the_name_question_asks_to_quit_with_the_login_name() {
     let mut m = first_run("login");
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-    update(&mut m, ctrl_c);
+    m.update(ctrl_c);
     assert_eq!(m.mode, Mode::ConfirmQuit);
     assert_eq!(m.player, "login");
     // No: the game goes on, the name question is not asked again.
@@ -927,20 +1004,20 @@ fn ctrl_c_at_the_name_question_asks_to_quit_with_the_login_name() {
 fn keys_typed_while_the_computer_plays_say_wait_by_name() {
     let mut m = scenario(mouse_position());
     for e in [key('p'), key('d'), key('p')] {
-        update(&mut m, e);
+        m.update(e);
     }
-    let fx = update(&mut m, code(KeyCode::Enter));
+    let fx = m.update(code(KeyCode::Enter));
     let generation = m.generation;
     assert!(fx.contains(&Effect::Think { generation }));
     for c in ['p', 'u', 'd'] {
-        let fx = update(&mut m, key(c));
+        let fx = m.update(key(c));
         assert!(!fx.contains(&Effect::Bell), "not a mistake: no bell");
         assert_eq!(m.message.as_deref(), Some("Wait: Computer is playing."));
         assert_eq!(m.mode, Mode::Normal);
     }
     // The computer plays: it is our turn and the notice is gone.
     let mut all = Vec::new();
-    run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
+    m.run_computer(&[Effect::Think { generation }], &mut all);
     assert!(m.human_to_act());
     assert_eq!(m.message, None);
 }
@@ -961,7 +1038,7 @@ fn with_three_teams_the_team_numbers_of_the_board_choose() {
         .battle(2, &[Card::Go])
         .deck(&[Card::D25; 30])
         .build();
-    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    let mut m = at(state, 0, settings());
     type_keys(&mut m, "p");
     type_keys(&mut m, "u1\n");
     assert_eq!(m.mode, Mode::Target { card: Card::Stop });
@@ -971,7 +1048,7 @@ fn with_three_teams_the_team_numbers_of_the_board_choose() {
     assert!(fx.contains(&Effect::Bell), "Team 1 is ours");
     type_keys(&mut m, "3");
     assert_eq!(
-        m.record.actions[1],
+        m.record().actions[1],
         Action::Play {
             card: Card::Stop,
             target: 2
@@ -979,7 +1056,7 @@ fn with_three_teams_the_team_numbers_of_the_board_choose() {
     );
 }
 
-fn three_player_stop() -> Model {
+fn three_player_stop() -> Game {
     let config = GameConfig {
         rules: mille_engine::RulesetId::Classic,
         players: 3,
@@ -994,7 +1071,7 @@ fn three_player_stop() -> Model {
         .battle(2, &[Card::Go])
         .deck(&[Card::D25; 30])
         .build();
-    let mut m = Model::new(GameRecord::new(config, 0), state, settings());
+    let mut m = at(state, 0, settings());
     type_keys(&mut m, "p");
     m
 }
@@ -1004,22 +1081,19 @@ fn a_valid_side_clears_the_which_side_error() {
     let mut m = three_player_stop();
     // Only the key: the computer's reply is not needed here.
     for c in "u1\n0".chars() {
-        update(
-            &mut m,
-            if c == '\n' {
-                code(KeyCode::Enter)
-            } else {
-                key(c)
-            },
-        );
+        m.update(if c == '\n' {
+            code(KeyCode::Enter)
+        } else {
+            key(c)
+        });
     }
     assert!(
         m.message
             .as_deref()
             .is_some_and(|s| s.contains("Type the number"))
     );
-    update(&mut m, key('2'));
-    assert_eq!(m.record.actions.len(), 2, "played");
+    m.update(key('2'));
+    assert_eq!(m.record().actions.len(), 2, "played");
     assert_eq!(m.message, None);
 }
 
@@ -1033,7 +1107,7 @@ fn a_card_number_error_goes_with_escape_and_the_next_command() {
             .as_deref()
             .is_some_and(|s| s.contains("is not a card"))
     );
-    update(&mut m, code(KeyCode::Esc));
+    m.update(code(KeyCode::Esc));
     assert_eq!(m.mode, Mode::Normal);
     assert_eq!(
         m.message, None,
@@ -1051,13 +1125,13 @@ fn save_cancelled_is_not_shown_next_to_really_quit() {
     type_keys(&mut m, "p");
     type_keys(&mut m, "s\n");
     assert_eq!(m.message.as_deref(), Some("Save cancelled."));
-    update(&mut m, code(KeyCode::Delete));
+    m.update(code(KeyCode::Delete));
     assert_eq!(m.mode, Mode::ConfirmQuit);
     assert_eq!(m.message, None);
     type_keys(&mut m, "n");
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     type_keys(&mut m, "s\n");
-    update(&mut m, ctrl_c);
+    m.update(ctrl_c);
     assert_eq!(m.mode, Mode::ConfirmQuit);
     assert_eq!(m.message, None);
     // Viewing keys keep the line: W shows the other window, the message
@@ -1118,17 +1192,20 @@ fn the_end_of_the_hand_clears_an_old_notice() {
         .build();
     let mut m = scenario(state);
     m.notice("Took back your last move (and the computer's replies).");
-    let generation = m.generation;
-    update(
-        &mut m,
-        Event::BotMove {
-            generation,
-            action: Action::Play {
-                card: Card::D25,
-                target: 1,
-            },
-        },
+    // The computer plays its 25 through the table.
+    m.host.seat_bot(
+        1,
+        Box::new(Plays(Action::Play {
+            card: Card::D25,
+            target: 1,
+        })),
     );
+    let generation = m.generation;
+    let ev = m
+        .host
+        .carry_out(&Effect::Think { generation }, generation)
+        .expect("the computer moves");
+    m.update(ev);
     assert!(m.hand_over());
     assert_eq!(m.mode, Mode::Another);
     assert_eq!(m.message, None);
@@ -1137,20 +1214,25 @@ fn the_end_of_the_hand_clears_an_old_notice() {
 /// A real game (so undo can replay its record) where the player has just
 /// reached 700 and is asked about the extension: both seats played by the
 /// classic bot until then.
-fn at_the_extension_question() -> Model {
+fn at_the_extension_question() -> Game {
     for seed in 0..500u64 {
         let config = GameConfig::default();
-        let mut state = State::new(config, seed).expect("config");
-        let mut record = GameRecord::new(config, seed);
-        while state.hand_number() == 0 && !matches!(state.phase(), Phase::HandOver) {
-            if state.phase() == (Phase::Extension { seat: 0 }) {
-                return Model::new(record, state, settings());
+        let mut host = Host::new(&GameRecord::new(config, seed), Level::Classic).expect("a game");
+        let mut me = make_bot(Level::Classic, seed);
+        while host.state().hand_number() == 0 && !matches!(host.state().phase(), Phase::HandOver) {
+            match host.state().to_act() {
+                ToAct::Seat(0) if host.state().phase() == (Phase::Extension { seat: 0 }) => {
+                    return game_with(host, settings());
+                }
+                ToAct::Seat(0) => {
+                    let a = me.decide(&host.observe()).expect("a move");
+                    host.act(a);
+                }
+                ToAct::Seat(_) => {
+                    host.step().expect("the computer moves");
+                }
+                _ => break,
             }
-            let Some(a) = think(&state, &record, Level::Classic) else {
-                break;
-            };
-            state.apply(a).expect("legal");
-            record.actions.push(a);
         }
     }
     panic!("no seed reaches the extension question");
@@ -1161,20 +1243,20 @@ fn undo_does_not_take_back_an_extension_answer_once_play_went_on() {
     let mut m = at_the_extension_question();
     assert_eq!(m.mode, Mode::Extension);
     type_keys(&mut m, "y");
-    assert!(m.record.actions.contains(&Action::Extend(true)));
+    assert!(m.record().actions.contains(&Action::Extend(true)));
     assert!(
         m.human_to_act(),
         "the computer moved after the answer: {:?}",
-        m.state.phase()
+        m.state().phase()
     );
-    let n = m.record.actions.len();
+    let n = m.record().actions.len();
     let fx = type_keys(&mut m, "z");
     assert!(fx.contains(&Effect::Bell));
     assert_eq!(
         m.message.as_deref(),
         Some("The answer to the extension question is final: nothing to undo since")
     );
-    assert_eq!(m.record.actions.len(), n, "nothing taken back");
+    assert_eq!(m.record().actions.len(), n, "nothing taken back");
     assert_ne!(m.mode, Mode::Extension);
     // A move after the answer can still be taken back, and only that.
     type_keys(&mut m, "p");
@@ -1188,8 +1270,12 @@ fn undo_does_not_take_back_an_extension_answer_once_play_went_on() {
     };
     type_keys(&mut m, &format!("d{label}\n"));
     type_keys(&mut m, "z");
-    assert_eq!(m.record.actions.len(), n + 1, "back to just after the pick");
-    assert!(m.record.actions.contains(&Action::Extend(true)));
+    assert_eq!(
+        m.record().actions.len(),
+        n + 1,
+        "back to just after the pick"
+    );
+    assert!(m.record().actions.contains(&Action::Extend(true)));
 }
 
 /// The log of moves is rebuilt from the record line for line: a restored
@@ -1214,16 +1300,20 @@ fn the_log_is_rebuilt_from_the_record() {
             };
             type_keys(&mut m, &format!("d{label}\n"));
         }
-        let restored = Model::new(m.record.clone(), m.state.clone(), settings());
+        let restored = game_with(
+            Host::new(&m.record(), Level::Classic).expect("replays"),
+            settings(),
+        );
         assert_eq!(restored.log, m.log);
-        // A saved game gets the same log from the replay that checks it.
-        let mut log = MoveLog::default();
-        let text = m.save_file().to_text();
-        SaveFile::from_bytes_with(Path::new("g.mille"), text.as_bytes(), |step| {
-            log.push_step(&step)
-        })
-        .expect("the save loads");
-        assert_eq!(log, m.log);
+        // A saved game gets the same log from the table that replays it.
+        let text = m.host.save_file(m.save_settings()).to_text();
+        let (file, _) =
+            SaveFile::from_bytes(Path::new("g.mille"), text.as_bytes()).expect("the save loads");
+        let loaded = game_with(
+            Host::new(&file.record, Level::Classic).expect("replays"),
+            settings(),
+        );
+        assert_eq!(loaded.log, m.log);
     }
     assert!(!m.log.lines.is_empty());
 }
@@ -1236,20 +1326,20 @@ fn the_last_move_shown_is_remembered_by_seat() {
     type_keys(&mut m, "p");
     assert_eq!(m.log.last_seat, None, "a pick is not shown");
     for e in [key('d'), key('p'), code(KeyCode::Enter)] {
-        update(&mut m, e);
+        m.update(e);
     }
     assert_eq!(m.log.last_seat, Some(0));
     assert!(!m.last_logged_is_computer());
     let generation = m.generation;
     let mut all = Vec::new();
-    run_computer(&mut m, vec![Effect::Think { generation }], &mut all);
+    m.run_computer(&[Effect::Think { generation }], &mut all);
     assert!(m.last_logged_is_computer());
 }
 
 #[test]
 fn the_extension_question_says_what_it_wants_and_allows_quit_save_undo() {
     let mut m = at_the_extension_question();
-    let n = m.record.actions.len();
+    let n = m.record().actions.len();
     let fx = type_keys(&mut m, "x");
     assert!(fx.contains(&Effect::Bell));
     assert_eq!(
@@ -1261,9 +1351,9 @@ fn the_extension_question_says_what_it_wants_and_allows_quit_save_undo() {
     assert_eq!(m.mode, Mode::ConfirmQuit);
     type_keys(&mut m, "n");
     assert_eq!(m.mode, Mode::Extension);
-    update(&mut m, code(KeyCode::Delete));
+    m.update(code(KeyCode::Delete));
     assert_eq!(m.mode, Mode::ConfirmQuit);
-    update(&mut m, code(KeyCode::Esc));
+    m.update(code(KeyCode::Esc));
     assert_eq!(m.mode, Mode::Extension);
     // S saves (here: cancelled) and comes back to the question.
     type_keys(&mut m, "s");
@@ -1272,7 +1362,7 @@ fn the_extension_question_says_what_it_wants_and_allows_quit_save_undo() {
     assert_eq!(m.mode, Mode::Extension);
     // Z takes back the move that reached 700: nothing was answered yet.
     type_keys(&mut m, "z");
-    assert!(m.record.actions.len() < n);
+    assert!(m.record().actions.len() < n);
     assert_eq!(m.mode, Mode::Normal);
     assert!(m.human_to_act());
 }
@@ -1312,7 +1402,8 @@ fn plain_help_lists_only_the_plain_commands() {
     let mut m = new_game(5);
     let mut out = Vec::new();
     mille_tui::plain::run(
-        &mut m,
+        &mut m.m,
+        &mut m.host,
         &mille_tui::app::Io::default(),
         "?\n".as_bytes(),
         &mut out,
@@ -1336,7 +1427,7 @@ fn the_status_line_names_the_stacking_variant_and_fits_80_columns() {
         stacking: true,
     };
     let state = State::new(config, 3).expect("config");
-    let mut m = Model::new(GameRecord::new(config, 3), state, settings());
+    let mut m = at(state, 3, settings());
     m.screen = (80, 24);
     let mut t =
         ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("backend");
@@ -1358,10 +1449,10 @@ fn the_wait_notice_follows_the_computer_playing() {
         stacking: false,
     };
     let state = State::new(config, 4).expect("config");
-    let mut m = Model::new(GameRecord::new(config, 4), state, settings());
+    let mut m = at(state, 4, settings());
     let fx = mille_tui::update::start(&mut m);
     let mut all = Vec::new();
-    run_computer(&mut m, fx, &mut all);
+    m.run_computer(&fx, &mut all);
     assert!(m.human_to_act());
     type_keys(&mut m, "p");
     let slot = (0..7)
@@ -1373,19 +1464,61 @@ fn the_wait_notice_follows_the_computer_playing() {
         char::from(b'0' + slot as u8)
     };
     for e in [key('d'), key(label), code(KeyCode::Enter)] {
-        update(&mut m, e);
+        m.update(e);
     }
     assert_eq!(m.computer_to_act(), Some(1));
     assert_eq!(m.prompt(), "Computer 1 is thinking...");
-    update(&mut m, key('p'));
+    m.update(key('p'));
     assert_eq!(m.message.as_deref(), Some("Wait: Computer 1 is playing."));
     // Computer 1 moves (its pick, then its card) until Computer 2 is to act.
     while m.computer_to_act() == Some(1) {
-        let action = think(&m.state, &m.record, m.level).expect("a move");
         let generation = m.generation;
-        update(&mut m, Event::BotMove { generation, action });
+        let ev = m
+            .host
+            .carry_out(&Effect::Think { generation }, generation)
+            .expect("a move");
+        m.update(ev);
     }
     assert_eq!(m.computer_to_act(), Some(2));
     assert_eq!(m.message.as_deref(), Some("Wait: Computer 2 is playing."));
     assert_eq!(m.prompt(), "Computer 2 is thinking...");
+}
+
+/// A computer player's illegal move is not replaced in silence: the screen
+/// says so, the incident is kept for the log, and the classic level plays
+/// the seat from then on.
+#[test]
+fn an_illegal_computer_move_is_shown_and_classic_takes_the_seat() {
+    let mut m = new_game(5);
+    // A 200 on the player's side is never the computer's to play.
+    m.host.seat_bot(
+        1,
+        Box::new(Plays(Action::Play {
+            card: Card::D200,
+            target: 0,
+        })),
+    );
+    type_keys(&mut m, "p");
+    let slot = (0..7)
+        .find(|&i| m.slots()[i].is_some_and(|c| c.kind() != mille_engine::Kind::Safety))
+        .expect("a discardable card");
+    let label = if slot == 0 {
+        'p'
+    } else {
+        char::from(b'0' + slot as u8)
+    };
+    let fx = type_keys(&mut m, &format!("d{label}\n"));
+    assert!(fx.contains(&Effect::Bell));
+    let msg = m.message.clone().expect("a message");
+    assert!(
+        msg.starts_with("Computer made an illegal move (play 200 0: ")
+            && msg.ends_with("; classic plays for it from now on."),
+        "{msg}"
+    );
+    assert!(m.message_is_error);
+    assert_eq!(m.incidents.len(), 1);
+    assert!(m.incidents[0].contains("scripted (seat 1) chose the illegal move"));
+    // The classic level played the seat: it is the player's turn again.
+    assert!(m.human_to_act());
+    assert!(m.record().actions.len() > 3, "the computer moved");
 }

@@ -1,10 +1,11 @@
 //! Snapshot tests of the screens, drawn on ratatui's `TestBackend`.
 
-use mille_ai::Level;
+use mille_ai::{Level, make_bot};
 use mille_engine::{Action, Card, GameConfig, GameRecord, Phase, RulesetId, Scenario, State};
 use mille_store::Options;
+use mille_tui::host::{Host, bot_seed};
 use mille_tui::model::{Mode, Settings, Window};
-use mille_tui::{Event, Model, plain, render, update};
+use mille_tui::{Effect, Event, Model, plain, render, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -19,9 +20,32 @@ fn settings() -> Settings {
     }
 }
 
-fn model(state: State) -> Model {
-    let config = state.rules().config;
-    Model::new(GameRecord::new(config, 0), state, settings())
+/// The screen's model and the host of its table; it derefs to the model.
+struct Game {
+    m: Model,
+    host: Host,
+}
+
+impl std::ops::Deref for Game {
+    type Target = Model;
+    fn deref(&self) -> &Model {
+        &self.m
+    }
+}
+
+impl std::ops::DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut Model {
+        &mut self.m
+    }
+}
+
+fn game(mut host: Host) -> Game {
+    let m = Model::new(host.observe(), settings()).expect("rules");
+    Game { m, host }
+}
+
+fn model(state: State) -> Game {
+    game(Host::at(state, 0, Level::Classic))
 }
 
 fn screen(m: &mut Model, w: u16, h: u16) -> String {
@@ -31,8 +55,22 @@ fn screen(m: &mut Model, w: u16, h: u16) -> String {
     format!("{}", t.backend())
 }
 
-fn key(m: &mut Model, c: char) {
-    update(
+/// Handles `ev`, with the moves and deals it causes carried out by the
+/// table (the computer's turns are not played).
+fn send(m: &mut Game, ev: Event) {
+    let mut queue = std::collections::VecDeque::from(update(&mut m.m, ev));
+    while let Some(e) = queue.pop_front() {
+        if e.for_table()
+            && !matches!(e, Effect::Think { .. })
+            && let Some(ev) = m.host.carry_out(&e, m.m.generation)
+        {
+            queue.extend(update(&mut m.m, ev));
+        }
+    }
+}
+
+fn key(m: &mut Game, c: char) {
+    send(
         m,
         Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
     );
@@ -96,7 +134,7 @@ fn mid_hand_with_a_coup_fourre_and_an_error() {
     ];
     key(&mut m, 'u');
     key(&mut m, '6');
-    update(
+    send(
         &mut m,
         Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
     );
@@ -192,22 +230,23 @@ fn six_players_in_three_teams() {
         players: 6,
         stacking: false,
     };
-    let mut state = State::new(config, 3).expect("config");
-    // Let the table play a few moves so there is something to see.
-    let mut record = GameRecord::new(config, 3);
+    // Let the table play a few moves so there is something to see: the
+    // player's seat only draws.
+    let mut host = Host::new(&GameRecord::new(config, 3), Level::Random).expect("a game");
     for _ in 0..12 {
-        let Some(a) = mille_tui::app::think(&state, &record, Level::Random) else {
+        if host.state().to_act() == mille_engine::ToAct::Seat(0) {
+            let seq = host.record().actions.len() as u64;
+            let mut me = make_bot(Level::Random, bot_seed(3, seq));
+            let a = me.decide(&host.observe()).expect("a move");
+            if a != Action::Draw {
+                break;
+            }
+            host.act(a);
+        } else if host.step().is_none() {
             break;
-        };
-        let a = if state.to_act() == mille_engine::ToAct::Seat(0) && a != Action::Draw {
-            break;
-        } else {
-            a
-        };
-        state.apply(a).expect("legal");
-        record.actions.push(a);
+        }
     }
-    let mut m = Model::new(record, state, settings());
+    let mut m = game(host);
     insta::assert_snapshot!(screen(&mut m, 100, 30));
     insta::assert_snapshot!("six_players_plain", plain::board_text(&m));
 }

@@ -8,7 +8,8 @@ use mille_engine::rules::ConfigError;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
 use mille_tui::app::Io;
-use mille_tui::model::{MoveLog, Settings, login_name};
+use mille_tui::host::Host;
+use mille_tui::model::{Settings, login_name};
 use mille_tui::{Model, app, commands, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -184,13 +185,11 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             eprintln!("mille: {e}");
         }
     }
-    let (record, state, log, level, save_path, sorted) = match &args.file {
+    let (record, level, save_path, sorted) = match &args.file {
         Some(path) => {
-            // The replay that checks the save also builds the log of the
-            // last moves, so the game is replayed once.
-            let mut log = MoveLog::default();
-            let (save, state) = SaveFile::load_with(path, |step| log.push_step(&step))
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            // Loading checks that the record replays, and says where it
+            // does not in the save's terms.
+            let (save, _) = SaveFile::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
             let level: Level = match &args.level {
                 Some(l) => l.parse()?,
                 None => save.settings.level.parse().map_err(|_| {
@@ -205,14 +204,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
                 options.name = Some(save.settings.player.clone());
             }
             let sorted = save.settings.sorted;
-            (
-                save.record,
-                state,
-                log,
-                level,
-                Some(path.clone()),
-                Some(sorted),
-            )
+            (save.record, level, Some(path.clone()), Some(sorted))
         }
         None => {
             let rules = match &args.rules {
@@ -229,10 +221,9 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             // The engine refuses what no ruleset supports (--stacking
             // outside classic, a player count the rules lack) in words of
             // the rules; the hint says what to type instead.
-            let state = State::new(config, seed).map_err(with_flag_hint)?;
+            State::new(config, seed).map_err(with_flag_hint)?;
             let level: Level = args.level.as_deref().unwrap_or("classic").parse()?;
-            let record = GameRecord::new(config, seed);
-            (record, state, MoveLog::default(), level, None, None)
+            (GameRecord::new(config, seed), level, None, None)
         }
     };
     let mut ask_name = options.name.is_none();
@@ -254,22 +245,42 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         options,
         ask_name,
     };
-    let mut model = Model::with_log(record, state, log, settings);
+    // The game replayed through its table: the computers are seated and
+    // have watched the hand, and the player's observation brings every
+    // event of the game (the log of the last moves is made of them).
+    let mut host = Host::new(&record, level)?;
+    let mut model = Model::new(host.observe(), settings)?;
     let io_ = Io { data_dir };
     if args.plain {
         let stdin = std::io::stdin();
-        plain::run(&mut model, &io_, stdin.lock(), std::io::stdout().lock())?;
+        plain::run(
+            &mut model,
+            &mut host,
+            &io_,
+            stdin.lock(),
+            std::io::stdout().lock(),
+        )?;
+        log_incidents(&model);
         return Ok(());
     }
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("mille needs a terminal to play full screen; use --plain for the text mode");
     }
     let pace = std::time::Duration::from_millis(args.delay);
-    let model = app::run(model, io_, pace).context("the terminal failed")?;
+    let model = app::run(model, host, io_, pace).context("the terminal failed")?;
+    log_incidents(&model);
     if let Some(f) = model.farewell {
         println!("{f}");
     }
     Ok(())
+}
+
+/// What went wrong with computer players during the game, on standard
+/// error once the game has left the screen.
+fn log_incidents(model: &Model) {
+    for i in &model.incidents {
+        eprintln!("mille: {i}");
+    }
 }
 
 fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {

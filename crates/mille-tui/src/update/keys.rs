@@ -4,8 +4,8 @@
 use super::Effect;
 use super::play::{deal, discard, human_action, pick, undo, use_card};
 use super::saving::{begin_save, quit, request_save, save_failed};
-use crate::model::{AfterSave, Mode, Model, Verb, Window, slot_label};
-use mille_engine::{Action, Phase};
+use crate::model::{AfterSave, Mode, Model, Verb, Window, extended_target, slot_label};
+use mille_engine::Action;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
 
@@ -173,7 +173,7 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             None => {
                 if !window_or_redraw(model, &k, fx) && !question_command(model, &k, false, fx) {
-                    let what = if model.state.phase() == Phase::GameOver {
+                    let what = if model.game_over() {
                         "play another game"
                     } else {
                         "play another hand"
@@ -188,7 +188,9 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             None => {
                 if !window_or_redraw(model, &k, fx) && !question_command(model, &k, true, fx) {
-                    answer_y_or_n(model, "extend the trip to 1000 miles", fx);
+                    let question =
+                        format!("extend the trip to {} miles", extended_target(&model.rules));
+                    answer_y_or_n(model, &question, fx);
                 }
             }
         },

@@ -1,19 +1,22 @@
 //! The pure heart of the game: one event in, the model changed, the effects
-//! to carry out returned. No terminal, no files, no threads here.
+//! to carry out returned. No terminal, no files, no threads, no table here:
+//! moves go out as effects for the host ([`crate::host`]), and the game
+//! comes back as the player's observation.
 
 mod keys;
 mod mouse;
 mod play;
 mod saving;
 
+use crate::host::NoUndo;
 use crate::model::Model;
-use mille_engine::Action;
-use mille_store::{Options, SaveFile, ScoreKind};
+use mille_engine::{Action, Observation};
+use mille_store::{Options, SaveSettings, ScoreKind};
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use std::path::PathBuf;
 
 pub use mouse::DOUBLE_CLICK_MS;
-pub use play::{NoUndo, after_change, human_action, undo_point};
+pub use play::{after_change, human_action};
 
 /// Something that happened.
 #[derive(Clone, Debug)]
@@ -26,13 +29,38 @@ pub enum Event {
     Resize(u16, u16),
     /// Time passed.
     Tick,
-    /// A computer player decided, for the state of `generation`.
-    BotMove {
-        /// The model generation the move was thought out for.
-        generation: u64,
+    /// The table took (or refused) the player's move or a deal.
+    Acted {
         /// The move.
         action: Action,
+        /// The player's observation after it, or the table's reason.
+        result: Result<Box<Observation>, String>,
     },
+    /// A computer player moved.
+    BotMoved {
+        /// Its seat.
+        seat: u8,
+        /// Its move.
+        action: Action,
+        /// The player's observation after it.
+        observation: Box<Observation>,
+    },
+    /// A computer player chose an illegal move or failed: the classic level
+    /// plays its seat from now on. The observation is the whole game's
+    /// again (the table was rebuilt), events included.
+    BotReplaced {
+        /// Its seat.
+        seat: u8,
+        /// What it did ("made an illegal move (...)").
+        what: String,
+        /// The table's account of it, for the log on standard error.
+        log: String,
+        /// The player's observation, with every event of the game.
+        observation: Box<Observation>,
+    },
+    /// The player's last move was taken back: the observation of the
+    /// shortened game, with every event of it, or why nothing was.
+    Undone(Result<Box<Observation>, NoUndo>),
     /// A save finished: the file, or why it failed.
     Saved(Result<PathBuf, String>),
     /// The high-score table was updated: the tables the player entered.
@@ -48,17 +76,25 @@ pub enum Effect {
     Redraw,
     /// Leave the game.
     Quit,
-    /// Compute the move of the computer player to act, for `generation`.
+    /// The player's move, for the table ([`Event::Acted`] reports it).
+    Act(Action),
+    /// Deal the next hand or game ([`Event::Acted`] reports it).
+    Deal(Action),
+    /// Let the computer player to act move, for `generation` (dropped if
+    /// the game changed since): [`Event::BotMoved`] reports it.
     Think {
         /// The model generation.
         generation: u64,
     },
-    /// Write this save file and report with [`Event::Saved`].
+    /// Take back the player's last move ([`Event::Undone`] reports it).
+    Undo,
+    /// Write the game record with these settings to `path` and report
+    /// with [`Event::Saved`].
     Save {
         /// Where.
         path: PathBuf,
-        /// What.
-        file: Box<SaveFile>,
+        /// The player's settings saved with the record.
+        settings: SaveSettings,
     },
     /// Persist the options.
     SaveOptions(Options),
@@ -69,6 +105,17 @@ pub enum Effect {
         /// Each side's name and final total.
         sides: Vec<(String, u32)>,
     },
+}
+
+impl Effect {
+    /// Whether the host carries it out with the table (see
+    /// [`crate::host::Host::carry_out`]).
+    pub fn for_table(&self) -> bool {
+        matches!(
+            self,
+            Effect::Act(_) | Effect::Deal(_) | Effect::Think { .. } | Effect::Undo
+        )
+    }
 }
 
 /// Handles one event.
@@ -83,12 +130,15 @@ pub fn update(model: &mut Model, event: Event) -> Vec<Effect> {
         Event::Mouse(m, ms) => mouse::on_mouse(model, m, ms, &mut fx),
         Event::Resize(w, h) => model.screen = (w, h),
         Event::Tick => {}
-        Event::BotMove { generation, action } => {
-            if generation == model.generation {
-                model.thinking = false;
-                play::computer_move(model, action, &mut fx);
-            }
-        }
+        Event::Acted { action, result } => play::acted(model, action, result, &mut fx),
+        Event::BotMoved { observation, .. } => play::computer_moved(model, *observation, &mut fx),
+        Event::BotReplaced {
+            seat,
+            what,
+            log,
+            observation,
+        } => play::computer_replaced(model, seat, &what, log, *observation, &mut fx),
+        Event::Undone(result) => play::undone(model, result, &mut fx),
         Event::Saved(result) => saving::on_saved(model, result, &mut fx),
         Event::ScoresRecorded(result) => match result {
             Ok(kinds) if !kinds.is_empty() => {

@@ -6,7 +6,7 @@ use super::Effect;
 use super::play::{discard, human_action, pick, use_card};
 use crate::model::{Mode, Model};
 use crate::render::{Hit, Hits};
-use mille_engine::{Action, ActionList};
+use mille_engine::Action;
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 /// Double clicks are two presses on the same card within this many ms.
@@ -89,12 +89,10 @@ fn drop_on(model: &mut Model, s: usize, dest: Hit, fx: &mut Vec<Effect>) {
 /// Double click: play the card if any play is legal, else discard it.
 fn smart_play(model: &mut Model, s: usize, fx: &mut Vec<Effect>) {
     let Some(card) = model.slots()[s] else { return };
-    let mut list = ActionList::default();
-    model.state.legal_actions(&mut list);
-    let play = list
-        .iter()
-        .copied()
-        .find(|a| matches!(a, Action::Play { card: c, .. } | Action::CoupFourre(c) if *c == card));
+    let play =
+        model.obs.legal.iter().copied().find(
+            |a| matches!(a, Action::Play { card: c, .. } | Action::CoupFourre(c) if *c == card),
+        );
     match play {
         Some(a) => {
             human_action(model, a, fx);

@@ -1,27 +1,24 @@
-//! Moves: the player's card commands turned into engine actions and applied
-//! (the engine's refusals shown), the computer's moves, the next deal,
-//! undo, and what follows every change of the game.
+//! Moves: the player's card commands turned into engine actions, checked
+//! against the player's observation (the engine's reason shown for a
+//! refused one) and sent to the table; the table's answers (the player's
+//! move, the computer's, a deal, an undo) taken in; and what follows every
+//! change of the game.
 
 use super::Effect;
-use crate::model::{HUMAN, Mode, Model, MoveLog};
-use mille_engine::{Action, ActionList, Card, GameRecord, IllegalAction, Kind, Phase, ToAct};
+use crate::host::NoUndo;
+use crate::model::{HUMAN, Mode, Model};
+use mille_engine::{Action, Card, IllegalAction, Kind, Observation, PhaseView};
 
-/// The P command: let a coup fourré chance pass, then pick a card.
+/// The P command: let a coup fourré chance pass, then pick a card (once
+/// the table says it is the player's turn to).
 pub(super) fn pick(model: &mut Model, fx: &mut Vec<Effect>) {
-    if let Phase::CoupFourre { seat, .. } = model.state.phase()
+    if let PhaseView::CoupFourre { seat, .. } = model.obs.status
         && seat == HUMAN
     {
-        if !human_action(model, Action::DeclineCoupFourre, fx) {
-            return;
+        if human_action(model, Action::DeclineCoupFourre, fx) {
+            model.draw_after_decline = true;
         }
-        if model.state.phase()
-            != (Phase::Turn {
-                seat: HUMAN,
-                drawn: false,
-            })
-        {
-            return;
-        }
+        return;
     }
     human_action(model, Action::Draw, fx);
 }
@@ -30,7 +27,7 @@ pub(super) fn pick(model: &mut Model, fx: &mut Vec<Effect>) {
 /// player throw away (`classic`, `milebones`: decision 9). Under `bsd` the
 /// engine refuses the discard itself and says why.
 pub(super) fn discard(model: &mut Model, card: Card, fx: &mut Vec<Effect>) {
-    if card.kind() == Kind::Safety && model.state.check_as(HUMAN, Action::Discard(card)).is_ok() {
+    if card.kind() == Kind::Safety && model.obs.check(Action::Discard(card)).is_ok() {
         model.selected = None;
         model.mode = Mode::ConfirmDiscard { card };
         return;
@@ -40,8 +37,8 @@ pub(super) fn discard(model: &mut Model, card: Card, fx: &mut Vec<Effect>) {
 
 /// Plays `card`: on `target` if given (mouse), else where it belongs.
 pub(super) fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effect>) {
-    let own = model.state.team_of(HUMAN);
-    if let Phase::CoupFourre { seat, .. } = model.state.phase()
+    let own = model.own_team();
+    if let PhaseView::CoupFourre { seat, .. } = model.obs.status
         && seat == HUMAN
         && card.kind() == Kind::Safety
         && target.is_none_or(|t| t == own)
@@ -68,12 +65,7 @@ pub(super) fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &m
     let open: Vec<u8> = opponents
         .iter()
         .copied()
-        .filter(|&t| {
-            model
-                .state
-                .check_as(HUMAN, Action::Play { card, target: t })
-                .is_ok()
-        })
+        .filter(|&t| model.obs.check(Action::Play { card, target: t }).is_ok())
         .collect();
     match open.as_slice() {
         [only] => {
@@ -96,10 +88,11 @@ pub(super) fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &m
     }
 }
 
-/// Applies the player's action if the engine allows it; otherwise shows the
-/// engine's reason and rings the bell. Returns whether it was applied.
+/// Sends the player's action to the table if the observation says the
+/// engine allows it; otherwise shows the engine's reason and rings the
+/// bell. Returns whether it was sent.
 pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> bool {
-    match model.state.check_as(HUMAN, action) {
+    match model.obs.check(action) {
         Ok(()) => {}
         // The engine numbers seats ("waiting for player 1"); the screen
         // names them.
@@ -114,13 +107,46 @@ pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> 
         }
     }
     model.selected = None;
-    apply(model, HUMAN, action, fx);
+    fx.push(Effect::Act(action));
+    true
+}
+
+/// The table's answer to the player's move or a deal.
+pub(super) fn acted(
+    model: &mut Model,
+    action: Action,
+    result: Result<Box<Observation>, String>,
+    fx: &mut Vec<Effect>,
+) {
+    let obs = match result {
+        Ok(obs) => obs,
+        Err(why) => {
+            model.draw_after_decline = false;
+            model.error(why);
+            fx.push(Effect::Bell);
+            model.sync_mode();
+            return;
+        }
+    };
+    take(model, *obs, false, fx);
+    if action == Action::DeclineCoupFourre && std::mem::take(&mut model.draw_after_decline) {
+        if model.obs.status
+            == (PhaseView::Turn {
+                seat: HUMAN,
+                drawn: false,
+            })
+        {
+            human_action(model, Action::Draw, fx);
+        }
+        return;
+    }
     match action {
         // The extra turn is only announced when it is there: a last card
         // can end the hand.
         _ if !model.human_to_act() => {}
         Action::CoupFourre(c) => model.notice(format!(
-            "Coup fourré! Your {c} scores 300 more points, and you take another turn."
+            "Coup fourré! Your {c} scores {} more points, and you take another turn.",
+            model.rules.scoring.coup_fourre
         )),
         Action::Play { card, .. } if card.kind() == Kind::Safety => {
             model.notice(format!(
@@ -129,51 +155,46 @@ pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> 
         }
         _ => {}
     }
-    true
 }
 
-pub(super) fn computer_move(model: &mut Model, action: Action, fx: &mut Vec<Effect>) {
-    let Some(seat) = model.computer_to_act() else {
-        return;
-    };
-    let action = if model.state.check(action).is_ok() {
-        action
-    } else {
-        // A bot bug must not stop the game: take the first legal move.
-        let mut list = ActionList::default();
-        model.state.legal_actions(&mut list);
-        match list.first() {
-            Some(&a) => a,
-            None => return,
-        }
-    };
-    apply(model, seat, action, fx);
+/// A computer player's move, as the table made it.
+pub(super) fn computer_moved(model: &mut Model, obs: Observation, fx: &mut Vec<Effect>) {
+    model.thinking = false;
+    take(model, obs, false, fx);
 }
 
-fn apply(model: &mut Model, seat: u8, action: Action, fx: &mut Vec<Effect>) {
-    match model.state.apply(action) {
-        Ok(outcome) => {
-            model.record.actions.push(action);
-            model.log_action(seat, action);
-            if outcome.game_over {
-                let rules = model.state.rules().config.rules.id().to_string();
-                let sides = (0..model.teams())
-                    .map(|t| {
-                        (
-                            model.team_score_name(t),
-                            model.state.totals().get(t as usize).copied().unwrap_or(0),
-                        )
-                    })
-                    .collect();
-                fx.push(Effect::RecordScores { rules, sides });
-            }
-            after_change(model, fx);
-        }
-        Err(why) => {
-            model.error(why.to_string());
-            fx.push(Effect::Bell);
-        }
+/// A computer player that erred, replaced by the classic level: said on
+/// screen and kept for the log.
+pub(super) fn computer_replaced(
+    model: &mut Model,
+    seat: u8,
+    what: &str,
+    log: String,
+    obs: Observation,
+    fx: &mut Vec<Effect>,
+) {
+    model.thinking = false;
+    take(model, obs, true, fx);
+    model.error(format!(
+        "{} {what}; classic plays for it from now on.",
+        model.seat_name(seat)
+    ));
+    fx.push(Effect::Bell);
+    model.incidents.push(log);
+}
+
+/// Takes the table's new observation in, and the high-score table when
+/// the game ended.
+fn take(model: &mut Model, obs: Observation, whole: bool, fx: &mut Vec<Effect>) {
+    let ended = model.observe(obs, whole);
+    if ended {
+        let rules = model.rules.config.rules.id().to_string();
+        let sides = (0..model.teams())
+            .map(|t| (model.team_score_name(t), model.overall(t)))
+            .collect();
+        fx.push(Effect::RecordScores { rules, sides });
     }
+    after_change(model, fx);
 }
 
 /// After the game state changed: new generation, the right question, and
@@ -205,92 +226,36 @@ pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
 }
 
 pub(super) fn deal(model: &mut Model, fx: &mut Vec<Effect>) {
-    let action = match model.state.phase() {
-        Phase::GameOver => Action::NextGame,
-        _ => Action::NextHand,
-    };
-    if model.state.check(action).is_ok() {
-        model.mode = Mode::Normal;
-        apply(model, HUMAN, action, fx);
-    } else {
-        model.mode = Mode::Normal;
-        model.sync_mode();
+    model.mode = Mode::Normal;
+    match model.obs.status {
+        PhaseView::GameOver => fx.push(Effect::Deal(Action::NextGame)),
+        PhaseView::HandOver => fx.push(Effect::Deal(Action::NextHand)),
+        _ => model.sync_mode(),
     }
 }
 
-/// Takes back the player's last move of this hand and the computer's replies.
-pub(super) fn undo(model: &mut Model, fx: &mut Vec<Effect>) {
-    match undo_point(&model.record) {
-        Ok(cut) => {
-            let mut record = model.record.clone();
-            record.actions.truncate(cut);
-            // The state and the log of the shortened game, in one replay.
-            match MoveLog::replay(&record) {
-                Ok((state, log)) => {
-                    model.state = state;
-                    model.record = record;
-                    model.log = log;
-                    model.selected = None;
-                    model.mode = Mode::Normal;
-                    after_change(model, fx);
-                    model.notice("Took back your last move (and the computer's replies).");
-                }
-                Err(e) => {
-                    model.error(format!("Cannot undo: {e}"));
-                    fx.push(Effect::Bell);
-                }
-            }
+/// Asks the table to take back the player's last move of this hand and
+/// the computer's replies.
+pub(super) fn undo(_model: &mut Model, fx: &mut Vec<Effect>) {
+    fx.push(Effect::Undo);
+}
+
+/// The table's answer to an undo.
+pub(super) fn undone(
+    model: &mut Model,
+    result: Result<Box<Observation>, NoUndo>,
+    fx: &mut Vec<Effect>,
+) {
+    match result {
+        Ok(obs) => {
+            model.selected = None;
+            model.mode = Mode::Normal;
+            take(model, *obs, true, fx);
+            model.notice("Took back your last move (and the computer's replies).");
         }
         Err(why) => {
             model.error(why.to_string());
             fx.push(Effect::Bell);
         }
-    }
-}
-
-/// Why there is nothing to undo.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NoUndo {
-    /// The player has made no move in this hand.
-    #[error("Nothing to undo in this hand")]
-    NothingThisHand,
-    /// The player's moves of this hand all came before the extension
-    /// question was answered.
-    #[error("The answer to the extension question is final: nothing to undo since")]
-    ExtensionAnswered,
-}
-
-/// Where to cut the record to take back the player's last move against
-/// the computer (Mile Bones' undo): the last play, discard or coup fourré
-/// decision of the current hand, with everything after it (the computer's
-/// replies); the draw before it stays, since it is the same card again.
-///
-/// Undo never reaches back past the start of the hand or past an answer
-/// to the extension question (whoever gave it): moves follow that answer
-/// and the player sees them, so taking it back would let them answer again
-/// knowing what comes.
-pub fn undo_point(record: &GameRecord) -> Result<usize, NoUndo> {
-    let mut floor = 0;
-    let mut extension_floor = false;
-    let mut last = None;
-    record
-        .replay_with(|step| match step.action {
-            Action::NextHand | Action::NextGame => {
-                floor = step.index + 1;
-                extension_floor = false;
-            }
-            Action::Extend(_) => {
-                floor = step.index + 1;
-                extension_floor = true;
-            }
-            Action::Draw => {}
-            _ if step.actor == ToAct::Seat(HUMAN) => last = Some(step.index),
-            _ => {}
-        })
-        .map_err(|_| NoUndo::NothingThisHand)?;
-    match last {
-        Some(i) if i >= floor => Ok(i),
-        _ if extension_floor => Err(NoUndo::ExtensionAnswered),
-        _ => Err(NoUndo::NothingThisHand),
     }
 }

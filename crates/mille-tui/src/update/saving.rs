@@ -33,7 +33,7 @@ pub(super) fn request_save(
     model.mode = Mode::Saving { then };
     fx.push(Effect::Save {
         path,
-        file: Box::new(model.save_file()),
+        settings: model.save_settings(),
     });
 }
 

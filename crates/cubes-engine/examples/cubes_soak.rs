@@ -3,7 +3,7 @@
 //! invariants checked after every move; a panic is caught, counted and
 //! reported with its kind of game and seed.
 //!
-//! `cargo run --release -p cubes-engine --example soak -- 1000000` plays a
+//! `cargo run --release -p cubes-engine --example cubes_soak -- 1000000` plays a
 //! million turns per kind of game and prints one line per kind and a total.
 
 use cubes_engine::{JokerRule, Settings, State, ToAct};

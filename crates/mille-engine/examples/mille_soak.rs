@@ -3,7 +3,7 @@
 //! move; a panic is caught, counted and reported with its configuration
 //! and seed.
 //!
-//! `cargo run --release -p mille-engine --example soak -- 1000000` plays a
+//! `cargo run --release -p mille-engine --example mille_soak -- 1000000` plays a
 //! million hands (split evenly over the configurations, on every core) and
 //! prints one line per configuration and a total.
 
