@@ -3,6 +3,8 @@
 //! the plain mode's help, `mille --help` and the man page. A command added,
 //! renamed or reworded here changes them all, so they cannot disagree.
 
+use mille_engine::Rules;
+
 /// One command typed during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameCommand {
@@ -163,17 +165,31 @@ pub const COMMANDS: &[GameCommand] = &[
     },
 ];
 
-/// The goal of the game, first line of both helps.
-pub const GOAL: &str = "Race to exactly 700 miles (1000 if extended); 5000 points wins the game.";
+/// The goal of the game under `rules`, first line of both helps.
+pub fn goal(rules: &Rules) -> String {
+    let extended = match rules.extended_target {
+        Some(e) => format!(" ({e} if extended)"),
+        None => String::new(),
+    };
+    format!(
+        "Race to exactly {} miles{extended}; {} points wins the game.",
+        rules.target, rules.scoring.game
+    )
+}
 
-/// The rules in brief, last paragraph of both helps (lines of at most 74
-/// characters, the width of the help screen).
-pub const RULES_IN_BRIEF: &[&str] = &[
-    "Hazards go on an opponent whose Go is showing; a remedy repairs your own",
-    "hazard; safeties protect for the whole hand and give another turn.",
-    "When a hazard hits you and you hold its safety, answer with U on it before",
-    "picking: that is a coup fourré (+300).",
-];
+/// The rules in brief under `rules`, last paragraph of both helps (lines
+/// of at most 74 characters, the width of the help screen).
+pub fn rules_in_brief(rules: &Rules) -> Vec<String> {
+    vec![
+        "Hazards go on an opponent whose Go is showing; a remedy repairs your own".into(),
+        "hazard; safeties protect for the whole hand and give another turn.".into(),
+        "When a hazard hits you and you hold its safety, answer with U on it before".into(),
+        format!(
+            "picking: that is a coup fourré (+{}).",
+            rules.scoring.coup_fourre
+        ),
+    ]
+}
 
 /// Mouse play, for the help screen and `mille --help` (lines of at most
 /// 74 characters).
@@ -252,17 +268,32 @@ pub fn score_window_lines() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mille_engine::{GameConfig, RulesetId};
 
     #[test]
     fn every_help_line_fits_the_help_screen() {
-        for l in help_lines()
-            .iter()
-            .map(String::as_str)
-            .chain(RULES_IN_BRIEF.iter().copied())
-            .chain(MOUSE.iter().copied())
-            .chain([GOAL])
-        {
-            assert!(l.chars().count() <= HELP_W, "too long: {l:?}");
+        let every_rules = [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Milebones, 2),
+            (RulesetId::Classic, 4),
+        ]
+        .map(|(rules, players)| {
+            Rules::new(GameConfig {
+                rules,
+                players,
+                stacking: false,
+            })
+            .expect("rules")
+        });
+        for rules in &every_rules {
+            for l in help_lines()
+                .into_iter()
+                .chain(rules_in_brief(rules))
+                .chain(MOUSE.iter().map(|l| l.to_string()))
+                .chain([goal(rules)])
+            {
+                assert!(l.chars().count() <= HELP_W, "too long: {l:?}");
+            }
         }
         // The plain mode prints its lines as they are: an 80-column
         // terminal must not wrap them.

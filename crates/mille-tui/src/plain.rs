@@ -9,7 +9,7 @@ use crate::host::Host;
 use crate::model::{Mode, Model, slot_label};
 use crate::render::{miles_text, score_rows, shows_bonuses};
 use crate::update::{self, Effect, Event};
-use mille_engine::Kind;
+use mille_engine::{Kind, Rules};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -129,14 +129,12 @@ pub fn board_text(model: &Model) -> String {
 }
 
 /// The help of the plain mode: the goal, the commands as typed here (no
-/// mouse, no ^L) and the rules in brief (see [`crate::commands`]).
-pub fn help_lines() -> Vec<String> {
-    let mut lines = vec![
-        commands::GOAL.to_string(),
-        "One command per line:".to_string(),
-    ];
+/// mouse, no ^L) and the rules in brief (see [`crate::commands`]), under
+/// `rules`.
+pub fn help_lines(rules: &Rules) -> Vec<String> {
+    let mut lines = vec![commands::goal(rules), "One command per line:".to_string()];
     lines.extend(commands::plain_lines());
-    lines.extend(commands::RULES_IN_BRIEF.iter().map(|l| l.to_string()));
+    lines.extend(commands::rules_in_brief(rules));
     lines
 }
 
@@ -190,7 +188,7 @@ pub fn run<R: BufRead, W: Write>(
         }
         flush_messages(model, &mut out, &mut printed_log)?;
         if model.mode == Mode::Help {
-            for l in help_lines() {
+            for l in help_lines(&model.rules) {
                 writeln!(out, "{l}")?;
             }
             model.mode = Mode::Normal;

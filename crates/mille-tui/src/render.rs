@@ -6,7 +6,7 @@
 
 use crate::commands;
 use crate::model::{Mode, Model, Window, slot_label};
-use mille_engine::{Card, HandScore, Kind, Tableau};
+use mille_engine::{Card, HandScore, Kind, Rules, Tableau};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -529,14 +529,14 @@ fn status_text(model: &Model, width: u16) -> String {
 }
 
 /// The help screen's lines: the goal, the commands, the mouse and the
-/// rules in brief (see [`crate::commands`]).
-pub fn help_lines() -> Vec<String> {
-    let mut lines = vec![commands::GOAL.to_string(), String::new()];
+/// rules in brief (see [`crate::commands`]), under `rules`.
+pub fn help_lines(rules: &Rules) -> Vec<String> {
+    let mut lines = vec![commands::goal(rules), String::new()];
     lines.extend(commands::help_lines());
     lines.push(String::new());
     lines.extend(commands::MOUSE.iter().map(|l| l.to_string()));
     lines.push(String::new());
-    lines.extend(commands::RULES_IN_BRIEF.iter().map(|l| l.to_string()));
+    lines.extend(commands::rules_in_brief(rules));
     // On the paragraph's short last line: a line more would cover the
     // status line on a 24-line terminal.
     if let Some(last) = lines.last_mut() {
@@ -617,7 +617,7 @@ pub fn view(model: &Model, f: &mut Frame) {
     }
     if model.mode == Mode::Help {
         let w = area.width.saturating_sub(4).min(80);
-        let help = help_lines();
+        let help = help_lines(&model.rules);
         let h = (help.len() as u16 + 3).min(area.height.saturating_sub(2));
         let r = Rect::new((area.width - w) / 2, 1, w, h);
         f.render_widget(Clear, r);
