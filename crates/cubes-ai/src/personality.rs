@@ -4,8 +4,8 @@
 //! number of dice it would roll next. Every personality holds when holding
 //! wins the game.
 
-use crate::Bot;
-use cubes_engine::{Action, DieState, Keep, Phase, View};
+use cubes_engine::{Action, Cubes, DieState, Keep, Observation, Phase, View};
+use game_table::{Bot, BotError};
 
 /// A threshold player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,12 +102,19 @@ pub fn hold_wins(view: &View) -> bool {
         && (view.players.len() == 1 || score >= second + view.settings.overtime_lead)
 }
 
-impl Bot for Personality {
+impl Bot<Cubes> for Personality {
     fn name(&self) -> &str {
         self.name
     }
 
-    fn act(&mut self, view: &View) -> Action {
+    fn decide(&mut self, observation: &Observation) -> Result<Action, BotError> {
+        Ok(self.act(&observation.view))
+    }
+}
+
+impl Personality {
+    /// The action this personality takes for the seat to act in `view`.
+    pub fn act(&self, view: &View) -> Action {
         if view.phase != Phase::Rolled {
             return Action::Roll;
         }

@@ -93,7 +93,7 @@ pub fn parse(line: &str) -> Command {
 }
 
 fn dice_line(app: &App) -> String {
-    let t = app.state.turn();
+    let t = &app.obs.view.turn;
     (0..5)
         .map(|i| match t.states[i] {
             DieState::Idle => format!("{}:-", i + 1),
@@ -107,9 +107,10 @@ fn dice_line(app: &App) -> String {
 /// Every player's "name score", in seat order: for the status line and the
 /// final scores.
 fn score_list(app: &App) -> Vec<String> {
-    app.seats
+    app.obs
+        .players
         .iter()
-        .zip(app.state.players())
+        .zip(&app.obs.view.players)
         .map(|(s, p)| format!("{} {}", s.name, points(p.score)))
         .collect()
 }
@@ -117,14 +118,14 @@ fn score_list(app: &App) -> Vec<String> {
 /// The status line before each prompt: what the full screen would show,
 /// in one line a screen reader reads out.
 pub fn status_line(app: &App) -> String {
-    let turn = app.state.turn();
+    let turn = &app.obs.view.turn;
     let mut line = format!(
         "[{}] dice {}  turn {}",
         score_list(app).join(" | "),
         dice_line(app),
         points(turn.points)
     );
-    if app.state.phase() == Phase::Rolled {
+    if app.obs.view.phase == Phase::Rolled {
         if let Some(k) = turn.best_keep() {
             line.push_str(&format!(". This roll: {}", k.combos));
         }
@@ -252,16 +253,23 @@ pub fn run(
             }
             continue;
         }
-        if !app.human_to_act() {
-            let effect = app.update(Input::Tick);
-            if let Effect::Quit { unfinished } = effect {
+        if app.computer_to_act() {
+            // The table asks the computer player (App::update, as on the
+            // full screen): one move per pass, so each is printed.
+            if let Effect::Quit { unfinished } = app.update(Input::Tick) {
                 return Ok(unfinished);
             }
             continue;
         }
-        let seat = app.state.current();
+        if app.stalled.is_some() {
+            // A computer player broke the rules (the log above says how):
+            // nobody can move any more.
+            writeln!(out, "! The game cannot go on.")?;
+            return Ok(true);
+        }
+        let seat = app.obs.view.current;
         writeln!(out, "{}", status_line(app))?;
-        write!(out, "{}> ", app.seats[seat].name)?;
+        write!(out, "{}> ", app.name(seat))?;
         out.flush()?;
         let line = match wait_line(&lines, stop)? {
             Got::Line(l) => l,
@@ -369,14 +377,14 @@ mod tests {
         let input = std::io::Cursor::new(Vec::new());
         assert!(!run(&mut app, input, &mut out, &Stop::never()).expect("runs"));
         let out = String::from_utf8(out).expect("utf-8");
-        let [bella, sam] = [0, 1].map(|s| points(app.state.players()[s].score));
+        let [bella, sam] = [0, 1].map(|s| points(app.obs.view.players[s].score));
         assert!(
             out.ends_with(&format!(
                 "Final scores: Bold Bella {bella}, Steady Sam {sam}.\n"
             )),
             "{out}"
         );
-        assert!(app.state.winner().is_some());
+        assert!(app.obs.view.winner.is_some());
     }
 
     #[test]

@@ -58,13 +58,11 @@ fn event_loop(
         }
         if redraw {
             let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
-            app.too_small = !crate::ui::fits(frame.area.width, frame.area.height, app.seats.len());
+            app.too_small =
+                !crate::ui::fits(frame.area.width, frame.area.height, app.obs.players.len());
             redraw = false;
         }
-        let computer_turn = app.to_act().is_some()
-            && !app.human_to_act()
-            && app.mode == Mode::Play
-            && !app.too_small;
+        let computer_turn = app.computer_to_act() && app.mode == Mode::Play && !app.too_small;
         let wait = if computer_turn {
             next_move.saturating_duration_since(Instant::now())
         } else {
