@@ -31,6 +31,7 @@ pub mod ui;
 
 pub use app::{App, Controls, Effect, Input, Mode};
 pub use signals::Stop;
+pub use term::Ttys;
 
 /// What can go wrong while playing in the terminal.
 #[derive(Debug, thiserror::Error)]

@@ -7,7 +7,7 @@ use cubes_ai::sim::{BoxedBot, run_match};
 use cubes_ai::{BOT_NAMES, by_name};
 use cubes_engine::{Cubes, JokerRule, Settings};
 use cubes_store::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
-use cubes_tui::{App, Controls, Stop};
+use cubes_tui::{App, Controls, Stop, Ttys};
 use game_table::{Player, SeatInfo};
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -170,12 +170,19 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
     // From here on a hangup, kill or Ctrl-C ends the game through the same
     // path as quitting, so it is recorded below.
     let stop = Stop::install()?;
+    let ttys = Ttys::now();
     let outcome = if cli.plain {
         let input = std::io::BufReader::new(std::io::stdin());
         cubes_tui::plain::run(&mut app, input, std::io::stdout().lock(), &stop)
     } else {
         cubes_tui::term::run(&mut app, cli.delay, &stop)
     };
+    if stop.signal().is_none() && ttys.closed() {
+        // The terminal closed and no hangup reached us (a shell between
+        // us was its session leader): the end of the input, or a failed
+        // write, was the closing; leave as after a hangup.
+        stop.end_as(cubes_tui::signals::HANGUP);
+    }
     let mut scores = scores;
     if let Some(f) = &mut scores {
         let _ = f.stop_playing();
