@@ -187,7 +187,7 @@ mod tests {
             "{err:?}"
         );
         assert!(text.contains("chose the illegal move keep"), "{text}");
-        assert!(text.contains("is not a scoring combination"), "{text}");
+        assert!(text.contains("is not a scoring keep"), "{text}");
         let r = run_match(
             &settings,
             4,

@@ -25,7 +25,8 @@ pub use dice::{DiceMask, Face};
 pub use observation::{Cubes, Observation};
 pub use record::{GameRecord, ReplayError};
 pub use scoring::{
-    Combo, Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, score_roll, valid_keeps,
+    Combo, Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, score_roll,
+    valid_keeps, what_scores,
 };
 pub use settings::{JokerRule, Settings};
 pub use state::{

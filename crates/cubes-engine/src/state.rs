@@ -4,7 +4,7 @@
 
 use crate::dice::{DiceMask, Face};
 use crate::scoring::{
-    Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, valid_keeps,
+    Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, valid_keeps, what_scores,
 };
 use crate::settings::{JokerRule, Settings};
 use rand_chacha::ChaCha8Rng;
@@ -301,7 +301,9 @@ pub enum IllegalAction {
         current: usize,
     },
     /// Keep or hold before the first roll.
-    #[error("Roll the dice first: every turn starts by rolling all five dice.")]
+    #[error(
+        "Roll the dice first: every turn starts by rolling all five dice, so there is nothing to keep or hold yet."
+    )]
     RollFirst,
     /// Roll when the dice already show.
     #[error(
@@ -316,11 +318,15 @@ pub enum IllegalAction {
     NotRolled,
     /// Keep of dice that do not all score.
     #[error(
-        "Every die you keep must score: {faces} is not a scoring combination. Keep Ones, Fives, three or more of a kind, or a straight."
+        "{faces} is not a scoring keep: every die you keep must be {}.",
+        what_scores(*.jokers)
     )]
     DoesNotScore {
         /// The faces, e.g. "1 2".
         faces: String,
+        /// Whether the game is played with Jokers dice (a lone Joker
+        /// scores).
+        jokers: bool,
     },
     /// Hold before being on board.
     #[error(
@@ -652,6 +658,7 @@ impl State {
                                 .map(|i| self.turn.dice[i].symbol().to_string())
                                 .collect::<Vec<_>>()
                                 .join(" "),
+                            jokers: self.jokers,
                         })?;
                 let seat = self.current;
                 self.turn.points = self.turn.points - keep.forgotten + keep.points;
@@ -899,10 +906,11 @@ mod tests {
         assert_eq!(
             e,
             IllegalAction::DoesNotScore {
-                faces: "1 2".into()
+                faces: "1 2".into(),
+                jokers: false
             }
         );
-        assert!(e.to_string().contains("1 2 is not a scoring combination"));
+        assert!(e.to_string().starts_with("1 2 is not a scoring keep"));
         s.apply_with_dice(
             Action::Keep(DiceMask::of(&[0])),
             [One, Five, Three, Three, Six],
@@ -912,6 +920,35 @@ mod tests {
             s.apply(Action::Keep(DiceMask::of(&[0]))),
             Err(IllegalAction::NotRolled)
         );
+    }
+
+    #[test]
+    fn a_keep_that_does_not_score_lists_what_scores_in_this_game() {
+        // The refusal used to leave out small straights and Jokers.
+        for (jokers, rule) in [(false, JokerRule::Never), (true, JokerRule::Always)] {
+            let mut s = State::new(Settings::standard().with_jokers(rule), 2, 1).expect("ok");
+            s.apply_with_dice(Action::Roll, [One, Two, Three, Three, Six])
+                .expect("roll");
+            let e = s
+                .apply(Action::Keep(DiceMask::of(&[1, 2])))
+                .expect_err("2 3 does not score")
+                .to_string();
+            assert!(e.starts_with("2 3 is not a scoring keep: every die"), "{e}");
+            assert!(e.contains("a small straight"), "{e}");
+            assert!(e.contains("a One, a Five,"), "{e}");
+            assert!(e.contains("three or more of a kind"), "{e}");
+            assert_eq!(e.contains("a Joker"), jokers, "{e}");
+        }
+    }
+
+    #[test]
+    fn keeping_before_the_first_roll_says_there_is_nothing_to_keep() {
+        let mut s = game(2);
+        let e = s
+            .apply(Action::Keep(DiceMask::of(&[0])))
+            .expect_err("nothing rolled");
+        assert_eq!(e, IllegalAction::RollFirst);
+        assert!(e.to_string().contains("nothing to keep"), "{e}");
     }
 
     #[test]

@@ -479,7 +479,11 @@ impl App {
                 );
                 self.say(m, Tone::Info);
             }
-            None => self.error("These dice do not all score: every die you keep must be part of a scoring combination."),
+            // The engine's sentence: what scores in this game.
+            None => match self.obs.check(Action::Keep(self.selected)) {
+                Err(why) => self.error(why.to_string()),
+                Ok(()) => self.say("Nothing picked.", Tone::Info),
+            },
         }
     }
 
@@ -889,7 +893,7 @@ mod tests {
             why.starts_with("Keeps One (seat 1) chose the illegal move keep x...."),
             "{why}"
         );
-        assert!(why.contains("is not a scoring combination"), "{why}");
+        assert!(why.contains("is not a scoring keep"), "{why}");
         assert_eq!(a.message.1, Tone::Error);
         assert!(
             a.message.0.contains("The game cannot go on"),

@@ -296,12 +296,10 @@ pub fn run(
                 writeln!(out, "! Unknown command '{w}': type ? for the commands.")?;
             }
             Command::Keep(mask) => {
-                app.selected = *mask;
-                app.update(Input::Key('r'));
-                // A refused keep leaves nothing picked: `k` says it all.
-                if app.message.1 == Tone::Error {
-                    app.selected = DiceMask::EMPTY;
-                }
+                // Straight to the table: before the first roll the engine
+                // says there is nothing to keep (it used to roll instead),
+                // and a keep that does not score gets its sentence.
+                app.update(Input::Keep(*mask));
             }
             Command::Roll => {
                 app.update(Input::Key('r'));
@@ -401,6 +399,34 @@ mod tests {
         assert_eq!(parse("6"), Command::Unknown("6".into()));
         // Control characters are echoed escaped, never raw.
         assert_eq!(parse("a\u{0}b"), Command::Unknown("a\\0b".into()));
+    }
+
+    #[test]
+    fn keeping_before_the_first_roll_says_there_is_nothing_to_keep_yet() {
+        // `k 1` before the first roll used to roll the dice silently.
+        let mut app = ann_alone(Settings::standard(), 7).with_controls(Controls::Lines);
+        let mut out = Vec::new();
+        let input = std::io::Cursor::new(b"k 1\nq\ny\n".to_vec());
+        run(&mut app, input, &mut out, &Stop::never()).expect("runs");
+        let out = String::from_utf8(out).expect("utf-8");
+        assert!(
+            out.contains("! Roll the dice first: every turn starts by rolling all five dice, so there is nothing to keep or hold yet."),
+            "{out}"
+        );
+        assert!(!out.contains("ann rolls"), "{out}");
+        assert!(app.actions().is_empty());
+    }
+
+    #[test]
+    fn a_keep_that_does_not_score_gets_the_engines_list_of_what_scores() {
+        // Seed 29 with Jokers dice rolls 3 5 4 2 J: 3 alone does not score.
+        let settings = Settings::standard().with_jokers(JokerRule::Always);
+        let out = play(settings, 29, "r\nk 1\n1\nq\ny\n");
+        let said = "3 is not a scoring keep: every die you keep must be a One, a Five, \
+                    a Joker, or part of three or more of a kind, a small straight or a straight.";
+        assert!(out.contains(&format!("! {said}")), "{out}");
+        // Picking it says the same.
+        assert_eq!(out.matches(said).count(), 2, "{out}");
     }
 
     #[test]
