@@ -42,14 +42,21 @@ pub enum Command {
     Unknown(String),
 }
 
-/// A word as the player typed it, safe to print back: control characters
-/// escaped, at most 20 characters.
+/// A word as the player typed it, safe to print back: control and
+/// invisible characters escaped, at most 20 characters as printed (escapes
+/// included: a line of control characters must not make a long message).
 fn echo(word: &str) -> String {
-    let mut w: String = word.chars().take(20).collect();
-    if word.chars().count() > 20 {
-        w.push_str("...");
+    const MAX: usize = 20;
+    let mut out = String::new();
+    for c in word.chars() {
+        let e: String = c.escape_debug().collect();
+        if out.chars().count() + e.chars().count() > MAX {
+            out.push_str("...");
+            break;
+        }
+        out.push_str(&e);
     }
-    w.escape_debug().to_string()
+    out
 }
 
 /// Understands one line.
@@ -399,6 +406,15 @@ mod tests {
         assert_eq!(parse("6"), Command::Unknown("6".into()));
         // Control characters are echoed escaped, never raw.
         assert_eq!(parse("a\u{0}b"), Command::Unknown("a\\0b".into()));
+        // ...and a line of them is cut like a long word.
+        assert_eq!(
+            parse(&"\u{1}".repeat(30)),
+            Command::Unknown(format!("{}...", "\\u{1}".repeat(4)))
+        );
+        assert_eq!(
+            parse(&"x".repeat(30)),
+            Command::Unknown(format!("{}...", "x".repeat(20)))
+        );
     }
 
     #[test]
