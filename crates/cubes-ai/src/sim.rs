@@ -2,8 +2,9 @@
 //! [`game_table::Table`] (the one game loop of the suite).
 //!
 //! Games come in pairs on the same dice seed with the seats swapped (games
-//! `2k` and `2k + 1` use seed `seed + k`), so each player starts half of the
-//! games and luck of the first rolls is shared. Games run in parallel
+//! `2k` and `2k + 1` use seed `seed + k`). The seed draws the seat that
+//! starts, the same seat in both games of a pair, so each player starts one
+//! game of every pair, and luck of the first rolls is shared. Games run in parallel
 //! (rayon); the result does not depend on the number of threads.
 //!
 //! A computer player that chooses an illegal move, or fails to answer, is a
@@ -139,7 +140,7 @@ where
             Ok(MatchResult {
                 games: 1,
                 a_wins: u64::from(winner == Some(sa)),
-                first_wins: u64::from(winner == Some(0)),
+                first_wins: u64::from(winner == Some(s.first())),
                 a_points: u64::from(s.players()[sa].score),
                 b_points: u64::from(s.players()[sb].score),
                 turns: s.players().iter().map(|p| u64::from(p.turns)).sum(),
@@ -196,6 +197,47 @@ mod tests {
             || Box::new(KeepsDieOne),
         );
         assert!(r.is_err(), "a match with a broken bot fails: {r:?}");
+    }
+
+    /// Counts the games it starts (its first decision of a game is the
+    /// game's first move when nobody has rolled yet).
+    struct Starts {
+        bot: Personality,
+        starts: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    }
+
+    impl Bot<Cubes> for Starts {
+        fn name(&self) -> &str {
+            self.bot.name
+        }
+        fn decide(&mut self, o: &Observation) -> Result<Action, BotError> {
+            if o.view.players.iter().all(|p| p.turns == 0) && o.view.turn.rolls == 0 {
+                self.starts
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Ok(self.bot.act(&o.view))
+        }
+    }
+
+    #[test]
+    fn each_player_starts_one_game_of_every_pair() {
+        let starts = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = starts.clone();
+        let r = run_match(
+            &Settings::blitz(),
+            40,
+            3,
+            move || {
+                Box::new(Starts {
+                    bot: Personality::steady(),
+                    starts: counted.clone(),
+                })
+            },
+            || Box::new(Personality::steady()),
+        )
+        .expect("legal bots");
+        assert_eq!(r.games, 40);
+        assert_eq!(starts.load(std::sync::atomic::Ordering::Relaxed), 20);
     }
 
     #[test]

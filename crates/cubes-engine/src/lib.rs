@@ -31,5 +31,5 @@ pub use scoring::{
 pub use settings::{JokerRule, Settings};
 pub use state::{
     Action, ActionList, DieState, Event, Events, IllegalAction, MAX_PLAYERS, Phase, PlayerScore,
-    SetupError, State, ToAct, Turn, View,
+    SetupError, State, ToAct, Turn, View, first_seat,
 };

@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn a_signal_ends_the_game_while_waiting_for_a_line() {
-        let mut app = ann_alone(Settings::standard(), 7);
+        let mut app = ann_alone(Settings::standard(), 22477);
         let stop = Stop::never();
         let raiser = stop.clone();
         std::thread::spawn(move || {
@@ -420,7 +420,7 @@ mod tests {
     #[test]
     fn keeping_before_the_first_roll_says_there_is_nothing_to_keep_yet() {
         // `k 1` before the first roll used to roll the dice silently.
-        let mut app = ann_alone(Settings::standard(), 7).with_controls(Controls::Lines);
+        let mut app = ann_alone(Settings::standard(), 22477).with_controls(Controls::Lines);
         let mut out = Vec::new();
         let input = std::io::Cursor::new(b"k 1\nq\ny\n".to_vec());
         run(&mut app, input, &mut out, &Stop::never()).expect("runs");
@@ -435,9 +435,9 @@ mod tests {
 
     #[test]
     fn a_keep_that_does_not_score_gets_the_engines_list_of_what_scores() {
-        // Seed 29 with Jokers dice rolls 3 5 4 2 J: 3 alone does not score.
+        // Seed 17343 with Jokers dice rolls 3 5 4 2 J: 3 alone does not score.
         let settings = Settings::standard().with_jokers(JokerRule::Always);
-        let out = play(settings, 29, "r\nk 1\n1\nq\ny\n");
+        let out = play(settings, 17343, "r\nk 1\n1\nq\ny\n");
         let said = "3 is not a scoring keep: every die you keep must be a One, a Five, \
                     a Joker, or part of three or more of a kind, a small straight or a straight.";
         assert!(out.contains(&format!("! {said}")), "{out}");
@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn unknown_words_say_so_without_a_nul_byte() {
-        let out = play(Settings::standard(), 7, "foo\nx\nq\ny\n");
+        let out = play(Settings::standard(), 22477, "foo\nx\nq\ny\n");
         assert!(
             out.contains("! Unknown command 'foo': type ? for the commands."),
             "{out}"
@@ -464,14 +464,14 @@ mod tests {
     fn an_error_is_printed_once() {
         // `h` before rolling is refused; `?`, an empty line and `n` at the
         // quit question must not print the refusal again.
-        let out = play(Settings::standard(), 7, "h\n?\n\nq\nn\nq\ny\n");
+        let out = play(Settings::standard(), 22477, "h\n?\n\nq\nn\nq\ny\n");
         assert_eq!(out.matches("! Roll the dice first").count(), 1, "{out}");
         assert!(out.contains("Good: the game goes on."), "{out}");
     }
 
     #[test]
     fn help_and_refusals_name_the_plain_commands() {
-        let out = play(Settings::standard(), 7, "?\nr\nr\nq\ny\n");
+        let out = play(Settings::standard(), 22477, "?\nr\nr\nq\ny\n");
         assert!(out.contains("k 1 3    keep dice 1 and 3"), "{out}");
         assert!(!out.contains("1-5 pick a die"), "{out}");
         assert!(!out.contains("r or Enter"), "{out}");
@@ -484,9 +484,9 @@ mod tests {
 
     #[test]
     fn the_status_line_says_what_the_roll_and_the_pick_score() {
-        // Seed 29 with Jokers dice rolls 3 5 4 2 J.
+        // Seed 17343 with Jokers dice rolls 3 5 4 2 J.
         let settings = Settings::standard().with_jokers(JokerRule::Always);
-        let out = play(settings, 29, "r\n5\nq\ny\n");
+        let out = play(settings, 17343, "r\n5\nq\ny\n");
         assert!(
             out.contains(
                 "dice 1:3 2:5 3:4 4:2 5:J  turn 0. This roll: small straight (400). \

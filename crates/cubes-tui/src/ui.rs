@@ -697,7 +697,7 @@ mod tests {
 
     #[test]
     fn start_of_game() {
-        let a = app(Settings::standard(), 7);
+        let a = app(Settings::standard(), 22477);
         let s = screen(&a);
         assert!(s.contains("Press r to roll"));
         insta::assert_snapshot!(s);
@@ -705,7 +705,7 @@ mod tests {
 
     #[test]
     fn a_roll_with_a_die_picked() {
-        let mut a = app(Settings::standard(), 7);
+        let mut a = app(Settings::standard(), 22477);
         a.update(Input::Key('r'));
         a.update(Input::Key('1'));
         let s = screen(&a);
@@ -715,7 +715,7 @@ mod tests {
 
     #[test]
     fn refused_hold_shows_the_rule() {
-        let mut a = app(Settings::standard(), 7);
+        let mut a = app(Settings::standard(), 22477);
         a.update(Input::Key('r'));
         a.update(Input::Key('h'));
         let s = screen(&a);
@@ -725,7 +725,7 @@ mod tests {
 
     #[test]
     fn help_page() {
-        let mut a = app(Settings::blitz(), 7);
+        let mut a = app(Settings::blitz(), 22477);
         a.update(Input::Key('?'));
         insta::assert_snapshot!(screen(&a));
     }
@@ -773,7 +773,7 @@ mod tests {
     fn help_fits_the_minimum_size() {
         // Hard-wrapped at 76 columns, the help broke every line twice in a
         // narrower popup and lost the keys off the bottom.
-        let mut a = four(Settings::standard(), 7, 2);
+        let mut a = four(Settings::standard(), 22477, 2);
         a.update(Input::Key('?'));
         let (w, h) = min_size(2);
         let s = screen_of(&a, w, h);
@@ -783,7 +783,7 @@ mod tests {
 
     #[test]
     fn quit_question() {
-        let mut a = app(Settings::standard(), 7);
+        let mut a = app(Settings::standard(), 22477);
         a.update(Input::Key('q'));
         insta::assert_snapshot!(screen(&a));
     }
@@ -799,7 +799,7 @@ mod tests {
 
     #[test]
     fn a_too_small_terminal_says_so() {
-        let a = app(Settings::standard(), 7);
+        let a = app(Settings::standard(), 22477);
         let s = screen_of(&a, 50, 15);
         assert!(s.contains("at least 64 x 21"), "{s}");
         assert!(!fits(63, 21, 2) && !fits(64, 20, 2) && fits(64, 21, 2));
@@ -810,7 +810,7 @@ mod tests {
         // The audit's screen: the Scoring box was cut after "Small
         // straight" with four players.
         for jokers in [JokerRule::Never, JokerRule::Always] {
-            let mut a = four(Settings::standard().with_jokers(jokers), 29, 4);
+            let mut a = four(Settings::standard().with_jokers(jokers), 17343, 4);
             a.update(Input::Key('r'));
             let s = screen(&a);
             assert_scoring_whole(&s, jokers == JokerRule::Always);
@@ -827,7 +827,7 @@ mod tests {
         for players in 1..=4 {
             for jokers in [JokerRule::Never, JokerRule::Always] {
                 let (w, h) = min_size(players);
-                let mut a = four(Settings::standard().with_jokers(jokers), 29, players);
+                let mut a = four(Settings::standard().with_jokers(jokers), 17343, players);
                 a.update(Input::Key('r'));
                 if a.obs.view.phase != Phase::Rolled {
                     continue;

@@ -178,7 +178,10 @@ fn run(data: &Path, args: &[&str], stdin: &str) -> (bool, String, String) {
 #[test]
 fn a_newcomer_rolls_reads_help_and_quits_after_confirming() {
     let data = tempfile::tempdir().expect("tempdir");
-    let mut p = Pty::spawn(data.path(), &["--seed", "7", "--jokers", "never", "alice"]);
+    let mut p = Pty::spawn(
+        data.path(),
+        &["--seed", "22477", "--jokers", "never", "alice"],
+    );
     p.wait_for("Press r to roll");
     assert!(p.text().contains("Standard game to 10,000 points"));
     p.keys("r");
@@ -213,7 +216,7 @@ fn picking_dice_and_rolling_the_rest() {
     let data = tempfile::tempdir().expect("tempdir");
     let mut p = Pty::spawn(
         data.path(),
-        &["--seed", "7", "--jokers", "never", "--no-record", "bob"],
+        &["--seed", "22477", "--jokers", "never", "--no-record", "bob"],
     );
     p.wait_for("Press r to roll");
     p.keys("r");
@@ -274,7 +277,7 @@ fn plain_mode_plays_on_lines() {
     let data = tempfile::tempdir().expect("tempdir");
     let (ok, out, err) = run(
         data.path(),
-        &["--plain", "--seed", "7", "--jokers", "never", "ann"],
+        &["--plain", "--seed", "22477", "--jokers", "never", "ann"],
         "h\nr\nk 9\n?\nq\ny\n",
     );
     assert!(ok, "{err}");
@@ -347,7 +350,10 @@ fn closing_the_terminal_records_the_game_as_left_unfinished() {
     // "Don't quit!": closing the window (SIGHUP) used to kill the game
     // before it could record the loss that quitting records.
     let data = tempfile::tempdir().expect("tempdir");
-    let mut p = Pty::spawn(data.path(), &["--seed", "7", "--jokers", "never", "carol"]);
+    let mut p = Pty::spawn(
+        data.path(),
+        &["--seed", "22477", "--jokers", "never", "carol"],
+    );
     p.wait_for("Press r to roll");
     p.keys("r");
     p.wait_for("This roll:");
@@ -363,7 +369,10 @@ fn closing_the_terminal_records_the_game_as_left_unfinished() {
 #[test]
 fn kill_records_the_game_and_restores_the_terminal() {
     let data = tempfile::tempdir().expect("tempdir");
-    let mut p = Pty::spawn(data.path(), &["--seed", "7", "--jokers", "never", "dave"]);
+    let mut p = Pty::spawn(
+        data.path(),
+        &["--seed", "22477", "--jokers", "never", "dave"],
+    );
     p.wait_for("Press r to roll");
     assert!(p.alternate_screen());
     p.keys("r");
@@ -384,7 +393,7 @@ fn kill_records_the_game_and_restores_the_terminal() {
 fn kill_records_a_plain_game_waiting_for_input() {
     let data = tempfile::tempdir().expect("tempdir");
     let mut child = Command::new(BIN)
-        .args(["--plain", "--seed", "7", "--jokers", "never", "erin"])
+        .args(["--plain", "--seed", "22477", "--jokers", "never", "erin"])
         .env("GAMES_DATA_DIR", data.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -420,7 +429,7 @@ fn keys_do_nothing_while_the_terminal_is_too_small() {
     // The audit pressed r on the "too small" screen and rolled blind. A
     // roll would make the game count (it would be recorded when left).
     let data = tempfile::tempdir().expect("tempdir");
-    let mut p = Pty::spawn_sized(data.path(), &["--seed", "7", "frank"], 15, 50);
+    let mut p = Pty::spawn_sized(data.path(), &["--seed", "22477", "frank"], 15, 50);
     p.wait_for("Please make it bigger");
     p.keys("r");
     p.keys("a");
@@ -563,7 +572,7 @@ fn closing_the_terminal_ends_the_game_at_once() {
     let mut t = Closable::spawn(
         data.path(),
         BIN,
-        &["--seed", "7", "--jokers", "never", "gina"],
+        &["--seed", "22477", "--jokers", "never", "gina"],
     );
     t.wait_for("Press r to roll");
     t.keys("r");
@@ -657,7 +666,10 @@ fn a_terminal_closed_without_a_hangup_signal_ends_the_game() {
 #[test]
 fn ctrl_c_on_the_full_screen_leaves_at_once_and_records_the_quit() {
     let data = tempfile::tempdir().expect("tempdir");
-    let mut p = Pty::spawn(data.path(), &["--seed", "7", "--jokers", "never", "iris"]);
+    let mut p = Pty::spawn(
+        data.path(),
+        &["--seed", "22477", "--jokers", "never", "iris"],
+    );
     p.wait_for("Press r to roll");
     p.keys("r");
     p.wait_for("This roll:");
