@@ -1,13 +1,15 @@
 //! Computer players for `cubes`.
 //!
-//! Every player implements [`Bot`]: given the [`View`] of the seat to act it
-//! returns an [`Action`]. Personalities ([`Personality`]) are simple,
+//! Every player is a [`game_table::Bot`] of [`Cubes`]: given the
+//! [`cubes_engine::Observation`] of its seat when it is to act, it returns
+//! an [`cubes_engine::Action`] (built-in players always answer).
+//! Personalities ([`Personality`]) are simple,
 //! readable threshold players; [`OptimalBot`] plays the policy that
 //! maximises the probability of winning a two-player game (solved exactly
 //! over the [`model::TurnModel`]; see [`solver`]), and for more players the
 //! policy that maximises the expected banked points of the turn, switching
 //! to the two-player policy against the leader in the end game.
-//! [`sim`] plays bots against each other.
+//! [`sim`] plays bots against each other at a [`game_table::Table`].
 
 pub mod model;
 pub mod optimal;
@@ -19,20 +21,13 @@ pub mod tables;
 pub use optimal::{Brain, OptimalBot};
 pub use personality::Personality;
 
-use cubes_engine::{Action, View};
-
-/// A computer player.
-pub trait Bot: Send {
-    /// The player's name.
-    fn name(&self) -> &str;
-    /// The action to take; `view.current` is the bot's own seat.
-    fn act(&mut self, view: &View) -> Action;
-}
+use cubes_engine::Cubes;
+use game_table::Bot;
 
 /// A computer player by its short name: `optimal`, `cautious`, `steady`,
 /// `bold`, `reckless` (case-insensitive; the first word of a full name
 /// works too).
-pub fn by_name(name: &str) -> Option<Box<dyn Bot>> {
+pub fn by_name(name: &str) -> Option<Box<dyn Bot<Cubes>>> {
     let n = name.to_ascii_lowercase();
     let key = n.split_whitespace().next().unwrap_or("");
     match key {
@@ -43,7 +38,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Bot>> {
                 let lower = p.name.to_ascii_lowercase();
                 lower.split_whitespace().any(|w| w == key)
             })
-            .map(|p| Box::new(p) as Box<dyn Bot>),
+            .map(|p| Box::new(p) as Box<dyn Bot<Cubes>>),
     }
 }
 

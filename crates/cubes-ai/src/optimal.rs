@@ -7,12 +7,12 @@
 //! under the board rules, and in the end game (someone within 2,000 of the
 //! target) plays the two-player optimal policy against the leading opponent.
 
-use crate::Bot;
 use crate::model::{TurnModel, UNIT};
 use crate::personality::hold_wins;
 use crate::solver::{Rules, WinTable, expected_table, turn_table};
 use crate::tables;
-use cubes_engine::{Action, DieState, Face, Phase, Settings, View};
+use cubes_engine::{Action, Cubes, DieState, Face, Observation, Phase, Settings, View};
+use game_table::{Bot, BotError};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
@@ -315,12 +315,12 @@ fn choose(view: &View, valuer: &Valuer) -> Action {
     }
 }
 
-impl Bot for OptimalBot {
+impl Bot<Cubes> for OptimalBot {
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn act(&mut self, view: &View) -> Action {
-        decide(view)
+    fn decide(&mut self, observation: &Observation) -> Result<Action, BotError> {
+        Ok(decide(&observation.view))
     }
 }

@@ -4,8 +4,8 @@
 //! number of dice it would roll next. Every personality holds when holding
 //! wins the game.
 
-use crate::Bot;
-use cubes_engine::{Action, DieState, Keep, Phase, View};
+use cubes_engine::{Action, Cubes, DieState, Keep, Observation, Phase, View};
+use game_table::{Bot, BotError};
 
 /// A threshold player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,12 +23,13 @@ pub struct Personality {
 }
 
 impl Personality {
-    /// Holds early and keeps every point: rarely loses a big turn, rarely
-    /// makes one.
+    /// Holds early and keeps the most points of every roll: rarely loses a
+    /// big turn, rarely makes one.
     pub fn cautious() -> Personality {
         Personality {
             name: "Cautious Carla",
-            style: "banks small turns early and keeps every scoring die",
+            style: "banks small turns early and keeps every die that earns points; \
+                    a lone Joker (0 points) goes back into the roll",
             die_value: 0,
             hold_at: [150, 250, 300, 400, 1000],
         }
@@ -102,12 +103,19 @@ pub fn hold_wins(view: &View) -> bool {
         && (view.players.len() == 1 || score >= second + view.settings.overtime_lead)
 }
 
-impl Bot for Personality {
+impl Bot<Cubes> for Personality {
     fn name(&self) -> &str {
         self.name
     }
 
-    fn act(&mut self, view: &View) -> Action {
+    fn decide(&mut self, observation: &Observation) -> Result<Action, BotError> {
+        Ok(self.act(&observation.view))
+    }
+}
+
+impl Personality {
+    /// The action this personality takes for the seat to act in `view`.
+    pub fn act(&self, view: &View) -> Action {
         if view.phase != Phase::Rolled {
             return Action::Roll;
         }
@@ -131,5 +139,53 @@ impl Bot for Personality {
             return Action::Hold;
         }
         Action::Keep(keep.mask)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cubes_engine::Face::{Five, Joker, One, Six, Three, Two};
+    use cubes_engine::{DiceMask, Face, PlayerScore, Settings, Turn};
+
+    /// A Jokers game's first roll of `dice`, for one player not on board.
+    fn rolled(dice: [Face; 5]) -> View {
+        View {
+            seat: 0,
+            settings: Settings::standard(),
+            jokers: true,
+            players: vec![PlayerScore::default(), PlayerScore::default()],
+            current: 0,
+            turn: Turn {
+                dice,
+                states: [DieState::Rolled; 5],
+                points: 0,
+                held_points: 0,
+                rolls: 1,
+            },
+            phase: Phase::Rolled,
+            winner: None,
+        }
+    }
+
+    #[test]
+    fn cautious_carla_does_what_her_style_says_with_a_lone_joker() {
+        let carla = Personality::cautious();
+        // Every die that earns points is kept...
+        assert_eq!(
+            carla.act(&rolled([One, Five, Two, Three, Six])),
+            Action::Keep(DiceMask::of(&[0, 1]))
+        );
+        // ...but a lone Joker goes back into the roll.
+        assert_eq!(
+            carla.act(&rolled([One, Joker, Two, Three, Six])),
+            Action::Keep(DiceMask::of(&[0]))
+        );
+        assert!(carla.style.contains("lone Joker"), "{}", carla.style);
+        assert!(
+            !carla.style.contains("every scoring die"),
+            "{}",
+            carla.style
+        );
     }
 }

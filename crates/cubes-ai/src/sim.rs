@@ -1,13 +1,46 @@
-//! Simulated matches between computer players.
+//! Simulated matches between computer players, each game at a
+//! [`game_table::Table`] (the one game loop of the suite).
 //!
 //! Games come in pairs on the same dice seed with the seats swapped (games
-//! `2k` and `2k + 1` use seed `seed + k`), so each player starts half of the
-//! games and luck of the first rolls is shared. Games run in parallel
+//! `2k` and `2k + 1` use seed `seed + k`). The seed draws the seat that
+//! starts, the same seat in both games of a pair, so each player starts one
+//! game of every pair, and luck of the first rolls is shared. Games run in parallel
 //! (rayon); the result does not depend on the number of threads.
+//!
+//! A computer player that chooses an illegal move, or fails to answer, is a
+//! bug in that player: the game stops there and the match reports it
+//! ([`SimError`]); no other move is ever played in its place.
 
-use crate::Bot;
-use cubes_engine::{Settings, SetupError, State, ToAct};
+use cubes_engine::{Cubes, Settings, SetupError, State};
+use game_table::{Bot, Player, SeatInfo, Step, Table, TableError};
 use rayon::prelude::*;
+
+/// A computer player, as the match runner makes them.
+pub type BoxedBot = Box<dyn Bot<Cubes>>;
+
+/// Why a simulated game did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The game could not be set up.
+    #[error("cannot set up the game: {0}")]
+    Setup(#[from] SetupError),
+    /// A computer player chose an illegal move or failed to answer.
+    #[error("game on seed {seed}: {error}")]
+    Table {
+        /// The game's seed.
+        seed: u64,
+        /// What the table reported.
+        error: Box<TableError<Cubes>>,
+    },
+    /// The table waited for a person, although only computers play.
+    #[error("game on seed {seed}: seat {seat} has no computer player")]
+    NoBot {
+        /// The game's seed.
+        seed: u64,
+        /// The seat.
+        seat: usize,
+    },
+}
 
 /// Result of a two-player match.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -53,72 +86,171 @@ impl MatchResult {
     }
 }
 
-/// Plays one game between `bots` (seat order), returns the final state.
-pub fn play_game(
-    settings: &Settings,
-    seed: u64,
-    bots: &mut [&mut dyn Bot],
-) -> Result<State, SetupError> {
-    let mut s = State::new(settings.clone(), bots.len(), seed)?;
-    for _ in 0..1_000_000 {
-        let ToAct::Seat(seat) = s.to_act() else { break };
-        let a = bots[seat].act(&s.view(seat));
-        if s.apply(a).is_err() {
-            // A bot proposing an illegal action forfeits to the first legal one.
-            let fallback = s.legal_actions().as_slice()[0];
-            let _ = s.apply(fallback);
-        }
+/// Plays one game between `bots` (seat order) at a table, returns the
+/// final state; a bot's illegal move or failure ends it with an error.
+pub fn play_game(settings: &Settings, seed: u64, bots: Vec<BoxedBot>) -> Result<State, SimError> {
+    let state = State::new(settings.clone(), bots.len(), seed)?;
+    let seats = bots
+        .into_iter()
+        .map(|b| {
+            let name = b.name().to_string();
+            (SeatInfo::computer(name.clone(), name), Player::Bot(b))
+        })
+        .collect();
+    let mut table = Table::<Cubes>::new(state, seats);
+    match table.run_bots() {
+        Ok(Step::Over) => Ok(table.state().clone()),
+        // Cubes never waits for the host; only computers sit here.
+        Ok(Step::Person(seat) | Step::Moved { seat, .. }) => Err(SimError::NoBot { seed, seat }),
+        Ok(Step::Host) => Err(SimError::NoBot { seed, seat: 0 }),
+        Err(error) => Err(SimError::Table {
+            seed,
+            error: Box::new(error),
+        }),
     }
-    Ok(s)
 }
 
 /// Plays `games` two-player games between fresh bots from `make_a` and
-/// `make_b`, alternating who starts.
+/// `make_b`, alternating seats; the first game a bot spoils (an illegal
+/// move, a failure) is the error.
 pub fn run_match<A, B>(
     settings: &Settings,
     games: u64,
     seed: u64,
     make_a: A,
     make_b: B,
-) -> MatchResult
+) -> Result<MatchResult, SimError>
 where
-    A: Fn() -> Box<dyn Bot> + Sync,
-    B: Fn() -> Box<dyn Bot> + Sync,
+    A: Fn() -> BoxedBot + Sync,
+    B: Fn() -> BoxedBot + Sync,
 {
     (0..games)
         .into_par_iter()
-        .map_init(
-            || (make_a(), make_b()),
-            |(a, b), g| {
-                let a_first = g % 2 == 0;
-                let played = if a_first {
-                    play_game(
-                        settings,
-                        seed.wrapping_add(g / 2),
-                        &mut [a.as_mut(), b.as_mut()],
-                    )
-                } else {
-                    play_game(
-                        settings,
-                        seed.wrapping_add(g / 2),
-                        &mut [b.as_mut(), a.as_mut()],
-                    )
-                };
-                // Two seats always set up; count a failure as no game.
-                let Ok(s) = played else {
-                    return MatchResult::default();
-                };
-                let (sa, sb) = if a_first { (0, 1) } else { (1, 0) };
-                let winner = s.winner();
-                MatchResult {
-                    games: 1,
-                    a_wins: u64::from(winner == Some(sa)),
-                    first_wins: u64::from(winner == Some(0)),
-                    a_points: u64::from(s.players()[sa].score),
-                    b_points: u64::from(s.players()[sb].score),
-                    turns: s.players().iter().map(|p| u64::from(p.turns)).sum(),
-                }
-            },
+        .map(|g| {
+            let a_first = g % 2 == 0;
+            let game_seed = seed.wrapping_add(g / 2);
+            let bots = if a_first {
+                vec![make_a(), make_b()]
+            } else {
+                vec![make_b(), make_a()]
+            };
+            let s = play_game(settings, game_seed, bots)?;
+            let (sa, sb) = if a_first { (0, 1) } else { (1, 0) };
+            let winner = s.winner();
+            Ok(MatchResult {
+                games: 1,
+                a_wins: u64::from(winner == Some(sa)),
+                first_wins: u64::from(winner == Some(s.first())),
+                a_points: u64::from(s.players()[sa].score),
+                b_points: u64::from(s.players()[sb].score),
+                turns: s.players().iter().map(|p| u64::from(p.turns)).sum(),
+            })
+        })
+        .try_reduce(MatchResult::default, |a, b| Ok(a.add(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Personality;
+    use cubes_engine::{Action, DiceMask, Observation, Phase};
+    use game_table::BotError;
+
+    /// Rolls, then keeps die 1 whatever it shows: illegal as soon as die 1
+    /// does not score.
+    struct KeepsDieOne;
+
+    impl Bot<Cubes> for KeepsDieOne {
+        fn name(&self) -> &str {
+            "Keeps One"
+        }
+        fn decide(&mut self, o: &Observation) -> Result<Action, BotError> {
+            Ok(match o.view.phase {
+                Phase::Rolled => Action::Keep(DiceMask::of(&[0])),
+                _ => Action::Roll,
+            })
+        }
+    }
+
+    #[test]
+    fn an_illegal_bot_move_is_reported_not_replaced() {
+        let settings = Settings::standard();
+        let err = play_game(
+            &settings,
+            3,
+            vec![Box::new(KeepsDieOne), Box::new(Personality::steady())],
         )
-        .reduce(MatchResult::default, MatchResult::add)
+        .expect_err("die 1 does not always score");
+        let text = err.to_string();
+        assert!(
+            matches!(&err, SimError::Table { error, .. }
+                if matches!(**error, TableError::BotIllegal { ref bot, .. } if bot == "Keeps One")),
+            "{err:?}"
+        );
+        assert!(text.contains("chose the illegal move keep"), "{text}");
+        assert!(text.contains("is not a scoring keep"), "{text}");
+        let r = run_match(
+            &settings,
+            4,
+            1,
+            || Box::new(Personality::steady()),
+            || Box::new(KeepsDieOne),
+        );
+        assert!(r.is_err(), "a match with a broken bot fails: {r:?}");
+    }
+
+    /// Counts the games it starts (its first decision of a game is the
+    /// game's first move when nobody has rolled yet).
+    struct Starts {
+        bot: Personality,
+        starts: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    }
+
+    impl Bot<Cubes> for Starts {
+        fn name(&self) -> &str {
+            self.bot.name
+        }
+        fn decide(&mut self, o: &Observation) -> Result<Action, BotError> {
+            if o.view.players.iter().all(|p| p.turns == 0) && o.view.turn.rolls == 0 {
+                self.starts
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Ok(self.bot.act(&o.view))
+        }
+    }
+
+    #[test]
+    fn each_player_starts_one_game_of_every_pair() {
+        let starts = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = starts.clone();
+        let r = run_match(
+            &Settings::blitz(),
+            40,
+            3,
+            move || {
+                Box::new(Starts {
+                    bot: Personality::steady(),
+                    starts: counted.clone(),
+                })
+            },
+            || Box::new(Personality::steady()),
+        )
+        .expect("legal bots");
+        assert_eq!(r.games, 40);
+        assert_eq!(starts.load(std::sync::atomic::Ordering::Relaxed), 20);
+    }
+
+    #[test]
+    fn a_match_of_legal_bots_counts_every_game() {
+        let r = run_match(
+            &Settings::blitz(),
+            10,
+            1,
+            || Box::new(Personality::bold()),
+            || Box::new(Personality::cautious()),
+        )
+        .expect("legal bots");
+        assert_eq!(r.games, 10);
+        assert!(r.turns > 0 && r.a_points + r.b_points > 0);
+    }
 }

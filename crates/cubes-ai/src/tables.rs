@@ -1,6 +1,7 @@
 //! Solved win tables on disk: a small binary format, and the tables shipped
 //! with the crate for the Standard and Blitz games (regenerate them with
-//! `cargo run --release -p cubes -- solve --out crates/cubes-ai/data`).
+//! `cargo run --release -p cubes-ai --example solve -- --out
+//! crates/cubes-ai/data`).
 //!
 //! Format (little endian): the 8 bytes `CUBESW1\0`; five `u32`: target,
 //! on-board, off-board and lead thresholds in units of 50, and 1 for Jokers

@@ -5,9 +5,10 @@
 //! turn could still be banked, although a keep commits to rolling) shows up
 //! as a gap between the two.
 
-use cubes_ai::sim::run_match;
-use cubes_ai::{Bot, Brain, OptimalBot, Personality};
-use cubes_engine::Settings;
+use cubes_ai::sim::{BoxedBot, run_match};
+use cubes_ai::{Brain, OptimalBot, Personality};
+use cubes_engine::{Cubes, Settings};
+use game_table::{Player, SeatInfo, Step, Table};
 
 fn small() -> Settings {
     Settings {
@@ -27,9 +28,10 @@ fn simulated_first_player_rate_matches_the_table() {
         &settings,
         games,
         7,
-        || Box::new(OptimalBot::default()) as Box<dyn Bot>,
-        || Box::new(OptimalBot::new("Other")) as Box<dyn Bot>,
-    );
+        || Box::new(OptimalBot::default()) as BoxedBot,
+        || Box::new(OptimalBot::new("Other")) as BoxedBot,
+    )
+    .expect("legal bots");
     let rate = r.first_rate();
     let sigma = (w00 * (1.0 - w00) / games as f64).sqrt();
     assert!(
@@ -46,9 +48,10 @@ fn optimal_beats_every_personality() {
             &settings,
             3_000,
             11,
-            || Box::new(OptimalBot::default()) as Box<dyn Bot>,
-            || Box::new(p.clone()) as Box<dyn Bot>,
-        );
+            || Box::new(OptimalBot::default()) as BoxedBot,
+            || Box::new(p.clone()) as BoxedBot,
+        )
+        .expect("legal bots");
         let rate = r.a_rate();
         assert!(rate - r.ci95(rate) > 0.5, "{}: {rate:.3}", p.name);
     }
@@ -63,23 +66,31 @@ fn optimal_beats_every_personality() {
 #[test]
 fn keep_values_are_the_average_of_what_the_engine_rolls_next() {
     use cubes_ai::optimal::action_values;
-    use cubes_engine::{Action, DieState, Face, Phase, State, ToAct};
+    use cubes_engine::{Action, DieState, Face, Phase, State};
 
     let settings = Settings::standard();
     let brain = Brain::get(&settings, false);
     let mut checked = 0;
     for seed in 0..12u64 {
-        let mut s = State::new(settings.clone(), 2, seed).expect("game");
-        let mut bots: [Box<dyn Bot>; 2] = [
-            Box::new(OptimalBot::default()),
-            Box::new(Personality::bold()),
+        let state = State::new(settings.clone(), 2, seed).expect("game");
+        let seats: Vec<(SeatInfo, Player<Cubes>)> = vec![
+            (
+                SeatInfo::computer("Olga", "optimal"),
+                Player::Bot(Box::new(OptimalBot::default())),
+            ),
+            (
+                SeatInfo::computer("Bella", "bold"),
+                Player::Bot(Box::new(Personality::bold())),
+            ),
         ];
+        let mut table = Table::<Cubes>::new(state, seats);
         let mut steps = 0;
-        while let ToAct::Seat(seat) = s.to_act() {
+        while let game_table::Turn::Seat(seat) = table.turn() {
             steps += 1;
             if steps > 5_000 {
                 break;
             }
+            let s = table.state().clone();
             let view = s.view(seat);
             if seat == 0 && view.phase == Phase::Rolled && steps % 3 == 0 {
                 let me = view.players[0].score;
@@ -120,8 +131,10 @@ fn keep_values_are_the_average_of_what_the_engine_rolls_next() {
                     checked += 1;
                 }
             }
-            let a = bots[seat].act(&view);
-            s.apply(a).expect("legal");
+            assert!(
+                matches!(table.step(), Ok(Step::Moved { .. })),
+                "the bots play legal moves"
+            );
         }
     }
     assert!(checked > 50, "checked {checked} keeps");
@@ -137,14 +150,14 @@ fn optimal_wins_more_than_its_share_with_three_players() {
     let games = 600u64;
     let mut wins = 0;
     for g in 0..games {
-        let mut o: Box<dyn Bot> = Box::new(OptimalBot::default());
-        let mut a: Box<dyn Bot> = Box::new(Personality::steady());
-        let mut b: Box<dyn Bot> = Box::new(Personality::cautious());
         // Rotate the seats so nobody always starts.
         let seat = (g % 3) as usize;
-        let mut seats: Vec<&mut dyn Bot> = vec![a.as_mut(), b.as_mut()];
-        seats.insert(seat, o.as_mut());
-        let s = play_game(&settings, 1_000 + g, &mut seats).expect("game");
+        let mut seats: Vec<BoxedBot> = vec![
+            Box::new(Personality::steady()),
+            Box::new(Personality::cautious()),
+        ];
+        seats.insert(seat, Box::new(OptimalBot::default()));
+        let s = play_game(&settings, 1_000 + g, seats).expect("game");
         let w = s.winner().expect("finished");
         wins += u64::from(w == seat);
     }

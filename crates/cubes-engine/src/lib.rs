@@ -7,7 +7,8 @@
 //! [`State::to_act`] and [`State::legal_actions`], applies an [`Action`] with
 //! [`State::apply`] (refusals come back as an [`IllegalAction`] whose
 //! `Display` is a sentence for the player) and shows each seat its
-//! [`Observation`]. [`Cubes`] runs the game at a [`game_table::Table`].
+//! [`Observation`]. [`Cubes`] runs the game at a [`game_table::Table`]
+//! ([`Cubes::table`] seats a new one).
 //!
 //! Scoring lives in [`scoring`]; game settings (Standard, Blitz, Jokers) are
 //! data in [`settings`].
@@ -16,6 +17,7 @@ pub mod dice;
 pub mod observation;
 pub mod record;
 pub mod scoring;
+pub mod seating;
 pub mod settings;
 pub mod state;
 
@@ -23,10 +25,11 @@ pub use dice::{DiceMask, Face};
 pub use observation::{Cubes, Observation};
 pub use record::{GameRecord, ReplayError};
 pub use scoring::{
-    Combo, Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, score_roll, valid_keeps,
+    Combo, Combos, Keep, all_scoring_keep, best_keep, faces_of, score_keep, score_roll,
+    valid_keeps, what_scores,
 };
 pub use settings::{JokerRule, Settings};
 pub use state::{
     Action, ActionList, DieState, Event, Events, IllegalAction, MAX_PLAYERS, Phase, PlayerScore,
-    SetupError, State, ToAct, Turn, View,
+    SetupError, State, ToAct, Turn, View, first_seat,
 };

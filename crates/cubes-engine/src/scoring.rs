@@ -237,6 +237,15 @@ pub fn score_counts(c: &Counts, n: usize) -> Option<Combos> {
     best
 }
 
+/// What each die a player keeps must be, as the end of a sentence: every
+/// kind of [`Combo`] a game with (or without) Jokers dice can score.
+pub fn what_scores(jokers: bool) -> String {
+    format!(
+        "a One, a Five, {}or part of three or more of a kind, a small straight or a straight",
+        if jokers { "a Joker, " } else { "" }
+    )
+}
+
 /// Whether all five faces form a straight (1-5 or 2-6).
 pub fn is_straight(c: &Counts) -> bool {
     c[1..=5].iter().all(|&k| k == 1) || c[2..=6].iter().all(|&k| k == 1)
@@ -389,6 +398,41 @@ mod tests {
 
     fn pts(f: &[Face]) -> Option<u32> {
         score_roll(f).map(|c| c.points())
+    }
+
+    #[test]
+    fn what_scores_names_every_combination_of_the_game() {
+        // Exhaustive: a new combination must be named here and there.
+        let named = |c: Combo| match c {
+            Combo::FiveOfAKind(_) | Combo::FourOfAKind(_) | Combo::ThreeOfAKind(_) => {
+                "three or more of a kind"
+            }
+            Combo::Straight | Combo::HeldStraight => "or a straight",
+            Combo::SmallStraight => "a small straight",
+            Combo::SingleOne => "a One",
+            Combo::SingleFive => "a Five",
+            Combo::SingleJoker => "a Joker",
+        };
+        let all = [
+            Combo::FiveOfAKind(Two),
+            Combo::FourOfAKind(Two),
+            Combo::ThreeOfAKind(Two),
+            Combo::Straight,
+            Combo::HeldStraight,
+            Combo::SmallStraight,
+            Combo::SingleOne,
+            Combo::SingleFive,
+            Combo::SingleJoker,
+        ];
+        for c in all {
+            assert!(what_scores(true).contains(named(c)), "{c:?}");
+            let plain = what_scores(false);
+            assert_eq!(
+                plain.contains(named(c)),
+                c != Combo::SingleJoker,
+                "{c:?} in {plain}"
+            );
+        }
     }
 
     #[test]

@@ -1,36 +1,18 @@
 //! The game as the terminal shows it: a model ([`App`]) and a pure
-//! [`App::update`] from inputs. No terminal here, so everything is testable;
-//! every rule decision is the engine's, and refusals show the engine's own
-//! sentence.
+//! [`App::update`] from inputs. No terminal here, so everything is testable.
+//!
+//! The game itself is a [`game_table::Table`] of [`Cubes`]: a person's move
+//! goes to [`Table::act`], a computer's comes from [`Table::step`], and the
+//! engine checks both (a refusal shows the engine's own sentence). The
+//! screen is drawn from [`App::obs`], the [`Observation`] of the person to
+//! act, or a spectator's while a computer plays or when the game is over:
+//! never from the engine's full state.
 
-use cubes_ai::Bot;
 use cubes_engine::{
-    Action, DiceMask, DieState, Event, Face, GameRecord, IllegalAction, Phase, Settings,
-    SetupError, State, ToAct,
+    Action, Cubes, DiceMask, DieState, Event, Face, IllegalAction, Observation, Phase, Settings,
+    SetupError, View,
 };
-
-/// Who sits in a seat.
-pub enum SeatKind {
-    /// A person at the keyboard.
-    Human,
-    /// A computer player.
-    Computer(Box<dyn Bot>),
-}
-
-/// A seat at the table.
-pub struct Seat {
-    /// Name shown and recorded.
-    pub name: String,
-    /// Human or computer.
-    pub kind: SeatKind,
-}
-
-impl Seat {
-    /// Whether a computer plays this seat.
-    pub fn is_computer(&self) -> bool {
-        matches!(self.kind, SeatKind::Computer(_))
-    }
-}
+use game_table::{Player, SeatInfo, SeatKind, Step, Table, Turn, Viewer};
 
 /// What the screen is showing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -63,6 +45,9 @@ pub enum Input {
     Enter,
     /// Escape.
     Esc,
+    /// `--plain`'s `k 1 3`: keep these dice and roll the others, whatever
+    /// is picked.
+    Keep(DiceMask),
     /// Time for a computer player to move.
     Tick,
 }
@@ -106,13 +91,13 @@ pub struct Busted {
 
 /// The whole model of the terminal game.
 pub struct App {
-    /// The game.
-    pub state: State,
-    /// Its record (seed + actions).
-    pub record: GameRecord,
-    /// The seats.
-    pub seats: Vec<Seat>,
-    /// Dice the human has picked to keep.
+    /// The game: its state, seats, computer players and action log.
+    table: Table<Cubes>,
+    /// What the screen shows (see the module's notes).
+    pub obs: Observation,
+    /// How many of the table's events the log has told.
+    told: usize,
+    /// Dice the person to act has picked to keep.
     pub selected: DiceMask,
     /// Status line.
     pub message: (String, Tone),
@@ -134,6 +119,9 @@ pub struct App {
     /// says so instead): game keys and computer moves wait, since nobody
     /// can see what they do; quitting still works.
     pub too_small: bool,
+    /// Why the game cannot go on: a computer player chose an illegal move
+    /// or failed (a bug in that player, reported as the table reports it).
+    pub stalled: Option<String>,
 }
 
 /// `10,000`.
@@ -150,10 +138,10 @@ pub fn points(p: u32) -> String {
 }
 
 /// The opening announcement of a game.
-pub fn announcement(state: &State) -> String {
-    let s = state.settings();
+pub fn announcement(view: &View) -> String {
+    let s = &view.settings;
     let mut m = format!("{} game to {} points.", s.name, points(s.target));
-    if state.jokers() {
+    if view.jokers {
         m.push_str(&format!(
             " This is a JOKERS game: 13-sided dice with a Joker (face value {}).",
             Face::Joker.face_value()
@@ -162,18 +150,50 @@ pub fn announcement(state: &State) -> String {
     m
 }
 
+/// Whether the player to act in `view` may hold now, as a short line for
+/// the screen and the plain status line; `None` before the dice are
+/// rolled.
+pub fn hold_line(view: &View) -> Option<String> {
+    match view.can_hold() {
+        Ok(b) => Some(format!("Hold now banks {}", points(b))),
+        Err(IllegalAction::NotOnBoard { needed, .. }) => Some(format!(
+            "Cannot hold yet: on board needs {}",
+            points(needed)
+        )),
+        Err(IllegalAction::OffBoard { needed, .. }) => Some(format!(
+            "Cannot hold: crossing the target needs {}",
+            points(needed)
+        )),
+        Err(_) => None,
+    }
+}
+
+/// Whether `player` is a person.
+fn is_person(player: Option<&Player<Cubes>>) -> bool {
+    matches!(player, Some(Player::Person))
+}
+
 impl App {
-    /// A new game; the engine refuses a table it cannot seat.
-    pub fn new(settings: Settings, seats: Vec<Seat>, seed: u64) -> Result<App, SetupError> {
-        let state = State::new(settings.clone(), seats.len(), seed)?;
-        let record = GameRecord::new(settings, seats.len(), seed);
-        let message = (announcement(&state), Tone::Info);
+    /// A new game at a table of `seats`; the engine refuses a table it
+    /// cannot seat.
+    pub fn new(
+        settings: Settings,
+        seats: Vec<(SeatInfo, Player<Cubes>)>,
+        seed: u64,
+    ) -> Result<App, SetupError> {
+        Ok(App::at(Cubes::table(settings, seed, seats)?))
+    }
+
+    /// The game at `table`, shown from its next move on.
+    pub fn at(table: Table<Cubes>) -> App {
+        let told = table.event_count();
+        let obs = table.observe_since(Viewer::Spectator, told);
         let mut app = App {
-            state,
-            record,
-            seats,
+            table,
+            obs,
+            told,
             selected: DiceMask::EMPTY,
-            message,
+            message: (String::new(), Tone::Info),
             message_serial: 0,
             controls: Controls::Keys,
             log: Vec::new(),
@@ -181,32 +201,80 @@ impl App {
             mode: Mode::Play,
             busted: None,
             too_small: false,
+            stalled: None,
         };
-        let first = app.seats[0].name.clone();
-        app.log.push(app.message.0.clone());
-        app.log.push(format!("{first} starts."));
+        app.refresh();
+        let first = app.obs.view.current;
+        app.log.push(announcement(&app.obs.view));
+        app.log.push(format!("{} starts.", app.name(first)));
         app.message.0 = app.start_message();
-        Ok(app)
+        app
     }
 
     /// The same game played with other controls (before the first move).
     pub fn with_controls(mut self, controls: Controls) -> App {
         self.controls = controls;
-        if self.record.actions.is_empty() {
+        if self.table.log().is_empty() {
             self.message.0 = self.start_message();
         }
         self
     }
 
+    /// The table, for the host: the game's full state (to record the
+    /// result) and its action log. Never for drawing.
+    pub fn table(&self) -> &Table<Cubes> {
+        &self.table
+    }
+
+    /// Every move made so far.
+    pub fn actions(&self) -> &[Action] {
+        self.table.log()
+    }
+
     fn start_message(&self) -> String {
-        let mut m = announcement(&self.state);
-        if !self.seats[0].is_computer() {
+        let mut m = announcement(&self.obs.view);
+        if self.human_to_act() {
             m.push_str(match self.controls {
                 Controls::Keys => " Press r to roll the dice, ? for help.",
                 Controls::Lines => " Type r to roll the dice, ? for the commands.",
             });
         }
         m
+    }
+
+    /// Whose observation the screen shows: the person to act, or a
+    /// spectator (a computer's turn, the end of the game).
+    fn viewer(&self) -> Viewer {
+        match self.table.turn() {
+            Turn::Seat(s) if is_person(self.table.player(s)) => Viewer::Seat(s),
+            _ => Viewer::Spectator,
+        }
+    }
+
+    /// Takes the observation for the screen, with the events the log has
+    /// not told yet (returned, oldest first).
+    fn refresh(&mut self) -> Vec<Event> {
+        let mut obs = self.table.observe_since(self.viewer(), self.told);
+        self.told = self.table.event_count();
+        let events = std::mem::take(&mut obs.events);
+        self.obs = obs;
+        events
+    }
+
+    /// The name of `seat`.
+    pub fn name(&self, seat: usize) -> String {
+        self.obs
+            .players
+            .get(seat)
+            .map_or_else(|| format!("Seat {}", seat + 1), |p| p.name.clone())
+    }
+
+    /// Whether a computer plays `seat`.
+    pub fn is_computer(&self, seat: usize) -> bool {
+        self.obs
+            .players
+            .get(seat)
+            .is_some_and(|p| matches!(p.kind, SeatKind::Computer { .. }))
     }
 
     /// Sets the status line.
@@ -217,20 +285,25 @@ impl App {
 
     /// The seat to act, if the game goes on.
     pub fn to_act(&self) -> Option<usize> {
-        match self.state.to_act() {
-            ToAct::Seat(s) => Some(s),
-            ToAct::GameOver { .. } => None,
+        match self.obs.view.winner {
+            None => Some(self.obs.view.current),
+            Some(_) => None,
         }
     }
 
-    /// Whether a human must act now.
+    /// Whether a person must act now.
     pub fn human_to_act(&self) -> bool {
-        self.to_act().is_some_and(|s| !self.seats[s].is_computer())
+        self.to_act().is_some_and(|s| !self.is_computer(s))
     }
 
-    /// Whether the game has humans at all.
+    /// Whether a computer player is to move now (and can).
+    pub fn computer_to_act(&self) -> bool {
+        self.stalled.is_none() && self.to_act().is_some_and(|s| self.is_computer(s))
+    }
+
+    /// Whether the game has people at all.
     pub fn has_humans(&self) -> bool {
-        self.seats.iter().any(|s| !s.is_computer())
+        (0..self.obs.players.len()).any(|s| !self.is_computer(s))
     }
 
     fn error(&mut self, m: impl Into<String>) {
@@ -245,21 +318,9 @@ impl App {
         }
     }
 
-    /// Whether the player to act may hold now, as a short line for the
-    /// screen and the plain status line; `None` before the dice are rolled.
+    /// Whether the player to act may hold now (see [`hold_line`]).
     pub fn hold_line(&self) -> Option<String> {
-        match self.state.can_hold() {
-            Ok(b) => Some(format!("Hold now banks {}", points(b))),
-            Err(IllegalAction::NotOnBoard { needed, .. }) => Some(format!(
-                "Cannot hold yet: on board needs {}",
-                points(needed)
-            )),
-            Err(IllegalAction::OffBoard { needed, .. }) => Some(format!(
-                "Cannot hold: crossing the target needs {}",
-                points(needed)
-            )),
-            Err(_) => None,
-        }
+        hold_line(&self.obs.view)
     }
 
     /// Handles one input.
@@ -272,7 +333,7 @@ impl App {
         }
         match self.mode {
             Mode::Help => {
-                self.mode = if self.state.winner().is_some() {
+                self.mode = if self.obs.view.winner.is_some() {
                     Mode::Over
                 } else {
                     Mode::Play
@@ -319,27 +380,25 @@ impl App {
         let Some(seat) = self.to_act() else {
             return Effect::None;
         };
-        if self.seats[seat].is_computer() {
+        if self.is_computer(seat) {
             if input == Input::Tick {
-                let view = self.state.view(seat);
-                let action = match &mut self.seats[seat].kind {
-                    SeatKind::Computer(bot) => bot.act(&view),
-                    SeatKind::Human => return Effect::None,
-                };
-                return self.apply(action);
+                return self.computer_moves();
             }
-            let m = format!(
-                "{} is playing; wait for your turn (? help, q quit).",
-                self.seats[seat].name
-            );
+            let m = match &self.stalled {
+                Some(why) => format!("{why} The game cannot go on: q leaves it."),
+                None => format!(
+                    "{} is playing; wait for your turn (? help, q quit).",
+                    self.name(seat)
+                ),
+            };
             self.say(m, Tone::Info);
             return Effect::None;
         }
+        let phase = self.obs.view.phase;
         match input {
             Input::Key(c @ '1'..='5') => {
                 let i = usize::from(c as u8 - b'1');
-                let turn = self.state.turn();
-                match (self.state.phase(), turn.states[i]) {
+                match (phase, self.obs.view.turn.states[i]) {
                     (Phase::Rolled, DieState::Rolled) => {
                         self.selected = self.selected.toggled(i);
                         self.describe_selection();
@@ -355,8 +414,8 @@ impl App {
                 // Every scoring die, as the key says; not the points-only
                 // best keep, which leaves a lone Joker (0 points) behind
                 // even when keeping it would earn a fresh roll of five.
-                match self.state.turn().all_scoring_keep() {
-                    Some(k) if self.state.phase() == Phase::Rolled => {
+                match self.obs.view.turn.all_scoring_keep() {
+                    Some(k) if phase == Phase::Rolled => {
                         self.selected = k.mask;
                         self.describe_selection();
                     }
@@ -364,9 +423,12 @@ impl App {
                 }
                 Effect::None
             }
+            // The engine says why a keep is refused (nothing rolled yet,
+            // dice that do not score).
+            Input::Keep(mask) => self.person_moves(seat, Action::Keep(mask)),
             Input::Key('r' | 'R' | ' ') | Input::Enter => {
-                if self.state.phase() == Phase::Start {
-                    return self.apply(Action::Roll);
+                if phase == Phase::Start {
+                    return self.person_moves(seat, Action::Roll);
                 }
                 if self.selected.is_empty() {
                     self.error(match self.controls {
@@ -379,9 +441,9 @@ impl App {
                     });
                     return Effect::None;
                 }
-                self.apply(Action::Keep(self.selected))
+                self.person_moves(seat, Action::Keep(self.selected))
             }
-            Input::Key('h' | 'H' | 'b' | 'B') => self.apply(Action::Hold),
+            Input::Key('h' | 'H' | 'b' | 'B') => self.person_moves(seat, Action::Hold),
             Input::Key(c) => {
                 // Only the full screen gets here: --plain sends the app the
                 // keys of commands it knows and answers unknown words itself
@@ -398,9 +460,10 @@ impl App {
             self.say("Nothing picked.", Tone::Info);
             return;
         }
-        match self.state.turn().score_keep(self.selected) {
+        let turn = &self.obs.view.turn;
+        match turn.score_keep(self.selected) {
             Some(k) => {
-                let left = self.state.turn().mask(DieState::Rolled).len() - self.selected.len();
+                let left = turn.mask(DieState::Rolled).len() - self.selected.len();
                 // All dice scored: the next roll is of all of them again.
                 let next = if left == 0 { DiceMask::ALL.len() } else { left };
                 let forgotten = if k.forgotten > 0 {
@@ -416,85 +479,118 @@ impl App {
                 );
                 self.say(m, Tone::Info);
             }
-            None => self.error("These dice do not all score: every die you keep must be part of a scoring combination."),
+            // The engine's sentence: what scores in this game.
+            None => match self.obs.check(Action::Keep(self.selected)) {
+                Err(why) => self.error(why.to_string()),
+                Ok(()) => self.say("Nothing picked.", Tone::Info),
+            },
         }
     }
 
-    fn apply(&mut self, action: Action) -> Effect {
-        let seat = self.state.current();
-        match self.state.apply(action) {
+    /// A person's move for `seat`, checked by the table (its refusal is the
+    /// engine's sentence).
+    fn person_moves(&mut self, seat: usize, action: Action) -> Effect {
+        match self.table.act(seat, action) {
             Err(e) => {
                 self.error(e.to_string());
                 Effect::None
             }
-            Ok(events) => {
-                self.record.actions.push(action);
-                self.selected = DiceMask::EMPTY;
-                // A bust's dice stay on screen until somebody rolls again.
-                if action == Action::Roll {
-                    self.busted = None;
+            Ok(()) => self.moved(action),
+        }
+    }
+
+    /// The computer player to act moves, as the table asks it.
+    fn computer_moves(&mut self) -> Effect {
+        if self.stalled.is_some() {
+            return Effect::None;
+        }
+        match self.table.step() {
+            Ok(Step::Moved { action, .. }) => self.moved(action),
+            Ok(Step::Person(_) | Step::Host | Step::Over) => Effect::None,
+            Err(e) => {
+                // A bug in that player: reported, never replaced by another
+                // move. The people can still leave.
+                let mut why = e.to_string();
+                if !why.ends_with('.') {
+                    why.push('.');
                 }
-                let mut last_roll = None;
-                for e in &events {
-                    match e {
-                        Event::Rolled { dice, rolled, .. } => last_roll = Some((*dice, *rolled)),
-                        Event::Bust { seat, lost } => {
-                            if let Some((dice, rolled)) = last_roll {
-                                self.busted = Some(Busted {
-                                    seat: *seat,
-                                    dice,
-                                    rolled,
-                                    lost: *lost,
-                                });
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let mut lines = Vec::new();
-                for e in &events {
-                    lines.push(self.describe(e));
-                }
-                let who = &self.seats[seat].name;
-                let summary = lines
-                    .iter()
-                    .filter(|l| !l.is_empty())
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let before = self.log.len();
-                self.log.extend(lines.into_iter().filter(|l| !l.is_empty()));
-                self.logged += self.log.len() - before;
-                if self.log.len() > 200 {
-                    self.log.drain(..self.log.len() - 200);
-                }
-                let rolled = self.state.phase() == Phase::Rolled;
-                let hint = match (self.to_act(), self.controls) {
-                    (Some(s), _) if self.seats[s].is_computer() => "",
-                    (None, _) => "",
-                    (Some(_), Controls::Keys) if rolled => {
-                        " Pick dice to keep (1-5, a), then r; or h to hold."
-                    }
-                    (Some(_), Controls::Lines) if rolled => {
-                        " Keep dice and roll the others (k 1 3, or a then r); or h to hold."
-                    }
-                    (Some(_), Controls::Keys) => " Press r to roll.",
-                    (Some(_), Controls::Lines) => " Type r to roll.",
-                };
-                let _ = who;
-                self.say(format!("{summary}{hint}"), Tone::Info);
-                if self.state.winner().is_some() {
-                    self.mode = Mode::Over;
-                    return Effect::GameOver;
-                }
+                self.log_lines(vec![why.clone()]);
+                self.stalled = Some(why.clone());
+                self.error(format!("{why} The game cannot go on: q leaves it."));
                 Effect::None
             }
         }
     }
 
+    fn log_lines(&mut self, lines: Vec<String>) {
+        let before = self.log.len();
+        self.log.extend(lines.into_iter().filter(|l| !l.is_empty()));
+        self.logged += self.log.len() - before;
+        if self.log.len() > 200 {
+            self.log.drain(..self.log.len() - 200);
+        }
+    }
+
+    /// After a move the table accepted: the new observation, the log, the
+    /// status line.
+    fn moved(&mut self, action: Action) -> Effect {
+        let events = self.refresh();
+        self.selected = DiceMask::EMPTY;
+        // A bust's dice stay on screen until somebody rolls again.
+        if action == Action::Roll {
+            self.busted = None;
+        }
+        let mut last_roll = None;
+        for e in &events {
+            match e {
+                Event::Rolled { dice, rolled, .. } => last_roll = Some((*dice, *rolled)),
+                Event::Bust { seat, lost } => {
+                    if let Some((dice, rolled)) = last_roll {
+                        self.busted = Some(Busted {
+                            seat: *seat,
+                            dice,
+                            rolled,
+                            lost: *lost,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let lines: Vec<String> = events.iter().map(|e| self.describe(e)).collect();
+        let summary = lines
+            .iter()
+            .filter(|l| !l.is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.log_lines(lines);
+        let rolled = self.obs.view.phase == Phase::Rolled;
+        let hint = match (self.to_act(), self.controls) {
+            (Some(s), _) if self.is_computer(s) => "",
+            (None, _) => "",
+            (Some(_), Controls::Keys) if rolled => {
+                " Pick dice to keep (1-5, a), then r; or h to hold."
+            }
+            (Some(_), Controls::Lines) if rolled => {
+                " Keep dice and roll the others (k 1 3, or a then r); or h to hold."
+            }
+            (Some(_), Controls::Keys) => " Press r to roll.",
+            (Some(_), Controls::Lines) => " Type r to roll.",
+        };
+        self.say(format!("{summary}{hint}"), Tone::Info);
+        if self.obs.view.winner.is_some() {
+            self.mode = Mode::Over;
+            return Effect::GameOver;
+        }
+        Effect::None
+    }
+
     /// One event as a sentence.
     pub fn describe(&self, e: &Event) -> String {
-        let name = |s: usize| self.seats[s].name.clone();
+        let name = |s: usize| self.name(s);
+        let view = &self.obs.view;
+        let score = |s: usize| view.players.get(s).map_or(0, |p| p.score);
         match e {
             Event::Rolled { seat, dice, rolled } => {
                 let faces: Vec<String> = rolled
@@ -551,10 +647,9 @@ impl App {
             ),
             Event::Overtime { leader, lead: 0 } => {
                 // A tie at the top: nobody leads, so name who is level.
-                let top = self.state.players()[*leader].score;
-                let tied: Vec<String> = self
-                    .state
-                    .players()
+                let top = score(*leader);
+                let tied: Vec<String> = view
+                    .players
                     .iter()
                     .enumerate()
                     .filter(|(_, p)| p.score == top)
@@ -569,20 +664,20 @@ impl App {
                 format!(
                     "Overtime! {who} are tied at {}; the winner must lead by {}.",
                     points(top),
-                    points(self.state.settings().overtime_lead)
+                    points(view.settings.overtime_lead)
                 )
             }
             Event::Overtime { leader, lead } => format!(
                 "Overtime! {} leads by {}; the winner must lead by {}.",
                 name(*leader),
                 points(*lead),
-                points(self.state.settings().overtime_lead)
+                points(view.settings.overtime_lead)
             ),
             Event::TurnStarted { seat } => format!("{}'s turn.", name(*seat)),
             Event::GameOver { winner } => format!(
                 "{} wins with {} points!",
                 name(*winner),
-                points(self.state.players()[*winner].score)
+                points(score(*winner))
             ),
         }
     }
@@ -591,46 +686,41 @@ impl App {
 /// The tables the tests of app, plain and ui play at, written out once.
 #[cfg(test)]
 pub mod fixtures {
-    use super::{App, Seat, SeatKind};
+    use super::App;
     use cubes_ai::Personality;
-    use cubes_engine::Settings;
+    use cubes_engine::{Cubes, Settings};
+    use game_table::{Player, SeatInfo};
 
-    /// ann, a person, against Steady Sam.
+    /// A person's seat.
+    pub fn person(name: &str) -> (SeatInfo, Player<Cubes>) {
+        (SeatInfo::human(name), Player::Person)
+    }
+
+    /// A personality's seat, under its own name.
+    pub fn computer(p: Personality) -> (SeatInfo, Player<Cubes>) {
+        (SeatInfo::computer(p.name, p.name), Player::Bot(Box::new(p)))
+    }
+
+    /// ann, a person, against Steady Sam, on a seed that draws ann to
+    /// start (as 11, 22477 and 17343 do).
     pub fn ann_vs_sam(settings: Settings, seed: u64) -> App {
-        let seats = vec![
-            Seat {
-                name: "ann".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-        ];
-        App::new(settings, seats, seed).expect("app")
+        let seats = vec![person("ann"), computer(Personality::steady())];
+        let app = App::new(settings, seats, seed).expect("app");
+        assert_eq!(app.obs.view.current, 0, "seed {seed} draws Sam to start");
+        app
     }
 
     /// ann alone: a person always to act.
     pub fn ann_alone(settings: Settings, seed: u64) -> App {
-        let seats = vec![Seat {
-            name: "ann".into(),
-            kind: SeatKind::Human,
-        }];
-        App::new(settings, seats, seed).expect("app")
+        App::new(settings, vec![person("ann")], seed).expect("app")
     }
 
     /// Bold Bella against Steady Sam: computers only, so ticks play the
     /// whole game.
     pub fn bella_vs_sam(settings: Settings, seed: u64) -> App {
         let seats = vec![
-            Seat {
-                name: "Bold Bella".into(),
-                kind: SeatKind::Computer(Box::new(Personality::bold())),
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
+            computer(Personality::bold()),
+            computer(Personality::steady()),
         ];
         App::new(settings, seats, seed).expect("app")
     }
@@ -664,36 +754,41 @@ mod tests {
             a.message.0
         );
         a.update(Input::Key('r'));
-        assert_eq!(a.record.actions, vec![Action::Roll]);
-        if a.state.phase() == Phase::Rolled {
+        assert_eq!(a.actions(), [Action::Roll]);
+        if a.obs.view.phase == Phase::Rolled {
             a.update(Input::Enter);
             assert!(a.message.0.starts_with("First pick"), "{}", a.message.0);
             a.update(Input::Key('a'));
             assert!(!a.selected.is_empty());
             assert!(a.message.0.starts_with("Keep "), "{}", a.message.0);
             a.update(Input::Key('r'));
-            assert_eq!(a.record.actions.len(), 2);
+            assert_eq!(a.actions().len(), 2);
         }
-        // The record replays to the same state.
-        assert!(a.record.replay().expect("replays") == a.state);
+        // The seed and the action log replay to the same game.
+        let s = a.table().state();
+        let record = cubes_engine::GameRecord {
+            actions: a.actions().to_vec(),
+            ..cubes_engine::GameRecord::new(s.settings().clone(), 2, s.seed())
+        };
+        assert!(record.replay().expect("replays") == *s);
     }
 
     #[test]
     fn a_picks_every_scoring_die_even_a_lone_joker() {
-        // The audit's game: seed 29 with Jokers dice rolls 3 5 4 2 J. `a`
+        // The audit's roll, 3 5 4 2 J (seed 17343 with Jokers dice). `a`
         // used to pick the small straight only and roll one die; all five
         // dice score, so keeping them all rolls five fresh dice.
         let settings = Settings::standard().with_jokers(cubes_engine::JokerRule::Always);
-        let mut a = ann_vs_sam(settings, 29);
+        let mut a = ann_vs_sam(settings, 17343);
         a.update(Input::Key('r'));
-        let faces: String = a.state.turn().dice.iter().map(|d| d.symbol()).collect();
+        let faces: String = a.obs.view.turn.dice.iter().map(|d| d.symbol()).collect();
         assert_eq!(faces, "3542J");
         a.update(Input::Key('a'));
         assert_eq!(a.selected, DiceMask::ALL);
         assert!(a.message.0.contains("rolls 5 dice"), "{}", a.message.0);
         a.update(Input::Key('r'));
-        assert_eq!(a.state.turn().points, 400);
-        assert_eq!(a.state.turn().mask(DieState::Held), DiceMask::EMPTY);
+        assert_eq!(a.obs.view.turn.points, 400);
+        assert_eq!(a.obs.view.turn.mask(DieState::Held), DiceMask::EMPTY);
         assert!(
             a.log.iter().any(|l| l.starts_with("All five dice scored")),
             "{:?}",
@@ -740,7 +835,7 @@ mod tests {
         }
         a.update(Input::Enter);
         a.update(Input::Tick);
-        assert!(a.record.actions.is_empty());
+        assert!(a.actions().is_empty());
         assert_eq!(a.mode, Mode::Play);
         assert_eq!(a.message_serial, 0, "{}", a.message.0);
         a.update(Input::Key('q'));
@@ -752,7 +847,7 @@ mod tests {
         a.update(Input::Key('r'));
         a.too_small = false;
         a.update(Input::Key('r'));
-        assert_eq!(a.record.actions, vec![Action::Roll]);
+        assert_eq!(a.actions(), [Action::Roll]);
     }
 
     #[test]
@@ -762,6 +857,86 @@ mod tests {
         assert_eq!(a.mode, Mode::Help);
         a.update(Input::Key('x'));
         assert_eq!(a.mode, Mode::Play);
+    }
+
+    /// Rolls, then keeps die 1 whatever it shows: a broken computer
+    /// player.
+    struct KeepsDieOne;
+
+    impl game_table::Bot<Cubes> for KeepsDieOne {
+        fn name(&self) -> &str {
+            "Keeps One"
+        }
+        fn decide(&mut self, o: &Observation) -> Result<Action, game_table::BotError> {
+            Ok(match o.view.phase {
+                Phase::Rolled => Action::Keep(DiceMask::of(&[0])),
+                _ => Action::Roll,
+            })
+        }
+    }
+
+    #[test]
+    fn a_computer_players_illegal_move_is_reported_and_stops_the_game() {
+        let seats = vec![
+            fixtures::computer(cubes_ai::Personality::steady()),
+            (
+                SeatInfo::computer("Keeps One", "broken"),
+                Player::Bot(Box::new(KeepsDieOne)),
+            ),
+        ];
+        let mut a = App::new(Settings::standard(), seats, 3).expect("app");
+        for _ in 0..10_000 {
+            if a.stalled.is_some() {
+                break;
+            }
+            a.update(Input::Tick);
+        }
+        let why = a.stalled.clone().expect("die 1 does not always score");
+        assert!(
+            why.starts_with("Keeps One (seat 1) chose the illegal move keep x...."),
+            "{why}"
+        );
+        assert!(why.contains("is not a scoring keep"), "{why}");
+        assert_eq!(a.message.1, Tone::Error);
+        assert!(
+            a.message.0.contains("The game cannot go on"),
+            "{}",
+            a.message.0
+        );
+        assert_eq!(a.log.last(), Some(&why));
+        assert!(!a.computer_to_act());
+        let moves = a.actions().len();
+        a.update(Input::Tick);
+        assert_eq!(a.actions().len(), moves, "no move is played in its place");
+        assert_eq!(a.update(Input::Key('q')), Effect::Quit { unfinished: true });
+    }
+
+    #[test]
+    fn the_screen_shows_the_person_to_act_or_a_spectator() {
+        let mut a = app();
+        let mut seen = [false; 2];
+        for _ in 0..2_000 {
+            let Some(seat) = a.to_act() else { break };
+            if a.is_computer(seat) {
+                assert_eq!(a.obs.viewer, Viewer::Spectator);
+                assert!(a.obs.legal.is_empty());
+                a.update(Input::Tick);
+                seen[1] = true;
+            } else {
+                assert_eq!(a.obs.viewer, Viewer::Seat(seat));
+                assert!(a.obs.to_act() && !a.obs.legal.is_empty());
+                let k = a.obs.legal[0];
+                a.update(match k {
+                    Action::Roll => Input::Key('r'),
+                    Action::Hold => Input::Key('h'),
+                    Action::Keep(m) => Input::Keep(m),
+                });
+                seen[0] = true;
+            }
+        }
+        assert_eq!(seen, [true, true]);
+        let b = bella_vs_sam(Settings::blitz(), 5);
+        assert_eq!(b.obs.viewer, Viewer::Spectator, "only computers play");
     }
 
     #[test]

@@ -1,18 +1,22 @@
 //! The terminal game `cubes`: the full-screen board (ratatui) and the
 //! line-by-line text mode, for people and computer players at one table.
 //!
-//! - [`app::App`] is the model: the engine state, the game record, the
-//!   seats, the dice picked, the status line and the log. [`App::update`]
-//!   is pure: it takes one [`app::Input`] (a key, or a tick for a computer
-//!   move) and returns the [`app::Effect`] the caller carries out (record
-//!   the finished game, leave).
-//! - [`ui::draw`] draws the model; [`ui::fits`] tells whether a terminal is
-//!   big enough for the board.
+//! - [`app::App`] is the model: the game's [`game_table::Table`] (the one
+//!   game loop: people's moves go to [`game_table::Table::act`], computer
+//!   players are asked by [`game_table::Table::step`]), the observation the
+//!   screen shows, the dice picked, the status line and the log.
+//!   [`App::update`] is pure: it takes one [`app::Input`] (a key, or a tick
+//!   for a computer move) and returns the [`app::Effect`] the caller
+//!   carries out (record the finished game, leave).
+//! - [`ui::draw`] draws the model from the observation, never from the
+//!   engine's full state; [`ui::fits`] tells whether a terminal is big
+//!   enough for the board.
 //! - [`term::run`] is the full-screen loop (crossterm events in, frames
 //!   out, computer moves on a timer). [`plain::run`] is the text mode
 //!   (`--plain`): typed commands in, lines out.
 //! - [`signals::Stop`] turns a hangup, `kill` or Ctrl-C into an ordinary
-//!   quit, so a game left that way is still recorded.
+//!   quit, so a game left that way is still recorded; the loops also end
+//!   the game as a hangup when they find the terminal gone.
 //!
 //! The UI never decides a rule: every move is checked by the engine and a
 //! refused move shows the engine's reason; the numbers of the rules on
@@ -25,8 +29,9 @@ pub mod signals;
 pub mod term;
 pub mod ui;
 
-pub use app::{App, Controls, Effect, Input, Mode, Seat, SeatKind};
+pub use app::{App, Controls, Effect, Input, Mode};
 pub use signals::Stop;
+pub use term::Ttys;
 
 /// What can go wrong while playing in the terminal.
 #[derive(Debug, thiserror::Error)]

@@ -42,14 +42,21 @@ pub enum Command {
     Unknown(String),
 }
 
-/// A word as the player typed it, safe to print back: control characters
-/// escaped, at most 20 characters.
+/// A word as the player typed it, safe to print back: control and
+/// invisible characters escaped, at most 20 characters as printed (escapes
+/// included: a line of control characters must not make a long message).
 fn echo(word: &str) -> String {
-    let mut w: String = word.chars().take(20).collect();
-    if word.chars().count() > 20 {
-        w.push_str("...");
+    const MAX: usize = 20;
+    let mut out = String::new();
+    for c in word.chars() {
+        let e: String = c.escape_debug().collect();
+        if out.chars().count() + e.chars().count() > MAX {
+            out.push_str("...");
+            break;
+        }
+        out.push_str(&e);
     }
-    w.escape_debug().to_string()
+    out
 }
 
 /// Understands one line.
@@ -93,7 +100,7 @@ pub fn parse(line: &str) -> Command {
 }
 
 fn dice_line(app: &App) -> String {
-    let t = app.state.turn();
+    let t = &app.obs.view.turn;
     (0..5)
         .map(|i| match t.states[i] {
             DieState::Idle => format!("{}:-", i + 1),
@@ -107,9 +114,10 @@ fn dice_line(app: &App) -> String {
 /// Every player's "name score", in seat order: for the status line and the
 /// final scores.
 fn score_list(app: &App) -> Vec<String> {
-    app.seats
+    app.obs
+        .players
         .iter()
-        .zip(app.state.players())
+        .zip(&app.obs.view.players)
         .map(|(s, p)| format!("{} {}", s.name, points(p.score)))
         .collect()
 }
@@ -117,14 +125,14 @@ fn score_list(app: &App) -> Vec<String> {
 /// The status line before each prompt: what the full screen would show,
 /// in one line a screen reader reads out.
 pub fn status_line(app: &App) -> String {
-    let turn = app.state.turn();
+    let turn = &app.obs.view.turn;
     let mut line = format!(
         "[{}] dice {}  turn {}",
         score_list(app).join(" | "),
         dice_line(app),
         points(turn.points)
     );
-    if app.state.phase() == Phase::Rolled {
+    if app.obs.view.phase == Phase::Rolled {
         if let Some(k) = turn.best_keep() {
             line.push_str(&format!(". This roll: {}", k.combos));
         }
@@ -252,16 +260,23 @@ pub fn run(
             }
             continue;
         }
-        if !app.human_to_act() {
-            let effect = app.update(Input::Tick);
-            if let Effect::Quit { unfinished } = effect {
+        if app.computer_to_act() {
+            // The table asks the computer player (App::update, as on the
+            // full screen): one move per pass, so each is printed.
+            if let Effect::Quit { unfinished } = app.update(Input::Tick) {
                 return Ok(unfinished);
             }
             continue;
         }
-        let seat = app.state.current();
+        if app.stalled.is_some() {
+            // A computer player broke the rules (the log above says how):
+            // nobody can move any more.
+            writeln!(out, "! The game cannot go on.")?;
+            return Ok(true);
+        }
+        let seat = app.obs.view.current;
         writeln!(out, "{}", status_line(app))?;
-        write!(out, "{}> ", app.seats[seat].name)?;
+        write!(out, "{}> ", app.name(seat))?;
         out.flush()?;
         let line = match wait_line(&lines, stop)? {
             Got::Line(l) => l,
@@ -288,12 +303,10 @@ pub fn run(
                 writeln!(out, "! Unknown command '{w}': type ? for the commands.")?;
             }
             Command::Keep(mask) => {
-                app.selected = *mask;
-                app.update(Input::Key('r'));
-                // A refused keep leaves nothing picked: `k` says it all.
-                if app.message.1 == Tone::Error {
-                    app.selected = DiceMask::EMPTY;
-                }
+                // Straight to the table: before the first roll the engine
+                // says there is nothing to keep (it used to roll instead),
+                // and a keep that does not score gets its sentence.
+                app.update(Input::Keep(*mask));
             }
             Command::Roll => {
                 app.update(Input::Key('r'));
@@ -349,7 +362,7 @@ mod tests {
 
     #[test]
     fn a_signal_ends_the_game_while_waiting_for_a_line() {
-        let mut app = ann_alone(Settings::standard(), 7);
+        let mut app = ann_alone(Settings::standard(), 22477);
         let stop = Stop::never();
         let raiser = stop.clone();
         std::thread::spawn(move || {
@@ -369,14 +382,14 @@ mod tests {
         let input = std::io::Cursor::new(Vec::new());
         assert!(!run(&mut app, input, &mut out, &Stop::never()).expect("runs"));
         let out = String::from_utf8(out).expect("utf-8");
-        let [bella, sam] = [0, 1].map(|s| points(app.state.players()[s].score));
+        let [bella, sam] = [0, 1].map(|s| points(app.obs.view.players[s].score));
         assert!(
             out.ends_with(&format!(
                 "Final scores: Bold Bella {bella}, Steady Sam {sam}.\n"
             )),
             "{out}"
         );
-        assert!(app.state.winner().is_some());
+        assert!(app.obs.view.winner.is_some());
     }
 
     #[test]
@@ -393,11 +406,48 @@ mod tests {
         assert_eq!(parse("6"), Command::Unknown("6".into()));
         // Control characters are echoed escaped, never raw.
         assert_eq!(parse("a\u{0}b"), Command::Unknown("a\\0b".into()));
+        // ...and a line of them is cut like a long word.
+        assert_eq!(
+            parse(&"\u{1}".repeat(30)),
+            Command::Unknown(format!("{}...", "\\u{1}".repeat(4)))
+        );
+        assert_eq!(
+            parse(&"x".repeat(30)),
+            Command::Unknown(format!("{}...", "x".repeat(20)))
+        );
+    }
+
+    #[test]
+    fn keeping_before_the_first_roll_says_there_is_nothing_to_keep_yet() {
+        // `k 1` before the first roll used to roll the dice silently.
+        let mut app = ann_alone(Settings::standard(), 22477).with_controls(Controls::Lines);
+        let mut out = Vec::new();
+        let input = std::io::Cursor::new(b"k 1\nq\ny\n".to_vec());
+        run(&mut app, input, &mut out, &Stop::never()).expect("runs");
+        let out = String::from_utf8(out).expect("utf-8");
+        assert!(
+            out.contains("! Roll the dice first: every turn starts by rolling all five dice, so there is nothing to keep or hold yet."),
+            "{out}"
+        );
+        assert!(!out.contains("ann rolls"), "{out}");
+        assert!(app.actions().is_empty());
+    }
+
+    #[test]
+    fn a_keep_that_does_not_score_gets_the_engines_list_of_what_scores() {
+        // Seed 17343 with Jokers dice rolls 3 5 4 2 J: 3 alone does not score.
+        let settings = Settings::standard().with_jokers(JokerRule::Always);
+        let out = play(settings, 17343, "r\nk 1\n1\nq\ny\n");
+        let said = "3 is not a scoring keep: every die you keep must be a One, a Five, \
+                    a Joker, or part of three or more of a kind, a small straight or a straight.";
+        assert!(out.contains(&format!("! {said}")), "{out}");
+        // Picking it says the same.
+        assert_eq!(out.matches(said).count(), 2, "{out}");
     }
 
     #[test]
     fn unknown_words_say_so_without_a_nul_byte() {
-        let out = play(Settings::standard(), 7, "foo\nx\nq\ny\n");
+        let out = play(Settings::standard(), 22477, "foo\nx\nq\ny\n");
         assert!(
             out.contains("! Unknown command 'foo': type ? for the commands."),
             "{out}"
@@ -414,14 +464,14 @@ mod tests {
     fn an_error_is_printed_once() {
         // `h` before rolling is refused; `?`, an empty line and `n` at the
         // quit question must not print the refusal again.
-        let out = play(Settings::standard(), 7, "h\n?\n\nq\nn\nq\ny\n");
+        let out = play(Settings::standard(), 22477, "h\n?\n\nq\nn\nq\ny\n");
         assert_eq!(out.matches("! Roll the dice first").count(), 1, "{out}");
         assert!(out.contains("Good: the game goes on."), "{out}");
     }
 
     #[test]
     fn help_and_refusals_name_the_plain_commands() {
-        let out = play(Settings::standard(), 7, "?\nr\nr\nq\ny\n");
+        let out = play(Settings::standard(), 22477, "?\nr\nr\nq\ny\n");
         assert!(out.contains("k 1 3    keep dice 1 and 3"), "{out}");
         assert!(!out.contains("1-5 pick a die"), "{out}");
         assert!(!out.contains("r or Enter"), "{out}");
@@ -434,9 +484,9 @@ mod tests {
 
     #[test]
     fn the_status_line_says_what_the_roll_and_the_pick_score() {
-        // Seed 29 with Jokers dice rolls 3 5 4 2 J.
+        // Seed 17343 with Jokers dice rolls 3 5 4 2 J.
         let settings = Settings::standard().with_jokers(JokerRule::Always);
-        let out = play(settings, 29, "r\n5\nq\ny\n");
+        let out = play(settings, 17343, "r\n5\nq\ny\n");
         assert!(
             out.contains(
                 "dice 1:3 2:5 3:4 4:2 5:J  turn 0. This roll: small straight (400). \

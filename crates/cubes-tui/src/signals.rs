@@ -6,16 +6,31 @@
 //! the terminal and return, and the game is recorded like any quit. A
 //! second signal while that runs ends the process at once, so a stuck exit
 //! can still be killed.
+//!
+//! A closed terminal does not always send the game a hangup (when a shell
+//! between them is the terminal's session leader, only the shell gets
+//! one), and Ctrl-C on the full screen is a key, not a signal: the loops
+//! then end the game with [`Stop::end_as`], which the caller treats like
+//! the signal but which does not arm the immediate exit (a late hangup
+//! must not cut the recording short).
 
 use crate::TuiError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// SIGHUP's number (the same on every Unix): a closed terminal.
+pub const HANGUP: i32 = 1;
+/// SIGINT's number (the same on every Unix): Ctrl-C.
+pub const INTERRUPT: i32 = 2;
 
 /// Whether a terminating signal has arrived, and which.
 #[derive(Clone, Debug, Default)]
 pub struct Stop {
     raised: Arc<AtomicBool>,
     which: Arc<AtomicUsize>,
+    /// The signal the loops ended the game as (0: none), see
+    /// [`Stop::end_as`].
+    ended: Arc<AtomicUsize>,
 }
 
 impl Stop {
@@ -51,13 +66,24 @@ impl Stop {
         Ok(Stop::never())
     }
 
-    /// The signal that arrived, if one did.
+    /// The signal that arrived, or the one the game was ended as, if any:
+    /// the game must end now.
     pub fn signal(&self) -> Option<i32> {
         if self.raised.load(Ordering::SeqCst) {
             Some(self.which.load(Ordering::SeqCst) as i32)
         } else {
-            None
+            match self.ended.load(Ordering::SeqCst) {
+                0 => None,
+                sig => Some(sig as i32),
+            }
         }
+    }
+
+    /// Ends the game as if `sig` had arrived ([`HANGUP`] for a terminal
+    /// found closed, [`INTERRUPT`] for Ctrl-C read as a key), without
+    /// arming the immediate exit that a second real signal causes.
+    pub fn end_as(&self, sig: i32) {
+        self.ended.store(sig.max(1) as usize, Ordering::SeqCst);
     }
 
     /// Raises the flag as if `sig` had arrived (for tests).
@@ -65,5 +91,21 @@ impl Stop {
     pub fn raise(&self, sig: i32) {
         self.which.store(sig as usize, Ordering::SeqCst);
         self.raised.store(true, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ending_as_a_hangup_reads_like_the_signal_but_a_real_one_wins() {
+        let stop = Stop::never();
+        assert_eq!(stop.signal(), None);
+        stop.end_as(HANGUP);
+        assert_eq!(stop.signal(), Some(HANGUP));
+        // The exit status comes from a signal that did arrive.
+        stop.raise(15);
+        assert_eq!(stop.signal(), Some(15));
     }
 }

@@ -1,27 +1,81 @@
 //! The full-screen terminal loop: crossterm events in, ratatui frames out.
 //! Computer players move on ticks, `delay` milliseconds apart, so people can
 //! follow them.
+//!
+//! The loop never waits inside crossterm: once the terminal has closed,
+//! crossterm's reader gets end-of-file and reads again at once, forever,
+//! without returning (a core at full speed, and a game that never ends).
+//! Events are read on their own thread instead; the loop waits on them at
+//! most a tenth of a second at a time and in between looks at the signal flag
+//! and at whether the terminal is still there ([`Ttys`]).
 
 use crate::TuiError;
 use crate::app::{App, Effect, Input, Mode};
-use crate::signals::Stop;
+use crate::signals::{HANGUP, INTERRUPT, Stop};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use std::io::IsTerminal;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// How often the loop looks at the signal flag while nothing happens (it
-/// draws only when something changed, not at every look).
+/// How often the loop looks at the signal flag and the terminal while
+/// nothing happens (it draws only when something changed, not at every
+/// look).
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
-/// Runs the game until the player leaves or a signal arrives; returns
-/// whether it was left unfinished.
+/// Which of standard input and output are terminals. A closed terminal's
+/// descriptors stay open but are hung up: they are no longer terminals.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ttys {
+    stdin: bool,
+    stdout: bool,
+}
+
+impl Ttys {
+    /// Standard input and output as they are now.
+    pub fn now() -> Ttys {
+        Ttys {
+            stdin: std::io::stdin().is_terminal(),
+            stdout: std::io::stdout().is_terminal(),
+        }
+    }
+
+    /// Whether a terminal that was there then has closed since.
+    pub fn closed(self) -> bool {
+        let now = Ttys::now();
+        (self.stdin && !now.stdin) || (self.stdout && !now.stdout)
+    }
+}
+
+/// Runs the game until the player leaves, a signal arrives or the terminal
+/// closes (then [`Stop::signal`] says so); returns whether it was left
+/// unfinished.
 pub fn run(app: &mut App, delay_ms: u64, stop: &Stop) -> Result<bool, TuiError> {
+    let ttys = Ttys::now();
     let mut terminal = ratatui::try_init().map_err(TuiError::Setup)?;
-    let result = event_loop(&mut terminal, app, Duration::from_millis(delay_ms), stop);
+    let events = read_events();
+    let result = event_loop(
+        &mut terminal,
+        app,
+        &events,
+        Duration::from_millis(delay_ms),
+        stop,
+        ttys,
+    );
+    if terminal.show_cursor().is_err() {
+        // The terminal is gone. Dropping ratatui's terminal would try to
+        // show the cursor again and print the failure to standard error,
+        // and printing to a closed terminal panics: let it go unnoticed.
+        std::mem::forget(terminal);
+    }
     restore();
     match result {
         // After a hangup the terminal is gone and drawing or reading fails;
-        // the signal, not that failure, is why the game ends.
+        // the hangup, not that failure, is why the game ends.
         Err(_) if stop.signal().is_some() => Ok(true),
+        Err(_) if ttys.closed() => {
+            stop.end_as(HANGUP);
+            Ok(true)
+        }
         other => other,
     }
 }
@@ -38,11 +92,30 @@ fn restore() {
     );
 }
 
+/// Reads terminal events on a thread of their own, until reading fails or
+/// nobody listens. (After the terminal closes, the thread may spin inside
+/// crossterm until the process ends, which the loop sees to at once.)
+fn read_events() -> Receiver<std::io::Result<Event>> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        loop {
+            let got = event::read();
+            let failed = got.is_err();
+            if tx.send(got).is_err() || failed {
+                break;
+            }
+        }
+    });
+    rx
+}
+
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
+    events: &Receiver<std::io::Result<Event>>,
     delay: Duration,
     stop: &Stop,
+    ttys: Ttys,
 ) -> Result<bool, TuiError> {
     // When the next computer move may happen. After a person's turn ends
     // the pause is longer, so they can read how it ended before the
@@ -50,50 +123,58 @@ fn event_loop(
     let mut next_move = Instant::now() + delay;
     // Whether the screen may be out of date. Nothing on it changes with
     // time alone, so the loop draws only after an input, a tick or a
-    // resize; the polls in between only look at the signal flag.
+    // resize; the waits in between only look at the flag and the terminal.
     let mut redraw = true;
     loop {
         if stop.signal().is_some() {
             return Ok(true);
         }
+        if ttys.closed() {
+            stop.end_as(HANGUP);
+            return Ok(true);
+        }
         if redraw {
             let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
-            app.too_small = !crate::ui::fits(frame.area.width, frame.area.height, app.seats.len());
+            app.too_small =
+                !crate::ui::fits(frame.area.width, frame.area.height, app.obs.players.len());
             redraw = false;
         }
-        let computer_turn = app.to_act().is_some()
-            && !app.human_to_act()
-            && app.mode == Mode::Play
-            && !app.too_small;
+        let computer_turn = app.computer_to_act() && app.mode == Mode::Play && !app.too_small;
         let wait = if computer_turn {
             next_move.saturating_duration_since(Instant::now())
         } else {
             SIGNAL_CHECK
         }
         .min(SIGNAL_CHECK);
-        let input = if event::poll(wait)? {
-            match event::read()? {
-                Event::Key(k) if k.kind == KeyEventKind::Press => match k.code {
-                    KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-                        Some(Input::Key('q'))
-                    }
-                    KeyCode::Char(c) => Some(Input::Key(c)),
-                    KeyCode::Enter => Some(Input::Enter),
-                    KeyCode::Esc => Some(Input::Esc),
-                    _ => None,
-                },
-                Event::Resize(..) => {
-                    // The next draw takes the new size and tells whether
-                    // the board still fits.
-                    redraw = true;
-                    None
+        let input = match events.recv_timeout(wait) {
+            Ok(Ok(Event::Key(k))) if k.kind == KeyEventKind::Press => match k.code {
+                KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                    // Raw mode makes Ctrl-C a key: it leaves at once, as
+                    // the signal does in --plain.
+                    stop.end_as(INTERRUPT);
+                    return Ok(true);
                 }
+                KeyCode::Char(c) => Some(Input::Key(c)),
+                KeyCode::Enter => Some(Input::Enter),
+                KeyCode::Esc => Some(Input::Esc),
                 _ => None,
+            },
+            Ok(Ok(Event::Resize(..))) => {
+                // The next draw takes the new size and tells whether the
+                // board still fits.
+                redraw = true;
+                None
             }
-        } else if computer_turn && Instant::now() >= next_move {
-            Some(Input::Tick)
-        } else {
-            None
+            Ok(Ok(_)) => None,
+            Ok(Err(e)) => return Err(e.into()),
+            // The reader stops only after reporting an error.
+            Err(RecvTimeoutError::Disconnected) => {
+                stop.end_as(HANGUP);
+                return Ok(true);
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                (computer_turn && Instant::now() >= next_move).then_some(Input::Tick)
+            }
         };
         if let Some(input) = input {
             redraw = true;

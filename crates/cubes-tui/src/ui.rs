@@ -1,7 +1,8 @@
 //! Drawing the game with ratatui: the scores, the five dice, the scoring
 //! combinations, what happened, the status line and the keys; plus the help
 //! page, the quit question and the final standings. Rendering only reads
-//! the [`App`].
+//! the [`App`]: the observation it holds ([`App::obs`]), never the engine's
+//! full state.
 
 use crate::app::{App, Controls, Mode, Tone, points};
 use cubes_engine::{Combo, DieState, Face, Phase, Settings};
@@ -209,10 +210,11 @@ pub fn fits(width: u16, height: u16, players: usize) -> bool {
 
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
-    let n = app.seats.len() as u16;
-    let (min_w, min_h) = min_size(app.seats.len());
+    let seats = app.obs.players.len();
+    let n = seats as u16;
+    let (min_w, min_h) = min_size(seats);
     let area = f.area();
-    if !fits(area.width, area.height, app.seats.len()) {
+    if !fits(area.width, area.height, seats) {
         // Too small to show the dice and the scores legibly: say so rather
         // than draw a garbled board.
         let text = format!(
@@ -232,9 +234,10 @@ pub fn draw(f: &mut Frame, app: &App) {
     ])
     .areas(f.area());
 
-    let s = app.state.settings();
+    let view = &app.obs.view;
+    let s = &view.settings;
     let mut t = format!(" cubes: {} game to {} points", s.name, points(s.target));
-    if app.state.jokers() {
+    if view.jokers {
         t.push_str(" with JOKERS");
     }
     f.render_widget(
@@ -247,11 +250,11 @@ pub fn draw(f: &mut Frame, app: &App) {
 
     // The full list when it fits, else the compact one (min_size makes
     // sure that one always does).
-    let full = scoring_full(app.state.jokers());
+    let full = scoring_full(view.jokers);
     let (scoring, width) = if usize::from(bottom.height.saturating_sub(2)) >= full.len() {
         (full, FULL_WIDTH)
     } else {
-        (scoring_compact(app.state.jokers()), COMPACT_WIDTH)
+        (scoring_compact(view.jokers), COMPACT_WIDTH)
     };
     let [left, right] =
         Layout::horizontal([Constraint::Length(width), Constraint::Min(20)]).areas(bottom);
@@ -313,9 +316,8 @@ pub fn draw(f: &mut Frame, app: &App) {
             8,
         ),
         Mode::Over => {
-            let mut standings: Vec<(usize, u32)> = app
-                .state
-                .players()
+            let mut standings: Vec<(usize, u32)> = view
+                .players
                 .iter()
                 .enumerate()
                 .map(|(k, p)| (k, p.score))
@@ -326,7 +328,7 @@ pub fn draw(f: &mut Frame, app: &App) {
                 text.push_str(&format!(
                     "{}. {:<20} {:>7}\n",
                     place + 1,
-                    app.seats[*k].name,
+                    app.name(*k),
                     points(*sc)
                 ));
             }
@@ -394,8 +396,9 @@ fn popup(f: &mut Frame, title: &str, text: &str, w: u16, h: u16) {
 fn draw_players(f: &mut Frame, app: &App, area: Rect) {
     let current = app.to_act();
     let lines: Vec<Line> = app
-        .state
-        .players()
+        .obs
+        .view
+        .players
         .iter()
         .enumerate()
         .map(|(k, p)| {
@@ -405,7 +408,7 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
             if !p.on_board {
                 note.push_str("  not on board");
             }
-            if app.seats[k].is_computer() {
+            if app.is_computer(k) {
                 note.push_str("  (computer)");
             }
             let style = if me {
@@ -415,7 +418,7 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
             };
             Line::from(vec![
                 Span::styled(
-                    format!("{marker}{:<20} {:>7}", app.seats[k].name, points(p.score)),
+                    format!("{marker}{:<20} {:>7}", app.name(k), points(p.score)),
                     style,
                 ),
                 Span::styled(note, Style::new().fg(Color::DarkGray)),
@@ -429,9 +432,10 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
-    let turn = app.state.turn();
+    let view = &app.obs.view;
+    let turn = &view.turn;
     // Before the next roll, the dice of a bust stay where they fell.
-    let busted = app.busted.filter(|_| app.state.phase() == Phase::Start);
+    let busted = app.busted.filter(|_| view.phase == Phase::Start);
     let mut rows: [Vec<Span>; 5] = Default::default();
     for i in 0..5 {
         let (st, face, style) = match busted {
@@ -467,11 +471,8 @@ fn draw_dice(f: &mut Frame, app: &App, area: Rect) {
         };
         rows[4].push(Span::styled(label, style));
     }
-    let who = app
-        .to_act()
-        .map(|s| app.seats[s].name.clone())
-        .unwrap_or_default();
-    let title = match app.state.phase() {
+    let who = app.to_act().map(|s| app.name(s)).unwrap_or_default();
+    let title = match view.phase {
         Phase::Start => format!(" {who}: roll the dice "),
         Phase::Rolled => format!(" {who}: keep and roll, or hold "),
         Phase::Over => " Dice ".to_string(),
@@ -515,12 +516,13 @@ impl Note {
 /// What a newcomer needs next to the dice: the turn so far, what this roll
 /// scores, what the picked dice score, and whether holding is open.
 fn info_notes(app: &App) -> Vec<Note> {
-    let turn = app.state.turn();
+    let view = &app.obs.view;
+    let turn = &view.turn;
     let mut notes = Vec::new();
-    if let Some(b) = app.busted.filter(|_| app.state.phase() == Phase::Start) {
+    if let Some(b) = app.busted.filter(|_| view.phase == Phase::Start) {
         let bad = Style::new().fg(Color::Red);
         notes.push(Note::new(
-            format!("{} rolled nothing that scores:", app.seats[b.seat].name),
+            format!("{} rolled nothing that scores:", app.name(b.seat)),
             bad,
         ));
         notes.push(Note::new(
@@ -538,7 +540,7 @@ fn info_notes(app: &App) -> Vec<Note> {
             Style::new(),
         ));
     }
-    if app.state.phase() == Phase::Rolled {
+    if view.phase == Phase::Rolled {
         if let Some(k) = turn.best_keep() {
             // Shown again, in other words, by the hold line and the pick:
             // the first to go when space is short.
@@ -557,7 +559,7 @@ fn info_notes(app: &App) -> Vec<Note> {
             };
             notes.push(Note::new(picked, Style::new().fg(Color::Yellow)));
         }
-        match (app.hold_line(), app.state.can_hold().is_ok()) {
+        match (app.hold_line(), view.can_hold().is_ok()) {
             (Some(l), true) => notes.push(Note::new(l, Style::new())),
             (Some(l), false) => notes.push(Note::new(l, Style::new().fg(Color::DarkGray))),
             (None, _) => {}
@@ -654,8 +656,8 @@ fn draw_scoring(f: &mut Frame, lines: &[String], area: Rect) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::fixtures::{ann_alone, ann_vs_sam as app, bella_vs_sam};
-    use crate::app::{Input, Seat, SeatKind};
+    use crate::app::Input;
+    use crate::app::fixtures::{ann_vs_sam as app, bella_vs_sam, computer, person};
     use cubes_ai::Personality;
     use cubes_engine::{DiceMask, JokerRule, Settings};
     use ratatui::Terminal;
@@ -674,22 +676,10 @@ mod tests {
     /// ann and bob (people) against Steady Sam and Bold Bella.
     fn four(settings: Settings, seed: u64, players: usize) -> App {
         let mut seats = vec![
-            Seat {
-                name: "ann".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "bob".into(),
-                kind: SeatKind::Human,
-            },
-            Seat {
-                name: "Steady Sam".into(),
-                kind: SeatKind::Computer(Box::new(Personality::steady())),
-            },
-            Seat {
-                name: "Bold Bella".into(),
-                kind: SeatKind::Computer(Box::new(Personality::bold())),
-            },
+            person("ann"),
+            person("bob"),
+            computer(Personality::steady()),
+            computer(Personality::bold()),
         ];
         seats.truncate(players);
         App::new(settings, seats, seed).expect("app")
@@ -707,7 +697,7 @@ mod tests {
 
     #[test]
     fn start_of_game() {
-        let a = app(Settings::standard(), 7);
+        let a = app(Settings::standard(), 22477);
         let s = screen(&a);
         assert!(s.contains("Press r to roll"));
         insta::assert_snapshot!(s);
@@ -715,7 +705,7 @@ mod tests {
 
     #[test]
     fn a_roll_with_a_die_picked() {
-        let mut a = app(Settings::standard(), 7);
+        let mut a = app(Settings::standard(), 22477);
         a.update(Input::Key('r'));
         a.update(Input::Key('1'));
         let s = screen(&a);
@@ -725,7 +715,7 @@ mod tests {
 
     #[test]
     fn refused_hold_shows_the_rule() {
-        let mut a = app(Settings::standard(), 7);
+        let mut a = app(Settings::standard(), 22477);
         a.update(Input::Key('r'));
         a.update(Input::Key('h'));
         let s = screen(&a);
@@ -735,7 +725,7 @@ mod tests {
 
     #[test]
     fn help_page() {
-        let mut a = app(Settings::blitz(), 7);
+        let mut a = app(Settings::blitz(), 22477);
         a.update(Input::Key('?'));
         insta::assert_snapshot!(screen(&a));
     }
@@ -751,7 +741,7 @@ mod tests {
             }
             if !a.human_to_act() {
                 a.update(Input::Tick);
-            } else if a.state.phase() == Phase::Start {
+            } else if a.obs.view.phase == Phase::Start {
                 a.update(Input::Key('r'));
             } else {
                 a.update(Input::Key('a'));
@@ -759,7 +749,7 @@ mod tests {
             }
         }
         let b = a.busted.expect("ann busts sooner or later");
-        assert_eq!(a.state.phase(), Phase::Start);
+        assert_eq!(a.obs.view.phase, Phase::Start);
         let s = screen(&a);
         let faces: Vec<String> = b
             .dice
@@ -772,7 +762,7 @@ mod tests {
         assert!(s.contains("ann rolled nothing that scores:"), "{s}");
         insta::assert_snapshot!(s);
         // The next roll (bob's) replaces it.
-        assert_eq!(a.state.current(), 1);
+        assert_eq!(a.obs.view.current, 1);
         a.update(Input::Key('r'));
         assert!(a.busted.is_none_or(|b| b.seat == 1), "{:?}", a.busted);
         let s = screen(&a);
@@ -783,7 +773,7 @@ mod tests {
     fn help_fits_the_minimum_size() {
         // Hard-wrapped at 76 columns, the help broke every line twice in a
         // narrower popup and lost the keys off the bottom.
-        let mut a = four(Settings::standard(), 7, 2);
+        let mut a = four(Settings::standard(), 22477, 2);
         a.update(Input::Key('?'));
         let (w, h) = min_size(2);
         let s = screen_of(&a, w, h);
@@ -793,7 +783,7 @@ mod tests {
 
     #[test]
     fn quit_question() {
-        let mut a = app(Settings::standard(), 7);
+        let mut a = app(Settings::standard(), 22477);
         a.update(Input::Key('q'));
         insta::assert_snapshot!(screen(&a));
     }
@@ -809,7 +799,7 @@ mod tests {
 
     #[test]
     fn a_too_small_terminal_says_so() {
-        let a = app(Settings::standard(), 7);
+        let a = app(Settings::standard(), 22477);
         let s = screen_of(&a, 50, 15);
         assert!(s.contains("at least 64 x 21"), "{s}");
         assert!(!fits(63, 21, 2) && !fits(64, 20, 2) && fits(64, 21, 2));
@@ -820,7 +810,7 @@ mod tests {
         // The audit's screen: the Scoring box was cut after "Small
         // straight" with four players.
         for jokers in [JokerRule::Never, JokerRule::Always] {
-            let mut a = four(Settings::standard().with_jokers(jokers), 29, 4);
+            let mut a = four(Settings::standard().with_jokers(jokers), 17343, 4);
             a.update(Input::Key('r'));
             let s = screen(&a);
             assert_scoring_whole(&s, jokers == JokerRule::Always);
@@ -837,9 +827,9 @@ mod tests {
         for players in 1..=4 {
             for jokers in [JokerRule::Never, JokerRule::Always] {
                 let (w, h) = min_size(players);
-                let mut a = four(Settings::standard().with_jokers(jokers), 29, players);
+                let mut a = four(Settings::standard().with_jokers(jokers), 17343, players);
                 a.update(Input::Key('r'));
-                if a.state.phase() != Phase::Rolled {
+                if a.obs.view.phase != Phase::Rolled {
                     continue;
                 }
                 a.update(Input::Key('a'));
@@ -861,39 +851,56 @@ mod tests {
         // Every Jokers roll (the longest combinations), every pick, and the
         // longest hold line: the hold line and the pick must stay whole in
         // the panel of the narrowest board (64 - 2 borders - 36 of dice).
-        use cubes_engine::Face::{Five, Joker, One, Three, Two};
-        use cubes_engine::{Action, Face, IllegalAction, valid_keeps};
+        use cubes_engine::Face::{One, Three, Two};
+        use cubes_engine::{DieState, Face, IllegalAction, PlayerScore, View, valid_keeps};
         let width = usize::from(min_size(2).0) - 2 - 36;
-        // The hold lines as App::hold_line words them, from turns set up
-        // by hand for ann alone: banking five figures, and both
+        // The hold lines as app::hold_line words them, from tables set up
+        // by hand for one player who just rolled `dice` with `turn` points
+        // already kept and `score` banked: banking five figures, and both
         // refusals (500 on and off board, as in every kind of game).
         // Each setup is checked against the engine's verdict, not the
         // wording, so a longer wording reaches the fitting check below.
         let hold_line = |settings: Settings,
-                         turns: &[(Action, [Face; 5])],
+                         score: u32,
+                         turn: u32,
+                         dice: [Face; 5],
                          verdict: fn(&Result<u32, IllegalAction>) -> bool| {
-            let mut a = ann_alone(settings, 1);
-            for &(action, dice) in turns {
-                a.state.apply_with_dice(action, dice).expect("legal");
-            }
-            let can = a.state.can_hold();
+            let view = View {
+                seat: 0,
+                jokers: settings.jokers == JokerRule::Always,
+                settings,
+                players: vec![PlayerScore {
+                    score,
+                    on_board: score > 0,
+                    turns: 1,
+                }],
+                current: 0,
+                turn: cubes_engine::Turn {
+                    dice,
+                    states: [DieState::Rolled; 5],
+                    points: turn,
+                    held_points: 0,
+                    rolls: 2,
+                },
+                phase: Phase::Rolled,
+                winner: None,
+            };
+            let can = view.can_hold();
             assert!(verdict(&can), "{can:?}");
-            a.hold_line().expect("rolled")
+            crate::app::hold_line(&view).expect("rolled")
         };
-        let roll = |dice| (Action::Roll, dice);
         let small = [One, Two, Two, Three, Three];
         let holds = [
             // Five Jokers kept (9,000), all five rolled again: three Ones.
             hold_line(
                 Settings::standard().with_jokers(JokerRule::Always),
-                &[
-                    roll([Joker; 5]),
-                    (Action::Keep(DiceMask::ALL), [One, One, One, Two, Three]),
-                ],
+                0,
+                9_000,
+                [One, One, One, Two, Three],
                 |c| *c == Ok(10_000),
             ),
             // A One, not yet on board.
-            hold_line(Settings::standard(), &[roll(small)], |c| {
+            hold_line(Settings::standard(), 0, 0, small, |c| {
                 matches!(c, Err(IllegalAction::NotOnBoard { needed: 500, .. }))
             }),
             // 500 banked of 600, then a One would cross the target.
@@ -902,11 +909,9 @@ mod tests {
                     target: 600,
                     ..Settings::standard()
                 },
-                &[
-                    roll([Five, Five, Five, Two, Three]),
-                    (Action::Hold, small),
-                    roll(small),
-                ],
+                500,
+                0,
+                small,
                 |c| matches!(c, Err(IllegalAction::OffBoard { needed: 500, .. })),
             ),
         ];

@@ -3,11 +3,12 @@
 
 use crate::{Cli, Jokers};
 use anyhow::{Context, Result, bail};
-use cubes_ai::sim::run_match;
-use cubes_ai::{BOT_NAMES, Bot, by_name};
-use cubes_engine::{JokerRule, Settings};
+use cubes_ai::sim::{BoxedBot, run_match};
+use cubes_ai::{BOT_NAMES, by_name};
+use cubes_engine::{Cubes, JokerRule, Settings};
 use cubes_store::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
-use cubes_tui::{App, Controls, Seat, SeatKind, Stop};
+use cubes_tui::{App, Controls, Stop, Ttys};
+use game_table::{Player, SeatInfo};
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -51,7 +52,7 @@ fn computer_name_in(n: &str) -> Option<String> {
     })
 }
 
-fn bot(name: &str) -> Result<Box<dyn Bot>> {
+fn bot(name: &str) -> Result<BoxedBot> {
     by_name(name).with_context(|| {
         format!(
             "no computer player called {name:?}; choose from {}",
@@ -59,6 +60,9 @@ fn bot(name: &str) -> Result<Box<dyn Bot>> {
         )
     })
 }
+
+/// A seat at the table: who sits there, and who plays it.
+pub type Seat = (SeatInfo, Player<Cubes>);
 
 /// The seats of a game from the command line.
 pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
@@ -71,10 +75,7 @@ pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
                 .unwrap_or_else(|_| "player".into()),
         };
         for n in std::iter::once(&me).chain(&cli.humans) {
-            seats.push(Seat {
-                name: check_name(n)?,
-                kind: SeatKind::Human,
-            });
+            seats.push((SeatInfo::human(check_name(n)?), Player::Person));
         }
     }
     let mut computers = cli.computers.clone();
@@ -98,13 +99,13 @@ pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
             base.clone()
         };
         kinds.push(base);
-        seats.push(Seat {
-            name,
-            kind: SeatKind::Computer(b),
-        });
+        seats.push((
+            SeatInfo::computer(name, c.to_ascii_lowercase()),
+            Player::Bot(b),
+        ));
     }
-    for (k, s) in seats.iter().enumerate() {
-        if seats[..k].iter().any(|o| o.name == s.name) {
+    for (k, (s, _)) in seats.iter().enumerate() {
+        if seats[..k].iter().any(|(o, _)| o.name == s.name) {
             bail!(
                 "two players are called {:?}; give everybody a different name",
                 s.name
@@ -162,26 +163,35 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         Some(ScoreFile::open_default()?)
     };
     if let Some(f) = &scores {
-        for s in app.seats.iter().filter(|s| !s.is_computer()) {
+        for s in app.table().seats().iter().filter(|s| !is_computer(s)) {
             f.start_playing(&s.name)?;
         }
     }
     // From here on a hangup, kill or Ctrl-C ends the game through the same
     // path as quitting, so it is recorded below.
     let stop = Stop::install()?;
+    let ttys = Ttys::now();
     let outcome = if cli.plain {
         let input = std::io::BufReader::new(std::io::stdin());
         cubes_tui::plain::run(&mut app, input, std::io::stdout().lock(), &stop)
     } else {
         cubes_tui::term::run(&mut app, cli.delay, &stop)
     };
+    if stop.signal().is_none() && ttys.closed() {
+        // The terminal closed and no hangup reached us (a shell between
+        // us was its session leader): the end of the input, or a failed
+        // write, was the closing; leave as after a hangup.
+        stop.end_as(cubes_tui::signals::HANGUP);
+    }
     let mut scores = scores;
     if let Some(f) = &mut scores {
         let _ = f.stop_playing();
-        let unfinished = app.state.winner().is_none();
+        let unfinished = app.table().state().winner().is_none();
         // A game left after at least one action counts (the man page's
         // "Don't quit!"); one left before anything happened does not.
-        if !unfinished || !app.record.actions.is_empty() {
+        // A game a computer player broke (an illegal move) is nobody's
+        // result.
+        if app.stalled.is_none() && (!unfinished || !app.actions().is_empty()) {
             f.record(&result(&app))
                 .with_context(|| format!("recording the game in {}", f.path().display()))?;
         }
@@ -194,37 +204,48 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         ));
     }
     let unfinished = outcome?;
-    if unfinished && app.state.winner().is_none() {
+    if let Some(why) = &app.stalled {
+        bail!("{why} The game was not recorded (seed {seed}).");
+    }
+    let winner = app.table().state().winner();
+    if unfinished && winner.is_none() {
         println!("Game left unfinished (seed {seed}).");
-    } else if let Some(w) = app.state.winner() {
+    } else if let Some(w) = winner {
         println!(
             "{} won (seed {seed}). `cubes rank` shows the rankings.",
-            app.seats[w].name
+            app.name(w)
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether a computer player sits in this seat.
+fn is_computer(seat: &SeatInfo) -> bool {
+    matches!(seat.kind, game_table::SeatKind::Computer { .. })
+}
+
 /// What goes into the score file for this game: every player of a finished
 /// game; only the people of a game left before its end (as a loss).
 pub fn result(app: &App) -> GameResult {
-    let players = app.state.players();
+    let state = app.table().state();
+    let seats = app.table().seats();
+    let players = state.players();
     let mut order: Vec<usize> = (0..players.len()).collect();
     order.sort_by_key(|&k| (std::cmp::Reverse(players[k].score), k));
-    let winner = app.state.winner();
+    let winner = state.winner();
     GameResult {
-        kind: app.state.settings().name.clone(),
-        jokers: app.state.jokers(),
-        seed: app.state.seed(),
+        kind: state.settings().name.clone(),
+        jokers: state.jokers(),
+        seed: state.seed(),
         turns: players.iter().map(|p| p.turns).sum(),
         quit: winner.is_none(),
         players: order
             .iter()
             .enumerate()
-            .filter(|&(_, &k)| winner.is_some() || !app.seats[k].is_computer())
+            .filter(|&(_, &k)| winner.is_some() || !is_computer(&seats[k]))
             .map(|(place, &k)| PlayerResult {
-                name: app.seats[k].name.clone(),
-                computer: app.seats[k].is_computer(),
+                name: seats[k].name.clone(),
+                computer: is_computer(&seats[k]),
                 seat: k,
                 score: players[k].score,
                 won: winner == Some(k),
@@ -288,7 +309,8 @@ pub fn sim(games: u64, a: &str, b: &[String], blitz: bool, jokers: bool, seed: u
             seed,
             || by_name(a).unwrap_or_else(|| Box::new(cubes_ai::Personality::steady())),
             || by_name(o).unwrap_or_else(|| Box::new(cubes_ai::Personality::steady())),
-        );
+        )
+        .with_context(|| format!("the match {a} against {o} stopped"))?;
         let rate = r.a_rate();
         println!(
             "{:<10} {:<10} {:>8} {:>8.2}% {:>10.2}% {:>7.2}% {:>8.1} {:>7.1}",
@@ -314,7 +336,7 @@ mod tests {
         let cli = Cli::try_parse_from(std::iter::once("cubes").chain(args.iter().copied()))?;
         Ok(seats(&cli)?
             .into_iter()
-            .map(|s| (s.name.clone(), s.is_computer()))
+            .map(|(s, _)| (s.name.clone(), is_computer(&s)))
             .collect())
     }
 
