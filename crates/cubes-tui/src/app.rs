@@ -264,7 +264,7 @@ impl App {
     /// The name of `seat`.
     pub fn name(&self, seat: usize) -> String {
         self.obs
-            .players
+            .seat_info
             .get(seat)
             .map_or_else(|| format!("Seat {}", seat + 1), |p| p.name.clone())
     }
@@ -272,7 +272,7 @@ impl App {
     /// Whether a computer plays `seat`.
     pub fn is_computer(&self, seat: usize) -> bool {
         self.obs
-            .players
+            .seat_info
             .get(seat)
             .is_some_and(|p| matches!(p.kind, SeatKind::Computer { .. }))
     }
@@ -303,7 +303,7 @@ impl App {
 
     /// Whether the game has people at all.
     pub fn has_humans(&self) -> bool {
-        (0..self.obs.players.len()).any(|s| !self.is_computer(s))
+        (0..self.obs.seat_info.len()).any(|s| !self.is_computer(s))
     }
 
     fn error(&mut self, m: impl Into<String>) {

@@ -115,7 +115,7 @@ fn dice_line(app: &App) -> String {
 /// final scores.
 fn score_list(app: &App) -> Vec<String> {
     app.obs
-        .players
+        .seat_info
         .iter()
         .zip(&app.obs.view.players)
         .map(|(s, p)| format!("{} {}", s.name, points(p.score)))

@@ -136,7 +136,7 @@ fn event_loop(
         if redraw {
             let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
             app.too_small =
-                !crate::ui::fits(frame.area.width, frame.area.height, app.obs.players.len());
+                !crate::ui::fits(frame.area.width, frame.area.height, app.obs.seat_info.len());
             redraw = false;
         }
         let computer_turn = app.computer_to_act() && app.mode == Mode::Play && !app.too_small;

@@ -210,7 +210,7 @@ pub fn fits(width: u16, height: u16, players: usize) -> bool {
 
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
-    let seats = app.obs.players.len();
+    let seats = app.obs.seat_info.len();
     let n = seats as u16;
     let (min_w, min_h) = min_size(seats);
     let area = f.area();
