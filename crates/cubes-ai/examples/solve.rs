@@ -9,7 +9,7 @@
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use cubes_ai::solver::{Rules, solve};
+use cubes_ai::solver::{Thresholds, solve};
 use cubes_ai::tables::{encode, file_name};
 use cubes_engine::Settings;
 use std::path::PathBuf;
@@ -33,7 +33,7 @@ fn main() -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     for settings in [Settings::standard(), Settings::blitz()] {
         for jokers in [false, true] {
-            let rules = Rules::of(&settings);
+            let rules = Thresholds::of(&settings);
             let name = file_name(&rules, jokers);
             let short = name.trim_start_matches('w').trim_end_matches(".bin");
             if !args.only.is_empty() && !args.only.iter().any(|o| o == short) {

@@ -9,7 +9,7 @@
 
 use crate::model::{TurnModel, UNIT};
 use crate::personality::hold_wins;
-use crate::solver::{Rules, WinTable, expected_table, turn_table};
+use crate::solver::{Thresholds, WinTable, expected_table, turn_table};
 use crate::tables;
 use cubes_engine::{Action, Cubes, DieState, Face, Observation, Phase, Settings, View};
 use game_table::{Bot, BotError};
@@ -23,7 +23,7 @@ const EXPECTED_CAP: usize = 160;
 type Cache<K> = RwLock<HashMap<K, Arc<Vec<f32>>>>;
 
 /// Every brain made so far, by kind of game.
-type Brains = Mutex<HashMap<(Rules, bool), Arc<OnceLock<Arc<Brain>>>>>;
+type Brains = Mutex<HashMap<(Thresholds, bool), Arc<OnceLock<Arc<Brain>>>>>;
 
 /// Everything the optimal player knows about one kind of game, shared by
 /// all optimal players of that kind (caches grow as games are played).
@@ -53,7 +53,7 @@ impl Brain {
     /// solved on first use (about half a minute) for anything else.
     pub fn get(settings: &Settings, jokers: bool) -> Arc<Brain> {
         static BRAINS: OnceLock<Brains> = OnceLock::new();
-        let rules = Rules::of(settings);
+        let rules = Thresholds::of(settings);
         // Hold the map's lock only to find the slot; the (possibly long)
         // solve happens in the slot, so other kinds of games are not held up.
         let slot = {

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 
 /// Thresholds of a game in model units.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Rules {
+pub struct Thresholds {
     /// Target.
     pub target: usize,
     /// On-board threshold.
@@ -37,11 +37,11 @@ pub struct Rules {
     pub lead: usize,
 }
 
-impl Rules {
+impl Thresholds {
     /// The units of a game's settings.
-    pub fn of(s: &Settings) -> Rules {
+    pub fn of(s: &Settings) -> Thresholds {
         let u = |p: u32| p.div_ceil(UNIT) as usize;
-        Rules {
+        Thresholds {
             target: u(s.target),
             on_board: u(s.on_board),
             off_board: u(s.off_board),
@@ -98,7 +98,7 @@ impl Rules {
 #[derive(Clone, Debug, PartialEq)]
 pub struct WinTable {
     /// Thresholds in units.
-    pub rules: Rules,
+    pub rules: Thresholds,
     /// Whether Jokers dice.
     pub jokers: bool,
     /// `w[i * size + j]`.
@@ -139,7 +139,7 @@ pub static TURN_SOLVES: std::sync::atomic::AtomicUsize = std::sync::atomic::Atom
 /// `rolls`, if given, receives the value of rolling on from every state.
 fn turn_value(
     m: &TurnModel,
-    r: &Rules,
+    r: &Thresholds,
     (i, j): (usize, usize),
     x: f64,
     w: &dyn Fn(usize, usize) -> f64,
@@ -244,7 +244,7 @@ pub fn solve_sequential(settings: &Settings, jokers: bool) -> WinTable {
 }
 
 fn solve_with(settings: &Settings, jokers: bool, parallel: bool) -> WinTable {
-    let r = Rules::of(settings);
+    let r = Thresholds::of(settings);
     let m = TurnModel::new(jokers);
     let n = r.size();
     let mut w = vec![0.5f64; n * n];
@@ -315,7 +315,7 @@ fn solve_with(settings: &Settings, jokers: bool, parallel: bool) -> WinTable {
 /// Solves `W(i, j)` and `W(j, i)` together (Newton on the bust coupling).
 fn solve_pair(
     m: &TurnModel,
-    r: &Rules,
+    r: &Thresholds,
     i: usize,
     j: usize,
     w: &dyn Fn(usize, usize) -> f64,
@@ -377,7 +377,7 @@ pub fn turn_table(table: &WinTable, m: &TurnModel, i: usize, j: usize) -> Vec<f6
 /// bank `t` when the board rules allow it. Turn totals at or above `cap`
 /// are banked (worth `t`). Returns the values of rolling on, `R(t, class)`
 /// (what a keep is worth, as in [`turn_table`]).
-pub fn expected_table(m: &TurnModel, r: &Rules, i: usize, cap: usize) -> Vec<f64> {
+pub fn expected_table(m: &TurnModel, r: &Thresholds, i: usize, cap: usize) -> Vec<f64> {
     let h = m.keys.len();
     let mut e = vec![0.0f64; (cap + 1) * h];
     let mut rolls = vec![0.0f64; (cap + 1) * h];

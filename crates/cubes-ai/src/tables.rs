@@ -8,7 +8,7 @@
 //! dice (else 0); then `size * size` `f32` probabilities, row `i` (player to
 //! move) by column `j`, with `size = target + lead`.
 
-use crate::solver::{Rules, WinTable};
+use crate::solver::{Thresholds, WinTable};
 use thiserror::Error;
 
 const MAGIC: &[u8; 8] = b"CUBESW1\0";
@@ -60,7 +60,7 @@ pub fn decode(bytes: &[u8]) -> Result<WinTable, TableError> {
         let o = 8 + 4 * k;
         u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as usize
     };
-    let rules = Rules {
+    let rules = Thresholds {
         target: word(0),
         on_board: word(1),
         off_board: word(2),
@@ -86,7 +86,7 @@ pub fn decode(bytes: &[u8]) -> Result<WinTable, TableError> {
 }
 
 /// File name of the shipped table for a kind of game.
-pub fn file_name(rules: &Rules, jokers: bool) -> String {
+pub fn file_name(rules: &Thresholds, jokers: bool) -> String {
     format!(
         "w{}{}.bin",
         rules.target * 50,
@@ -102,7 +102,7 @@ static SHIPPED: [(&str, &[u8]); 4] = [
 ];
 
 /// The shipped table for these rules, if there is one.
-pub fn shipped(rules: &Rules, jokers: bool) -> Option<WinTable> {
+pub fn shipped(rules: &Thresholds, jokers: bool) -> Option<WinTable> {
     let name = file_name(rules, jokers);
     SHIPPED
         .iter()

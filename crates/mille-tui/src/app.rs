@@ -209,7 +209,7 @@ fn event_loop(
                 },
             }
         }
-        terminal.draw(|f| render::view(model, f))?;
+        terminal.draw(|f| render::draw(model, f))?;
         let Ok(message) = rx.recv() else {
             return Ok(());
         };

@@ -12,7 +12,7 @@
 //! - [`host::Host`] owns the game's table (`game_table::Table`): it carries
 //!   out the game's effects and answers with the player's new observation;
 //!   computer players sit at it as bots.
-//! - [`render::view`] draws the model; [`render::Hits`] tells which part of
+//! - [`render::draw`] draws the model; [`render::Hits`] tells which part of
 //!   the screen a mouse click is on.
 //! - [`app::run`] is the event loop: one channel for keys, mouse, ticks and
 //!   the host coming back from a computer's turn (thought out on a thread
@@ -32,5 +32,5 @@ pub mod plain;
 pub mod render;
 pub mod update;
 
-pub use model::{Mode, Model, Settings};
+pub use model::{Mode, Model, Setup};
 pub use update::{Effect, Event, update};

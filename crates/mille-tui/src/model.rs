@@ -17,9 +17,9 @@ pub const HUMAN: u8 = 0;
 /// Most moves kept in the log under the board.
 pub const MAX_LOG: usize = 8;
 
-/// Settings a game is started with.
+/// How a game is started: the player, the computers' level, the options.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct Setup {
     /// The computer players' level.
     pub level: Level,
     /// The player's name (for the score window and high scores).
@@ -262,7 +262,7 @@ impl Model {
     /// events (every event of a restored game) make the log of moves.
     /// Fails when the engine has no rules for the observation's
     /// configuration.
-    pub fn new(obs: Observation, settings: Settings) -> Result<Model, ConfigError> {
+    pub fn new(obs: Observation, settings: Setup) -> Result<Model, ConfigError> {
         let mut m = Model {
             rules: Rules::new(obs.config)?,
             obs,

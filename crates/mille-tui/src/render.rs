@@ -546,7 +546,7 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
 }
 
 /// Draws the whole screen.
-pub fn view(model: &Model, f: &mut Frame) {
+pub fn draw(model: &Model, f: &mut Frame) {
     let area = f.area();
     if area.width < MIN_W || area.height < MIN_H {
         let p = Paragraph::new(format!(

@@ -8,7 +8,7 @@ use mille_engine::{
 };
 use mille_store::{MouseMethod, Options, SaveFile};
 use mille_tui::host::Host;
-use mille_tui::model::{AfterSave, Mode, Settings, Window};
+use mille_tui::model::{AfterSave, Mode, Setup, Window};
 use mille_tui::render::{Hit, Hits};
 use mille_tui::{Effect, Event, Model, update};
 use ratatui::crossterm::event::{
@@ -17,8 +17,8 @@ use ratatui::crossterm::event::{
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 
-fn settings() -> Settings {
-    Settings {
+fn settings() -> Setup {
+    Setup {
         level: Level::Classic,
         player: "Tester".into(),
         save_path: None,
@@ -98,13 +98,13 @@ impl Game {
 }
 
 /// The game `host` holds, on a screen with `s`.
-fn game_with(mut host: Host, s: Settings) -> Game {
+fn game_with(mut host: Host, s: Setup) -> Game {
     let m = Model::new(host.observe(), s).expect("rules");
     Game { m, host }
 }
 
 /// A game at `state` whose computers are seeded from `seed`.
-fn at(state: State, seed: u64, s: Settings) -> Game {
+fn at(state: State, seed: u64, s: Setup) -> Game {
     game_with(Host::at(state, seed, Level::Classic), s)
 }
 
@@ -1431,7 +1431,7 @@ fn the_status_line_names_the_stacking_variant_and_fits_80_columns() {
     m.screen = (80, 24);
     let mut t =
         ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("backend");
-    t.draw(|f| mille_tui::render::view(&m, f)).expect("draw");
+    t.draw(|f| mille_tui::render::draw(&m, f)).expect("draw");
     let screen = format!("{}", t.backend());
     assert!(
         screen.contains("| classic+stacking | level classic | sort off | click"),

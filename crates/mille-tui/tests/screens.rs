@@ -4,14 +4,14 @@ use mille_ai::{Level, make_bot};
 use mille_engine::{Action, Card, GameConfig, GameRecord, Phase, RulesetId, Scenario, State};
 use mille_store::Options;
 use mille_tui::host::{Host, bot_seed};
-use mille_tui::model::{Mode, Settings, Window};
+use mille_tui::model::{Mode, Setup, Window};
 use mille_tui::{Effect, Event, Model, plain, render, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-fn settings() -> Settings {
-    Settings {
+fn settings() -> Setup {
+    Setup {
         level: Level::Classic,
         player: "Tester".into(),
         save_path: None,
@@ -51,7 +51,7 @@ fn model(state: State) -> Game {
 fn screen(m: &mut Model, w: u16, h: u16) -> String {
     m.screen = (w, h);
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
-    t.draw(|f| render::view(m, f)).expect("draw");
+    t.draw(|f| render::draw(m, f)).expect("draw");
     format!("{}", t.backend())
 }
 

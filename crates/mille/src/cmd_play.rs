@@ -9,7 +9,7 @@ use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Options, SaveFile, ScoreDb};
 use mille_tui::app::Io;
 use mille_tui::host::Host;
-use mille_tui::model::{Settings, login_name};
+use mille_tui::model::{Setup, login_name};
 use mille_tui::{Model, app, commands, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -238,7 +238,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     if let Some(s) = sorted {
         options.auto_sort = s;
     }
-    let settings = Settings {
+    let settings = Setup {
         level,
         player,
         save_path,
