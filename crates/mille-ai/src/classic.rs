@@ -337,7 +337,7 @@ impl ClassicBot {
         let victim = k
             .playable(c)
             .and_then(|a| match a {
-                Action::Play { target, .. } if c.kind() == Kind::Hazard => Some(target),
+                Action::Play { team: target, .. } if c.kind() == Kind::Hazard => Some(target),
                 _ => None,
             })
             .or_else(|| k.opponents().max_by_key(|&o| k.miles(o)))

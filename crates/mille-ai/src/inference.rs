@@ -144,7 +144,7 @@ impl HandTracker {
             return;
         }
         self.close_window(view, actor, action);
-        if let Action::Play { card, target } = action
+        if let Action::Play { card, team: target } = action
             && card.kind() == Kind::Hazard
         {
             self.pending = Some((target, card, actor));
@@ -533,7 +533,7 @@ mod tests {
                     checked += 50;
                 }
                 if s == 0
-                    && let Action::Play { card, target: 1 } = action
+                    && let Action::Play { card, team: 1 } = action
                     && card.is_battle_hazard()
                 {
                     hazard = Some(card);

@@ -54,7 +54,7 @@ impl<'a> Knowledge<'a> {
         // team number among equals).
         let mut plays: [Option<Action>; KINDS] = [None; KINDS];
         let rank = |a: Action| match a {
-            Action::Play { target, .. } => (state.tableau(target).miles, u8::MAX - target),
+            Action::Play { team: target, .. } => (state.tableau(target).miles, u8::MAX - target),
             _ => (0, 0),
         };
         let mut discards = [false; KINDS];

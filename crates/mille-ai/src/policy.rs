@@ -54,7 +54,7 @@ pub fn score(state: &State, seat: u8, action: Action) -> i32 {
     let tab = state.tableau(me);
     let target = state.target();
     match action {
-        Action::Play { card, target: t } => match card.kind() {
+        Action::Play { card, team: t } => match card.kind() {
             Kind::Safety => {
                 let cancels = tab
                     .stopping_hazard()

@@ -781,11 +781,11 @@ mod tests {
         let bsd = GameConfig::default();
         let finish = Action::Play {
             card: Card::D75,
-            target: 0,
+            team: 0,
         };
         let safety = Action::Play {
             card: Card::RightOfWay,
-            target: 0,
+            team: 0,
         };
         let hand = [Card::D75, Card::RightOfWay, Card::D25, Card::Gasoline];
         let near = [Card::D200, Card::D200, Card::D100, Card::D100, Card::D25];
@@ -831,13 +831,13 @@ mod tests {
         assert_eq!(view.seats[4].team, 1);
         let finish_for_team_1 = Action::Play {
             card: Card::D75,
-            target: 1,
+            team: 1,
         };
         assert_eq!(
             safety_before_finishing(&view, Decision::Turn, finish_for_team_1),
             Action::Play {
                 card: Card::RightOfWay,
-                target: 1,
+                team: 1,
             }
         );
 

@@ -12,13 +12,13 @@ use std::str::FromStr;
 pub enum Action {
     /// Take the top card of the draw pile.
     Draw,
-    /// Play a card: a hazard on the team `target`, anything else on one's own
-    /// team (then `target` is the player's own team).
+    /// Play a card: a hazard on the side `team`, anything else on one's own
+    /// side (then `team` is the player's own).
     Play {
         /// The card played.
         card: Card,
-        /// The team it goes on.
-        target: u8,
+        /// The side (team) it goes on; the protocol calls it `target`.
+        team: u8,
     },
     /// Throw a card away.
     Discard(Card),
@@ -51,7 +51,7 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Action::Draw => f.write_str("draw"),
-            Action::Play { card, target } => write!(f, "play {} {}", card.id(), target),
+            Action::Play { card, team: target } => write!(f, "play {} {}", card.id(), target),
             Action::Discard(c) => write!(f, "discard {}", c.id()),
             Action::CoupFourre(c) => write!(f, "coup_fourre {}", c.id()),
             Action::DeclineCoupFourre => f.write_str("decline"),
@@ -98,7 +98,10 @@ impl FromStr for Action {
                     .ok_or_else(|| bad("the target team is missing"))?
                     .parse::<u8>()
                     .map_err(|_| bad("the target team must be a number"))?;
-                Action::Play { card: c, target }
+                Action::Play {
+                    card: c,
+                    team: target,
+                }
             }
             "discard" => Action::Discard(card()?),
             "coup_fourre" => Action::CoupFourre(card()?),
@@ -208,7 +211,7 @@ mod tests {
             Action::Draw,
             Action::Play {
                 card: Card::Stop,
-                target: 1,
+                team: 1,
             },
             Action::Discard(Card::D25),
             Action::CoupFourre(Card::RightOfWay),

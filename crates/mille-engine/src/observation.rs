@@ -102,8 +102,8 @@ pub enum Event {
         seat: u8,
         /// The card.
         card: Card,
-        /// The side it went on.
-        target: u8,
+        /// The side (team) it went on.
+        team: u8,
     },
     /// A seat discarded a card.
     Discarded {
@@ -386,8 +386,12 @@ fn push_events(
                 },
             ));
         }
-        (Phase::Turn { seat, .. }, Action::Play { card, target }) => {
-            out.push(all(Event::Played { seat, card, target }));
+        (Phase::Turn { seat, .. }, Action::Play { card, team: target }) => {
+            out.push(all(Event::Played {
+                seat,
+                card,
+                team: target,
+            }));
         }
         (Phase::Turn { seat, .. }, Action::Discard(card)) => {
             out.push(all(Event::Discarded { seat, card }));
@@ -582,7 +586,7 @@ mod tests {
             all.push(Action::Discard(card));
             all.push(Action::CoupFourre(card));
             for target in 0..teams {
-                all.push(Action::Play { card, target });
+                all.push(Action::Play { card, team: target });
             }
         }
         all

@@ -28,7 +28,7 @@ fn turn(seat: u8) -> Phase {
 }
 
 fn play(card: Card, target: u8) -> Action {
-    Action::Play { card, target }
+    Action::Play { card, team: target }
 }
 
 /// A long draw pile of harmless cards so hands do not run out.

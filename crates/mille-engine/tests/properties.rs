@@ -81,7 +81,7 @@ fn all_candidates(teams: u8) -> Vec<Action> {
     for c in Card::ALL {
         // One target past the last team, to see it refused.
         for t in 0..=teams {
-            v.push(Action::Play { card: c, target: t });
+            v.push(Action::Play { card: c, team: t });
         }
         v.push(Action::Discard(c));
         v.push(Action::CoupFourre(c));
@@ -323,7 +323,7 @@ fn check_view(s: &State, list: &ActionList, rng: &mut ChaCha8Rng) {
         assert!(list.contains(a), "{a} from a stacking view is illegal");
     }
     for a in list.iter().filter(|a| !det_list.contains(a)) {
-        let Action::Play { card, target } = *a else {
+        let Action::Play { card, team: target } = *a else {
             panic!("{a} lost by the view");
         };
         assert_eq!(card.kind(), Kind::Hazard, "{a} lost by the view");
@@ -370,7 +370,7 @@ fn check_hand(state: &mut State, rng: &mut ChaCha8Rng, candidates: &[Action], le
         if let Err(e) = state.apply(a) {
             panic!("{a} listed but refused: {e}");
         }
-        if let Action::Play { card, target } = a
+        if let Action::Play { card, team: target } = a
             && card.kind() == Kind::Hazard
             && let Some(safety) = card.safety()
         {
@@ -575,7 +575,7 @@ fn a_stacking_view_lists_only_legal_actions() {
     s.legal_actions(&mut real);
     let accident = Action::Play {
         card: Accident,
-        target: 1,
+        team: 1,
     };
     assert!(real.contains(&accident), "stacking allows it: {real:?}");
     let from_view = legal_actions_in_view(&s.view(0)).expect("determinizes");

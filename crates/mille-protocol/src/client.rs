@@ -237,7 +237,7 @@ impl ExternalBot {
                     } else {
                         own
                     };
-                    Ok(Action::Play { card, target })
+                    Ok(Action::Play { card, team: target })
                 } else if let Some(v) = obj.get("discard") {
                     Ok(Action::Discard(card_of(v)?))
                 } else {

@@ -188,7 +188,7 @@ pub enum Answer {
 /// hazard, or `"discard":"25"`.
 fn action_fields(a: Action, out: &mut Map<String, Value>) {
     match a {
-        Action::Play { card, target } => {
+        Action::Play { card, team: target } => {
             out.insert("play".into(), Value::String(card.id().into()));
             if card.kind() == Kind::Hazard {
                 out.insert("target".into(), Value::from(target));
@@ -300,12 +300,12 @@ mod tests {
     fn answers_put_the_id_first() {
         let a = Answer::Turn(Action::Play {
             card: Card::Stop,
-            target: 1,
+            team: 1,
         });
         assert_eq!(a.to_line(Some(3)), r#"{"id":3,"play":"stop","target":1}"#);
         let a = Answer::Turn(Action::Play {
             card: Card::Go,
-            target: 0,
+            team: 0,
         });
         assert_eq!(a.to_line(Some(4)), r#"{"id":4,"play":"go"}"#);
         assert_eq!(

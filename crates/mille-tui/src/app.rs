@@ -241,7 +241,7 @@ mod tests {
         let pace = Duration::from_millis(400);
         let stop = Action::Play {
             card: Card::Stop,
-            target: 0,
+            team: 0,
         };
         let t = Duration::from_millis(100);
         assert_eq!(

@@ -451,7 +451,7 @@ mod tests {
             Ok(match observation.status {
                 mille_engine::PhaseView::Turn { drawn: true, .. } => Action::Play {
                     card: mille_engine::Card::D200,
-                    target: 1,
+                    team: 1,
                 },
                 _ => Action::Draw,
             })

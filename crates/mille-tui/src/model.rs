@@ -647,7 +647,11 @@ fn team_name(rules: &Rules, team: u8) -> String {
 fn describe(rules: &Rules, event: &GameEvent) -> Option<String> {
     let who = |seat| seat_name(rules, seat);
     Some(match *event {
-        GameEvent::Played { seat, card, target } => {
+        GameEvent::Played {
+            seat,
+            card,
+            team: target,
+        } => {
             let who = who(seat);
             match card.kind() {
                 Kind::Hazard => {

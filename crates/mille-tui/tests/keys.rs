@@ -627,7 +627,7 @@ fn mouse_click_deck_then_card_then_opponent() {
         m.record().actions[1],
         Action::Play {
             card: Card::Stop,
-            target: 1
+            team: 1
         }
     );
 }
@@ -844,7 +844,7 @@ fn a_hazard_with_two_opponents_asks_which_side() {
         m.record().actions[1],
         Action::Play {
             card: Card::Stop,
-            target: 2
+            team: 2
         }
     );
 }
@@ -1051,7 +1051,7 @@ fn with_three_teams_the_team_numbers_of_the_board_choose() {
         m.record().actions[1],
         Action::Play {
             card: Card::Stop,
-            target: 2
+            team: 2
         }
     );
 }
@@ -1197,7 +1197,7 @@ fn the_end_of_the_hand_clears_an_old_notice() {
         1,
         Box::new(Plays(Action::Play {
             card: Card::D25,
-            target: 1,
+            team: 1,
         })),
     );
     let generation = m.generation;
@@ -1495,7 +1495,7 @@ fn an_illegal_computer_move_is_shown_and_classic_takes_the_seat() {
         1,
         Box::new(Plays(Action::Play {
             card: Card::D200,
-            target: 0,
+            team: 0,
         })),
     );
     type_keys(&mut m, "p");

@@ -46,7 +46,7 @@ impl State {
                         Ok(())
                     }
                 }
-                Action::Play { card, target } => {
+                Action::Play { card, team: target } => {
                     if !drawn {
                         return Err(IllegalAction::MustDrawFirst);
                     }
@@ -156,13 +156,13 @@ impl State {
             plays &= plays - 1;
             let card = Card::ALL[i];
             if own_plays & 1 << i != 0 {
-                out.push(Action::Play { card, target: own });
+                out.push(Action::Play { card, team: own });
                 continue;
             }
             let h = i - Card::OutOfGas as usize;
             for t in 0..self.rules.teams {
                 if lanes & 1 << (5 * usize::from(t) + h) != 0 {
-                    out.push(Action::Play { card, target: t });
+                    out.push(Action::Play { card, team: t });
                 }
             }
         }

@@ -137,7 +137,7 @@ impl Choice {
         } else {
             Action::Play {
                 card: self.card,
-                target: self.team,
+                team: self.team,
             }
         }
     }

@@ -91,7 +91,9 @@ impl State {
                 }
             }
             Action::Discard(card) => self.turn_move(seat, card, 0, Effect::Discard),
-            Action::Play { card, target } => self.turn_move(seat, card, target, Effect::of(card)),
+            Action::Play { card, team: target } => {
+                self.turn_move(seat, card, target, Effect::of(card))
+            }
             _ => self.apply_rare(action),
         }
     }

@@ -79,7 +79,7 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 match team {
                     Some(t) => {
                         model.mode = Mode::Normal;
-                        human_action(model, Action::Play { card, target: t }, fx);
+                        human_action(model, Action::Play { card, team: t }, fx);
                     }
                     None => {
                         model.error(format!(

@@ -51,38 +51,31 @@ pub(super) fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &m
             model,
             Action::Play {
                 card,
-                target: target.unwrap_or(own),
+                team: target.unwrap_or(own),
             },
             fx,
         );
         return;
     }
     if let Some(t) = target {
-        human_action(model, Action::Play { card, target: t }, fx);
+        human_action(model, Action::Play { card, team: t }, fx);
         return;
     }
     let opponents: Vec<u8> = (0..model.teams()).filter(|&t| t != own).collect();
     let open: Vec<u8> = opponents
         .iter()
         .copied()
-        .filter(|&t| model.obs.check(Action::Play { card, target: t }).is_ok())
+        .filter(|&t| model.obs.check(Action::Play { card, team: t }).is_ok())
         .collect();
     match open.as_slice() {
         [only] => {
-            human_action(
-                model,
-                Action::Play {
-                    card,
-                    target: *only,
-                },
-                fx,
-            );
+            human_action(model, Action::Play { card, team: *only }, fx);
         }
         [] => {
             // Nowhere to play it: let the engine say why (about the first
             // opponent).
             let t = opponents.first().copied().unwrap_or(own);
-            human_action(model, Action::Play { card, target: t }, fx);
+            human_action(model, Action::Play { card, team: t }, fx);
         }
         _ => model.mode = Mode::Target { card },
     }
