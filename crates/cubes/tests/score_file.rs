@@ -329,3 +329,52 @@ fn a_read_only_score_file_is_read_and_not_written() {
     mode(&dir, 0o755);
     assert_eq!(games(data.path()), 1);
 }
+
+#[test]
+fn damaged_score_files_are_reported_by_rank_and_stat() {
+    let readers: [&[&str]; 3] = [&["rank"], &["stat"], &["stat", "Steady Sam"]];
+    // Text where a score should be.
+    let data = tempfile::tempdir().expect("tempdir");
+    let out = run(data.path(), QUICK_GAME);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let conn = Connection::open(scores(data.path())).expect("open");
+    conn.execute("UPDATE results SET score = 'lots'", [])
+        .expect("damage");
+    drop(conn);
+    let out = run(data.path(), &["rank", "--blitz"]);
+    assert_clear_failure(&out, "rank --blitz");
+    assert!(text(&out.stderr).contains("scores.db"));
+    // Whatever else reads the file fails as clearly, or reads around it.
+    for args in readers {
+        let out = run(data.path(), args);
+        if !out.status.success() {
+            assert_clear_failure(&out, &args.join(" "));
+        }
+    }
+    // Random bytes, and a file from a newer program.
+    for damage in ["bytes", "newer"] {
+        let data = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(data.path().join("cubes")).expect("mkdir");
+        let db = scores(data.path());
+        if damage == "bytes" {
+            let mut m = Moments(7);
+            let bytes: Vec<u8> = (0..3000).map(|_| (m.next() * 256.0) as u8).collect();
+            std::fs::write(&db, bytes).expect("write");
+        } else {
+            let conn = Connection::open(&db).expect("open");
+            conn.pragma_update(None, "user_version", 99)
+                .expect("version");
+        }
+        for args in readers.iter().copied().chain([QUICK_GAME]) {
+            let out = run(data.path(), args);
+            assert_clear_failure(&out, &format!("{} on {damage}", args.join(" ")));
+            if damage == "newer" {
+                assert!(
+                    text(&out.stderr).contains("newer than this program knows"),
+                    "{}",
+                    text(&out.stderr)
+                );
+            }
+        }
+    }
+}
