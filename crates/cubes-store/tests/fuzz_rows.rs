@@ -325,8 +325,7 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut f = ScoreFile::open(&dir.path().join("s.db")).expect("open");
-        // (kind, name, computer) -> (games, wins, sum, best)
-        let mut model: BTreeMap<(String, String, bool), (u32, u32, f64, u32)> = BTreeMap::new();
+        let mut model: BTreeMap<Who, Figures> = BTreeMap::new();
         for (blitz, players) in &games {
             let kind = if *blitz { "Blitz" } else { "Standard" };
             let mut g = game(0);
@@ -381,6 +380,12 @@ proptest! {
     }
 }
 
+/// A player of a kind of game: (kind, name, computer).
+type Who = (String, String, bool);
+
+/// A player's figures: (games, wins, sum of scores, best score).
+type Figures = (u32, u32, f64, u32);
+
 /// An error and its causes, as the command line prints them.
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
@@ -396,8 +401,13 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 /// A finished two-player game.
 fn game(k: u32) -> GameResult {
     GameResult {
-        kind: if k % 2 == 0 { "Standard" } else { "Blitz" }.into(),
-        jokers: k % 3 == 0,
+        kind: if k.is_multiple_of(2) {
+            "Standard"
+        } else {
+            "Blitz"
+        }
+        .into(),
+        jokers: k.is_multiple_of(3),
         seed: u64::from(k),
         turns: 30 + k,
         quit: false,

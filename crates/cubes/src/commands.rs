@@ -196,13 +196,14 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         // "Don't quit!"); one left before anything happened does not.
         // A game a computer player broke (an illegal move) is nobody's
         // result.
-        if app.stalled.is_none() && (!unfinished || !app.actions().is_empty()) {
-            if let Err(e) = f.record(&result(&app)) {
-                let path = f.path().display();
-                unrecorded = Some(anyhow::Error::new(e).context(format!(
-                    "recording the game in {path} failed: this game is not in the rankings"
-                )));
-            }
+        if app.stalled.is_none()
+            && (!unfinished || !app.actions().is_empty())
+            && let Err(e) = f.record(&result(&app))
+        {
+            let path = f.path().display();
+            unrecorded = Some(anyhow::Error::new(e).context(format!(
+                "recording the game in {path} failed: this game is not in the rankings"
+            )));
         }
     }
     if let Some(sig) = stop.signal() {
