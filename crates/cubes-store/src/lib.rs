@@ -29,7 +29,7 @@ pub enum StoreError {
         source: game_store::StoreError,
     },
     /// Reading or writing the score file failed.
-    #[error("the score file {path}")]
+    #[error("reading or writing the score file {path} failed")]
     Db {
         /// The score file.
         path: std::path::PathBuf,

@@ -5,7 +5,7 @@
 
 use crate::StoreError;
 use cubes_engine::Settings;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OpenFlags, params};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -155,6 +155,50 @@ impl ScoreFile {
         })
     }
 
+    /// Opens a score file only to read it: as [`ScoreFile::open`] where
+    /// it can be written, else (a read-only file or directory) as it is,
+    /// read-only, provided its schema is this program's. Anything else
+    /// fails as [`ScoreFile::open`] does.
+    pub fn open_to_read(path: &Path) -> Result<ScoreFile> {
+        let writable = ScoreFile::open(path);
+        let Err(cannot_write) = writable else {
+            return writable;
+        };
+        // A file that cannot be upgraded or written may still be read as
+        // it is; any other trouble is reported as the writable open's.
+        let current = |conn: Connection| -> rusqlite::Result<Option<Connection>> {
+            conn.busy_timeout(game_store::BUSY_TIMEOUT)?;
+            let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            Ok(usize::try_from(version)
+                .is_ok_and(|v| v == MIGRATIONS.len())
+                .then_some(conn))
+        };
+        let read_only = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(current)
+            .or_else(|_| {
+                // SQLite reads a database in write-ahead mode only with
+                // its shared-memory file, which a read-only directory
+                // cannot hold; nobody can write the file there, so it is
+                // read as unchanging.
+                let uri = immutable_uri(path).ok_or(rusqlite::Error::InvalidQuery)?;
+                let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+                Connection::open_with_flags(uri, flags).and_then(current)
+            });
+        match read_only {
+            Ok(Some(conn)) if path.is_file() => Ok(ScoreFile {
+                conn,
+                path: path.to_path_buf(),
+            }),
+            _ => Err(cannot_write),
+        }
+    }
+
+    /// [`ScoreFile::open_to_read`] in the user's data directory.
+    pub fn open_default_to_read() -> Result<ScoreFile> {
+        let dir = game_store::data_dir("cubes").map_err(StoreError::DataDir)?;
+        ScoreFile::open_to_read(&dir.join(SCORES_FILE))
+    }
+
     /// Runs `f` on the database; its failure names this file.
     fn sql<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
         f(&self.conn).map_err(|source| self.failed(source))
@@ -292,9 +336,18 @@ impl ScoreFile {
         })
     }
 
-    /// Marks `name` as playing now (this process).
+    /// Marks `name` as playing now (this process), and forgets the entries
+    /// of games that ended without cleaning up (see [`ScoreFile::playing`]).
     pub fn start_playing(&self, name: &str) -> Result<()> {
+        let gone = self.gone()?;
         self.sql(|conn| {
+            conn.execute(
+                "DELETE FROM playing WHERE started_at < ?1",
+                params![now() - STALE_PLAYING],
+            )?;
+            for pid in gone {
+                conn.execute("DELETE FROM playing WHERE pid = ?1", params![pid])?;
+            }
             conn.execute(
                 "INSERT INTO playing (pid, name, started_at) VALUES (?1, ?2, ?3)",
                 params![i64::from(std::process::id()), name, now()],
@@ -315,35 +368,65 @@ impl ScoreFile {
     }
 
     /// Who is playing now: (name, started unix time). Entries of games that
-    /// ended without cleaning up (a closed terminal, a crash) are dropped:
+    /// ended without cleaning up (a closed terminal, a crash) are left out:
     /// where `/proc` lists processes, those whose process is gone; anywhere,
-    /// those older than a day.
+    /// those older than a day. Only reads, so that a score file that cannot
+    /// be written still shows who plays.
     pub fn playing(&self) -> Result<Vec<(String, i64)>> {
-        self.sql(|conn| {
-            conn.execute(
-                "DELETE FROM playing WHERE started_at < ?1",
-                params![now() - 86_400],
-            )?;
-            let proc_dir = Path::new("/proc");
-            if proc_dir.join("self").exists() {
-                let pids: Vec<i64> = {
-                    let mut st = conn.prepare("SELECT DISTINCT pid FROM playing")?;
-                    st.query_map([], |r| r.get(0))?
-                        .collect::<rusqlite::Result<Vec<_>>>()?
-                };
-                for pid in pids {
-                    if !proc_dir.join(pid.to_string()).exists() {
-                        conn.execute("DELETE FROM playing WHERE pid = ?1", params![pid])?;
-                    }
-                }
-            }
+        let gone = self.gone()?;
+        let all = self.sql(|conn| {
             let mut st =
-                conn.prepare("SELECT name, started_at FROM playing ORDER BY started_at")?;
-            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                conn.prepare("SELECT pid, name, started_at FROM playing ORDER BY started_at")?;
+            let rows = st.query_map([], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get(2)?))
+            })?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
-        })
+        })?;
+        let since = now() - STALE_PLAYING;
+        Ok(all
+            .into_iter()
+            .filter(|(pid, _, at)| *at >= since && !gone.contains(pid))
+            .map(|(_, name, at)| (name, at))
+            .collect())
+    }
+
+    /// The processes of "playing now" entries that are gone, where `/proc`
+    /// tells (else none).
+    fn gone(&self) -> Result<Vec<i64>> {
+        let proc_dir = Path::new("/proc");
+        if !proc_dir.join("self").exists() {
+            return Ok(Vec::new());
+        }
+        let pids: Vec<i64> = self.sql(|conn| {
+            let mut st = conn.prepare("SELECT DISTINCT pid FROM playing")?;
+            st.query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        Ok(pids
+            .into_iter()
+            .filter(|pid| !proc_dir.join(pid.to_string()).exists())
+            .collect())
     }
 }
+
+/// The SQLite address of `path` opened as a file nobody changes (`None` for
+/// a path that is not Unicode).
+fn immutable_uri(path: &Path) -> Option<String> {
+    let mut uri = String::from("file:");
+    for b in path.to_str()?.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    Some(uri)
+}
+
+/// Seconds after which a "playing now" entry is out of date whatever `/proc`
+/// says.
+const STALE_PLAYING: i64 = 86_400;
 
 /// `YYYY-MM-DD HH:MM` (UTC) of a unix time.
 pub fn format_time(t: i64) -> String {

@@ -160,7 +160,9 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
     let scores = if cli.no_record {
         None
     } else {
-        Some(ScoreFile::open_default()?)
+        Some(ScoreFile::open_default().context(
+            "the game cannot be recorded in the score file; `cubes --no-record` plays without recording",
+        )?)
     };
     if let Some(f) = &scores {
         for s in app.table().seats().iter().filter(|s| !is_computer(s)) {
@@ -184,6 +186,9 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         stop.end_as(cubes_tui::signals::HANGUP);
     }
     let mut scores = scores;
+    // A game that could not be recorded is reported after its result, so
+    // the player still learns how it ended.
+    let mut unrecorded = None;
     if let Some(f) = &mut scores {
         let _ = f.stop_playing();
         let unfinished = app.table().state().winner().is_none();
@@ -191,12 +196,20 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         // "Don't quit!"); one left before anything happened does not.
         // A game a computer player broke (an illegal move) is nobody's
         // result.
-        if app.stalled.is_none() && (!unfinished || !app.actions().is_empty()) {
-            f.record(&result(&app))
-                .with_context(|| format!("recording the game in {}", f.path().display()))?;
+        if app.stalled.is_none()
+            && (!unfinished || !app.actions().is_empty())
+            && let Err(e) = f.record(&result(&app))
+        {
+            let path = f.path().display();
+            unrecorded = Some(anyhow::Error::new(e).context(format!(
+                "recording the game in {path} failed: this game is not in the rankings"
+            )));
         }
     }
     if let Some(sig) = stop.signal() {
+        if let Some(e) = unrecorded {
+            return Err(e);
+        }
         // Nothing to print: after a hangup there is no terminal, and
         // printing to it would panic.
         return Ok(ExitCode::from(
@@ -216,7 +229,10 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
             app.name(w)
         );
     }
-    Ok(ExitCode::SUCCESS)
+    match unrecorded {
+        Some(e) => Err(e),
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// Whether a computer player sits in this seat.
@@ -257,7 +273,7 @@ pub fn result(app: &App) -> GameResult {
 
 /// `cubes rank`: the Standard games, or the Blitz ones.
 pub fn rank(min_games: u32, blitz: bool) -> Result<()> {
-    let f = ScoreFile::open_default()?;
+    let f = ScoreFile::open_default_to_read()?;
     let kind = if blitz {
         Settings::blitz().name
     } else {
@@ -269,7 +285,7 @@ pub fn rank(min_games: u32, blitz: bool) -> Result<()> {
 
 /// `cubes stat`.
 pub fn stat(name: Option<&str>, min_games: u32) -> Result<()> {
-    let f = ScoreFile::open_default()?;
+    let f = ScoreFile::open_default_to_read()?;
     print!("{}", stat_text(&f, name, min_games)?);
     Ok(())
 }
