@@ -7,7 +7,7 @@
 //! million hands (split evenly over the configurations, on every core) and
 //! prints one line per configuration and a total.
 
-use mille_engine::{Action, ActionList, GameConfig, Phase, Rules, RulesetId, State, ToAct};
+use mille_engine::{Action, ActionList, GameConfig, Phase, Rules, State, ToAct};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -15,24 +15,6 @@ use std::time::Instant;
 
 /// More moves than any hand can take: a hand still going is a bug.
 const MAX_STEPS: u32 = 5_000;
-
-fn configs() -> Vec<GameConfig> {
-    let c = |rules, players, stacking| GameConfig {
-        rules,
-        players,
-        stacking,
-    };
-    vec![
-        c(RulesetId::Bsd, 2, false),
-        c(RulesetId::Milebones, 2, false),
-        c(RulesetId::Classic, 2, false),
-        c(RulesetId::Classic, 3, false),
-        c(RulesetId::Classic, 4, false),
-        c(RulesetId::Classic, 6, false),
-        c(RulesetId::Classic, 2, true),
-        c(RulesetId::Classic, 4, true),
-    ]
-}
 
 /// What is wrong with `state`, if anything.
 fn invariants(state: &State, rules: &Rules, list: &mut ActionList) -> Result<(), String> {
@@ -114,7 +96,7 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(100_000);
-    let configs = configs();
+    let configs: Vec<GameConfig> = GameConfig::every().collect();
     let per = total.div_ceil(configs.len() as u64);
     // Each configuration in slices, so that every core has work.
     let slices = 16u64;

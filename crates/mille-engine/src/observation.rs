@@ -516,7 +516,6 @@ mod tests {
     use super::*;
     use crate::card::Card;
     use crate::rules::Rules;
-    use crate::rules::RulesetId;
     use crate::state::shuffle;
     use game_table::Table;
     use rand_core::Rng;
@@ -526,23 +525,7 @@ mod tests {
         std::env::var("MILLE_PROPERTY_GAMES")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(340)
-    }
-
-    fn configs() -> Vec<GameConfig> {
-        let c = |rules, players, stacking| GameConfig {
-            rules,
-            players,
-            stacking,
-        };
-        vec![
-            c(RulesetId::Bsd, 2, false),
-            c(RulesetId::Milebones, 2, false),
-            c(RulesetId::Classic, 2, false),
-            c(RulesetId::Classic, 3, false),
-            c(RulesetId::Classic, 4, true),
-            c(RulesetId::Classic, 6, false),
-        ]
+            .unwrap_or(200)
     }
 
     /// The same game with every card `viewer` may not see dealt again at
@@ -657,7 +640,7 @@ mod tests {
     #[test]
     fn observations_hold_nothing_hidden_and_say_what_is_legal() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        for config in configs() {
+        for config in GameConfig::every() {
             let conceivable = conceivable(Rules::new(config).expect("config").teams);
             for seed in 0..games() {
                 let state = State::new(config, seed).expect("config");

@@ -46,6 +46,9 @@ pub enum RulesetId {
 }
 
 impl RulesetId {
+    /// Every ruleset.
+    pub const ALL: [RulesetId; 3] = [RulesetId::Bsd, RulesetId::Classic, RulesetId::Milebones];
+
     /// The protocol id.
     pub const fn id(self) -> &'static str {
         match self {
@@ -155,6 +158,26 @@ pub struct GameConfig {
     /// The `stacking` variant: hazards may be played on hazards (classic only).
     #[serde(default)]
     pub stacking: bool,
+}
+
+impl GameConfig {
+    /// Every configuration the engine plays (each ruleset at each of its
+    /// seat counts, and the `stacking` variant where it exists): what
+    /// tests, fuzzers and soaks go through.
+    pub fn every() -> impl Iterator<Item = GameConfig> {
+        RulesetId::ALL
+            .into_iter()
+            .flat_map(|rules| {
+                [2, 3, 4, 6].into_iter().flat_map(move |players| {
+                    [false, true].into_iter().map(move |stacking| GameConfig {
+                        rules,
+                        players,
+                        stacking,
+                    })
+                })
+            })
+            .filter(|&config| Rules::new(config).is_ok())
+    }
 }
 
 impl Default for GameConfig {
@@ -521,6 +544,20 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_playable_configuration_is_listed_once() {
+        let every: Vec<GameConfig> = GameConfig::every().collect();
+        let id = |c: &GameConfig| (c.rules.id(), c.players, c.stacking);
+        let mut ids: Vec<_> = every.iter().map(id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), every.len());
+        // bsd and milebones for 2; classic for 2, 3, 4 and 6, with and
+        // without stacking.
+        assert_eq!(every.len(), 10, "{ids:?}");
+        assert!(every.contains(&GameConfig::default()));
+    }
 
     fn rules(r: RulesetId, players: u8) -> Result<Rules, ConfigError> {
         Rules::new(GameConfig {

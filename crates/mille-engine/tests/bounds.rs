@@ -6,22 +6,10 @@
 //! Cases default to a few dozen whole games; `PROPTEST_CASES=<n>` plays more.
 
 use mille_engine::view::rules_of;
-use mille_engine::{Action, Card, GameConfig, Phase, RulesetId, State, ToAct};
+use mille_engine::{Action, Card, GameConfig, Phase, State, ToAct};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-
-/// Every playable configuration.
-const CONFIGS: [(RulesetId, u8, bool); 8] = [
-    (RulesetId::Bsd, 2, false),
-    (RulesetId::Milebones, 2, false),
-    (RulesetId::Classic, 2, false),
-    (RulesetId::Classic, 3, false),
-    (RulesetId::Classic, 4, false),
-    (RulesetId::Classic, 6, false),
-    (RulesetId::Classic, 4, true),
-    (RulesetId::Classic, 6, true),
-];
 
 /// Plays a whole game at random, checking every seat's view at every
 /// decision.
@@ -70,21 +58,21 @@ proptest! {
 
     /// Real games never trip the bounds, at any decision of any seat.
     #[test]
-    fn every_real_view_is_within_the_bounds(which in 0..CONFIGS.len(), seed in any::<u64>()) {
-        let (rules, players, stacking) = CONFIGS[which];
-        every_view_of_a_game_passes(GameConfig { rules, players, stacking }, seed)?;
+    fn every_real_view_is_within_the_bounds(
+        config in proptest::sample::select(GameConfig::every().collect::<Vec<_>>()),
+        seed in any::<u64>(),
+    ) {
+        every_view_of_a_game_passes(config, seed)?;
     }
 
     /// A view moved past one bound is refused, naming the field.
     #[test]
     fn a_view_past_a_bound_is_refused_naming_the_field(
-        which in 0..CONFIGS.len(),
+        config in proptest::sample::select(GameConfig::every().collect::<Vec<_>>()),
         seed in any::<u64>(),
         field in 0..4usize,
         excess in 1u32..=u32::MAX / 2,
     ) {
-        let (rules, players, stacking) = CONFIGS[which];
-        let config = GameConfig { rules, players, stacking };
         let mut state = State::new(config, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
         state.apply(Action::Draw).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut view = state.view(0);

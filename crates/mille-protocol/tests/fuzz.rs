@@ -12,34 +12,18 @@ mod support;
 
 use mille_ai::{Budget, ClassicBot, MilleBot, RandomBot, SearchBot};
 use mille_engine::view::rules_of;
-use mille_engine::{ActionList, Card, GameConfig, Phase, RulesetId, State};
+use mille_engine::{ActionList, Card, GameConfig, Phase, State};
 use mille_protocol::{Request, parse_request, serve};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use support::mutate::{apply, apply_json, cases, edits, json_edits};
 
-/// Every playable configuration.
-const CONFIGS: [(RulesetId, u8, bool); 8] = [
-    (RulesetId::Bsd, 2, false),
-    (RulesetId::Milebones, 2, false),
-    (RulesetId::Classic, 2, false),
-    (RulesetId::Classic, 3, false),
-    (RulesetId::Classic, 4, false),
-    (RulesetId::Classic, 6, false),
-    (RulesetId::Classic, 4, true),
-    (RulesetId::Classic, 6, true),
-];
-
 /// A real request line: a game of configuration `which` played `steps`
 /// moves in (each the `choices[k]`-th legal one), then the request of
 /// kind `kind` about the view of the seat to act.
 fn real_line(which: usize, seed: u64, choices: &[u8], kind: u8, id: i64) -> String {
-    let (rules, players, stacking) = CONFIGS[which % CONFIGS.len()];
-    let config = GameConfig {
-        rules,
-        players,
-        stacking,
-    };
+    let every: Vec<GameConfig> = GameConfig::every().collect();
+    let config = every[which % every.len()];
     let Ok(mut state) = State::new(config, seed) else {
         return String::new();
     };
@@ -78,7 +62,7 @@ fn real_line(which: usize, seed: u64, choices: &[u8], kind: u8, id: i64) -> Stri
 /// A real line, from its parameters.
 fn real_line_strategy() -> impl Strategy<Value = String> {
     (
-        0..CONFIGS.len(),
+        0..GameConfig::every().count(),
         any::<u64>(),
         proptest::collection::vec(any::<u8>(), 0..120),
         any::<u8>(),
