@@ -951,6 +951,7 @@ fn plain_mode_asks_before_a_safety_is_thrown() {
         &mille_tui::app::Io::default(),
         "d4\nn\nd4\ny\n".as_bytes(),
         &mut out,
+        &mille_tui::signals::Stop::never(),
     )
     .expect("plain run");
     let text = String::from_utf8_lossy(&out);
@@ -985,15 +986,17 @@ fn escape_leaves_the_name_question_with_the_login_name() {
 }
 
 #[test]
-fn ctrl_c_at_the_name_question_asks_to_quit_with_the_login_name() {
+fn ctrl_c_at_the_name_question_leaves_at_once_with_the_login_name() {
     let mut m = first_run("login");
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-    m.update(ctrl_c);
-    assert_eq!(m.mode, Mode::ConfirmQuit);
+    let fx = m.update(ctrl_c);
     assert_eq!(m.player, "login");
-    // No: the game goes on, the name question is not asked again.
-    type_keys(&mut m, "n");
-    assert_eq!(m.mode, Mode::Normal);
+    // The name is kept first, then the game leaves (kept in the autosave
+    // by the loop), without a question.
+    assert!(
+        matches!(fx.as_slice(), [Effect::SaveOptions(o), Effect::Interrupted] if o.name.as_deref() == Some("login")),
+        "{fx:?}"
+    );
     // q in the name question is a letter of a name, nothing else.
     let mut m = first_run("login");
     type_keys(&mut m, "q");
@@ -1131,8 +1134,7 @@ fn save_cancelled_is_not_shown_next_to_really_quit() {
     type_keys(&mut m, "n");
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     type_keys(&mut m, "s\n");
-    m.update(ctrl_c);
-    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.update(ctrl_c), vec![Effect::Interrupted]);
     assert_eq!(m.message, None);
     // Viewing keys keep the line: W shows the other window, the message
     // still describes the situation.
@@ -1407,6 +1409,7 @@ fn plain_help_lists_only_the_plain_commands() {
         &mille_tui::app::Io::default(),
         "?\n".as_bytes(),
         &mut out,
+        &mille_tui::signals::Stop::never(),
     )
     .expect("plain run");
     let text = String::from_utf8_lossy(&out);
