@@ -72,8 +72,7 @@ mod tests {
     use mille_engine::{Action, GameConfig, GameRecord};
 
     #[test]
-    fn an_autosave_is_written_found_loaded_and_removed() -> Result<(), Box<dyn std::error::Error>>
-    {
+    fn an_autosave_is_written_found_loaded_and_removed() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
         let auto = Autosave::in_dir(dir.path());
         assert_eq!(auto.interrupted_at(), None);

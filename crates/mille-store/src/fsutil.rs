@@ -138,7 +138,9 @@ mod tests {
         atomic_write(&p, b"old")?;
         // A process id above the kernel's largest is never running.
         let dead = dir.path().join(".g.mille.tmp-4294967295-0");
-        let ours = dir.path().join(format!(".g.mille.tmp-{}-99", std::process::id()));
+        let ours = dir
+            .path()
+            .join(format!(".g.mille.tmp-{}-99", std::process::id()));
         let other = dir.path().join(".other.mille.tmp-4294967295-0");
         let unlike = dir.path().join(".g.mille.tmp-notapid-0");
         for f in [&dead, &ours, &other, &unlike] {

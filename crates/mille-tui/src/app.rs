@@ -10,8 +10,8 @@
 use crate::host::Host;
 use crate::model::{Model, is_logged};
 use crate::render;
-use crate::update::{self, Effect, Event};
 use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
+use crate::update::{self, Effect, Event};
 use mille_engine::{Action, GameRecord};
 use mille_store::{Autosave, Options, SaveFile, ScoreDb};
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
@@ -195,14 +195,20 @@ pub fn run(
         away: host.record(),
         host: Some(Box::new(host)),
     };
-    let result = event_loop(&mut terminal, &mut model, &mut hosting, &io_, pace, stop, ttys);
+    let result = event_loop(
+        &mut terminal,
+        &mut model,
+        &mut hosting,
+        &io_,
+        pace,
+        stop,
+        ttys,
+    );
     let signal = match &result {
         Ok(signal) => *signal,
         // After a hangup the terminal is gone and drawing or reading fails;
         // the hangup, not that failure, is why the game ends.
-        Err(_) => stop
-            .signal()
-            .or_else(|| ttys.closed().then_some(HANGUP)),
+        Err(_) => stop.signal().or_else(|| ttys.closed().then_some(HANGUP)),
     };
     // The game first: the terminal may be gone, the game need not be.
     let ending = signal.map(|sig| io_.interrupted(&model, hosting.record(), sig));

@@ -9,11 +9,11 @@ use crate::commands;
 use crate::host::Host;
 use crate::model::{Mode, Model, slot_label};
 use crate::render::{miles_text, score_rows, shows_bonuses};
+use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
 use crate::update::{self, Effect, Event};
 use mille_engine::{Kind, Rules};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
-use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
@@ -170,9 +170,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
     let signal = match &result {
         Ok(signal) => *signal,
         // Writing to a closed terminal fails; the hangup is why it ended.
-        Err(_) => stop
-            .signal()
-            .or_else(|| ttys.closed().then_some(HANGUP)),
+        Err(_) => stop.signal().or_else(|| ttys.closed().then_some(HANGUP)),
     };
     match (result, signal) {
         (_, Some(sig)) => Ok(Some(io_.interrupted(model, host.record(), sig))),

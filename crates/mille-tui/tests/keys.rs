@@ -1559,8 +1559,16 @@ fn a_signal_in_plain_mode_keeps_the_unfinished_game_in_the_autosave() {
     let kept = dir.path().join(mille_store::AUTOSAVE_FILE);
     assert_eq!(interrupted.kept, Ok(Some(kept.clone())));
     let (save, _) = SaveFile::load(&kept).expect("the autosave loads");
-    assert_eq!(save.record, m.record(), "the game as it stood, the pick included");
-    assert_eq!(save.record.actions.len(), 1, "the line after the signal was not played");
+    assert_eq!(
+        save.record,
+        m.record(),
+        "the game as it stood, the pick included"
+    );
+    assert_eq!(
+        save.record.actions.len(),
+        1,
+        "the line after the signal was not played"
+    );
     assert_eq!(save.settings.player, "Tester");
 }
 

@@ -8,9 +8,9 @@ use mille_engine::rules::ConfigError;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
 use mille_store::{Autosave, Options, SaveFile, ScoreDb};
 use mille_tui::app::{Ending, Interruption, Io};
-use mille_tui::signals::Stop;
 use mille_tui::host::Host;
 use mille_tui::model::{Setup, login_name};
+use mille_tui::signals::Stop;
 use mille_tui::{Model, app, commands, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -276,8 +276,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let pace = std::time::Duration::from_millis(args.delay);
-    let (model, ending) =
-        app::run(model, host, io_, pace, &stop).context("the terminal failed")?;
+    let (model, ending) = app::run(model, host, io_, pace, &stop).context("the terminal failed")?;
     if let Ending::Interrupted(i) = ending {
         leave_interrupted(&model, &i);
     }

@@ -75,11 +75,7 @@ fn a_save_killed_at_any_moment_leaves_the_old_or_the_new_complete_save() {
         // Kill delays spread from before the key is read to after the
         // save is done: most of them over its first milliseconds, where
         // the key is read, the file written, flushed and renamed.
-        let delay = Duration::from_micros(if round < 24 {
-            round * 150
-        } else {
-            round * 600
-        });
+        let delay = Duration::from_micros(if round < 24 { round * 150 } else { round * 600 });
         pty.send("y");
         std::thread::sleep(delay);
         pty.kill("KILL");
@@ -105,7 +101,10 @@ fn a_save_killed_at_any_moment_leaves_the_old_or_the_new_complete_save() {
         // A kill between the temporary's creation and its rename leaves
         // it; the next save sweeps it, so there is never more than one.
         let left = temporaries(dir.path());
-        assert!(left.len() <= 1, "round {round}: temporaries pile up: {left:?}");
+        assert!(
+            left.len() <= 1,
+            "round {round}: temporaries pile up: {left:?}"
+        );
         left_one += left.len();
         assert!(
             !data.join("mille").join(mille_store::AUTOSAVE_FILE).exists(),
