@@ -12,6 +12,54 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     Ok(game_store::atomic_write(path, bytes)?)
 }
 
+/// Removes the temporary files that writes of `path` by processes now gone
+/// left behind. [`atomic_write`] writes `.NAME.tmp-PID-N` beside `path` and
+/// renames it; a process killed in between (SIGKILL, a power cut) leaves it
+/// there. Such a file is never read, so it is harmless, but each kill would
+/// add one: they are swept before `path` is written again. A temporary of
+/// this process, or of one still running, is left alone. Returns how many
+/// were removed; failures to list or remove are ignored (the write that
+/// follows reports a directory it cannot use).
+pub fn remove_stale_temporaries(path: &Path) -> usize {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return 0;
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let prefix = format!(".{name}.tmp-");
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, n)| n.parse::<u64>().ok().and(pid.parse::<u32>().ok()))
+        else {
+            continue;
+        };
+        if pid != std::process::id()
+            && !process_alive(pid)
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Whether process `pid` may still be running. Where `/proc` lists the
+/// processes it is asked; elsewhere every process is taken as alive, so
+/// nothing is removed that a running write still needs.
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
 /// `value` as pretty JSON text ending in a newline, the layout of every
 /// document `mille` writes. `path` only names the file in the error.
 pub fn encode_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<String, StoreError> {
@@ -80,6 +128,28 @@ mod tests {
         let q = dir.path().join("b.json");
         assert!(write_json(&q, &Unencodable).is_err());
         assert!(!q.exists());
+        Ok(())
+    }
+
+    #[test]
+    fn stale_temporaries_of_dead_processes_are_swept() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let p = dir.path().join("g.mille");
+        atomic_write(&p, b"old")?;
+        // A process id above the kernel's largest is never running.
+        let dead = dir.path().join(".g.mille.tmp-4294967295-0");
+        let ours = dir
+            .path()
+            .join(format!(".g.mille.tmp-{}-99", std::process::id()));
+        let other = dir.path().join(".other.mille.tmp-4294967295-0");
+        let unlike = dir.path().join(".g.mille.tmp-notapid-0");
+        for f in [&dead, &ours, &other, &unlike] {
+            fs::write(f, b"{")?;
+        }
+        assert_eq!(remove_stale_temporaries(&p), 1);
+        assert!(!dead.exists());
+        assert!(ours.exists() && other.exists() && unlike.exists());
+        assert_eq!(fs::read(&p)?, b"old");
         Ok(())
     }
 

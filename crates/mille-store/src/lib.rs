@@ -1,17 +1,19 @@
 //! Storage for the terminal game `mille`: versioned save files (the game
-//! record plus settings, as pretty JSON, written atomically), the persisted
-//! options, and the Mile Bones high-score table kept in SQLite in the user's
-//! data directory.
+//! record plus settings, as pretty JSON, written atomically), the autosave
+//! of an interrupted game, the persisted options, and the Mile Bones
+//! high-score table kept in SQLite in the user's data directory.
 //!
 //! Nothing here decides a rule: a save file is checked by replaying its
 //! record through the engine.
 
+pub mod autosave;
 pub mod fsutil;
 pub mod options;
 pub mod save;
 pub mod scores;
 
-pub use fsutil::{atomic_write, data_dir, write_json};
+pub use autosave::{AUTOSAVE_FILE, Autosave};
+pub use fsutil::{atomic_write, data_dir, remove_stale_temporaries, write_json};
 pub use options::{MouseMethod, Options};
 pub use save::{SAVE_FORMAT, SAVE_VERSION, SaveError, SaveFile, SaveSettings};
 pub use scores::{HighScore, HighScores, ScoreDb, ScoreKind};

@@ -6,7 +6,7 @@
 //! replays under the rules) and says in one sentence what is wrong. Loading
 //! never modifies the file.
 
-use crate::fsutil::{encode_json, write_json};
+use crate::fsutil::{encode_json, remove_stale_temporaries, write_json};
 use mille_engine::{GameRecord, ReplayStep, State};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -148,8 +148,11 @@ impl SaveFile {
     /// Writes the save file atomically (temporary file, fsync, rename,
     /// fsync of the directory). The whole document is encoded first: if
     /// that fails nothing is written and the file at `path`, such as the
-    /// player's previous save, is left byte for byte as it was.
+    /// player's previous save, is left byte for byte as it was. The
+    /// temporaries that earlier writes of `path` left when their process
+    /// was killed are swept first (see [`remove_stale_temporaries`]).
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        remove_stale_temporaries(path);
         write_document(path, self)
     }
 

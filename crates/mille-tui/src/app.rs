@@ -4,13 +4,16 @@
 //! model's game effects are carried out with it, and for a computer's turn
 //! it goes to a thread of its own (a search may think for a second) and
 //! comes back with the move, game effects asked meanwhile waiting for it.
+//! A signal, a closed terminal or Ctrl-C ends the loop at once: the game,
+//! unless it is over, is kept in the autosave and the terminal restored.
 
 use crate::host::Host;
 use crate::model::{Model, is_logged};
 use crate::render;
+use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
 use crate::update::{self, Effect, Event};
-use mille_engine::Action;
-use mille_store::{Options, SaveFile, ScoreDb};
+use mille_engine::{Action, GameRecord};
+use mille_store::{Autosave, Options, SaveFile, ScoreDb};
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use std::collections::VecDeque;
@@ -100,34 +103,160 @@ impl Io {
     }
 }
 
-/// What the event loop hears: the screen's events, or the host back from
-/// a computer's turn with what it did.
+/// What the event loop hears: the screen's events, the host back from a
+/// computer's turn with what it did, or the end of the terminal's input.
 enum Message {
     Screen(Event),
     Back(Box<Host>, Option<Event>),
+    InputEnded,
 }
 
-/// Plays in the terminal until the player quits. `pace` is the least time
-/// between two computer moves in a row (see [`pause_before`]).
-pub fn run(mut model: Model, host: Host, io_: Io, pace: Duration) -> io::Result<Model> {
+/// How often the loop looks at the signal flag and the terminal while
+/// nothing happens.
+const SIGNAL_CHECK: Duration = Duration::from_millis(100);
+
+/// How a game left the screen.
+#[derive(Debug)]
+pub enum Ending {
+    /// The player quit (or answered the game's questions out of it).
+    Quit,
+    /// A signal, a closed terminal or Ctrl-C ended it at once.
+    Interrupted(Interruption),
+}
+
+/// A game ended from outside, and what became of it.
+#[derive(Debug)]
+pub struct Interruption {
+    /// The signal (see [`crate::signals`]): [`HANGUP`] also for a terminal
+    /// found closed, [`INTERRUPT`] also for Ctrl-C typed on the full screen.
+    pub signal: i32,
+    /// Where the game was kept (none for a game that was over), or why it
+    /// could not be.
+    pub kept: Result<Option<PathBuf>, String>,
+}
+
+impl Io {
+    /// Keeps the game `record` left unfinished in the autosave, with the
+    /// player's settings; a game that is over is not kept.
+    pub fn keep(&self, model: &Model, record: GameRecord) -> Result<Option<PathBuf>, String> {
+        if model.game_over() {
+            return Ok(None);
+        }
+        let dir = self
+            .data_dir
+            .as_ref()
+            .ok_or("there is no data directory to keep it in")?;
+        let autosave = Autosave::in_dir(dir);
+        autosave
+            .write(&SaveFile::new(record, model.save_settings()))
+            .map_err(|e| e.to_string())?;
+        Ok(Some(autosave.path().to_path_buf()))
+    }
+
+    /// The interruption by `signal` of the game `record`, kept.
+    pub fn interrupted(&self, model: &Model, record: GameRecord, signal: i32) -> Interruption {
+        Interruption {
+            signal,
+            kept: self.keep(model, record),
+        }
+    }
+}
+
+/// The host, unless it is away for a computer's turn; then the record of
+/// the game as it left, which replays to the same computer move.
+struct Hosting {
+    host: Option<Box<Host>>,
+    away: GameRecord,
+}
+
+impl Hosting {
+    fn record(&self) -> GameRecord {
+        self.host
+            .as_ref()
+            .map_or_else(|| self.away.clone(), |h| h.record())
+    }
+}
+
+/// Plays in the terminal until the player quits, a signal arrives or the
+/// terminal closes; an unfinished game ended that way is kept in the
+/// autosave (see [`Io::keep`]). `pace` is the least time between two
+/// computer moves in a row (see [`pause_before`]).
+pub fn run(
+    mut model: Model,
+    host: Host,
+    io_: Io,
+    pace: Duration,
+    stop: &Stop,
+) -> io::Result<(Model, Ending)> {
+    let ttys = Ttys::now();
     let mut terminal = ratatui::init();
     let _ = execute!(io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, &mut model, host, &io_, pace);
-    let _ = execute!(io::stdout(), DisableMouseCapture);
-    ratatui::restore();
-    result.map(|()| model)
+    let mut hosting = Hosting {
+        away: host.record(),
+        host: Some(Box::new(host)),
+    };
+    let result = event_loop(
+        &mut terminal,
+        &mut model,
+        &mut hosting,
+        &io_,
+        pace,
+        stop,
+        ttys,
+    );
+    let signal = match &result {
+        Ok(signal) => *signal,
+        // After a hangup the terminal is gone and drawing or reading fails;
+        // the hangup, not that failure, is why the game ends.
+        Err(_) => stop.signal().or_else(|| ttys.closed().then_some(HANGUP)),
+    };
+    // The game first: the terminal may be gone, the game need not be.
+    let ending = signal.map(|sig| io_.interrupted(&model, hosting.record(), sig));
+    if terminal.show_cursor().is_err() {
+        // The terminal is gone. Dropping ratatui's terminal would try to
+        // show the cursor again and print the failure to standard error,
+        // and printing to a closed terminal panics: let it go unnoticed.
+        std::mem::forget(terminal);
+    }
+    restore();
+    match (result, ending) {
+        (_, Some(i)) => Ok((model, Ending::Interrupted(i))),
+        (Err(e), None) => Err(e),
+        (Ok(_), None) => Ok((model, Ending::Quit)),
+    }
 }
 
+/// Leaves raw mode, mouse capture and the alternate screen. Unlike
+/// `ratatui::restore`, it tries every step whatever the others did and
+/// prints nothing: after a hangup there is no terminal to print to (and
+/// printing would panic).
+fn restore() {
+    let _ = ratatui::crossterm::terminal::disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        ratatui::crossterm::terminal::LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+}
+
+/// The loop proper: `Ok(None)` when the player quit, `Ok(Some(signal))`
+/// when a signal, a closed terminal or Ctrl-C ended the game.
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     model: &mut Model,
-    host: Host,
+    hosting: &mut Hosting,
     io_: &Io,
     pace: Duration,
-) -> io::Result<()> {
+    stop: &Stop,
+    ttys: Ttys,
+) -> io::Result<Option<i32>> {
     let (tx, rx) = mpsc::channel::<Message>();
     let started = Instant::now();
     {
+        // Keys are read on a thread of their own: once the terminal has
+        // closed, crossterm may read end-of-file again and again without
+        // returning, and the loop must still see the flag and the terminal.
         let tx = tx.clone();
         std::thread::spawn(move || {
             loop {
@@ -138,7 +267,10 @@ fn event_loop(
                     }
                     Ok(event::Event::Resize(w, h)) => Event::Resize(w, h),
                     Ok(_) => continue,
-                    Err(_) => break,
+                    Err(_) => {
+                        let _ = tx.send(Message::InputEnded);
+                        break;
+                    }
                 };
                 if tx.send(Message::Screen(ev)).is_err() {
                     break;
@@ -156,15 +288,17 @@ fn event_loop(
     }
     let size = terminal.size()?;
     model.screen = (size.width, size.height);
-    // The host, unless it is away for a computer's turn; then the effects
-    // that need it wait, in order.
-    let mut host = Some(Box::new(host));
+    // The effects that need the host while it is away wait, in order.
     let mut waiting: VecDeque<Effect> = VecDeque::new();
     let mut pending: VecDeque<Effect> = update::start(model).into();
     loop {
         while let Some(effect) = pending.pop_front() {
             match effect {
-                Effect::Quit => return Ok(()),
+                Effect::Quit => return Ok(None),
+                Effect::Interrupted => {
+                    stop.end_as(INTERRUPT);
+                    return Ok(Some(INTERRUPT));
+                }
                 Effect::Bell => {
                     let mut out = io::stdout();
                     let _ = out.write_all(b"\x07");
@@ -172,10 +306,11 @@ fn event_loop(
                 }
                 Effect::Redraw => terminal.clear()?,
                 Effect::Think { generation } if generation == model.generation => {
-                    let Some(mut h) = host.take() else {
+                    let Some(mut h) = hosting.host.take() else {
                         waiting.push_back(effect);
                         continue;
                     };
+                    hosting.away = h.record();
                     let after_computer = model.last_logged_is_computer();
                     let tx = tx.clone();
                     std::thread::spawn(move || {
@@ -199,7 +334,7 @@ fn event_loop(
                         pending.extend(update::update(model, ev));
                     }
                 }
-                other => match host.as_deref_mut() {
+                other => match hosting.host.as_deref_mut() {
                     Some(h) => {
                         if let Some(ev) = io_.carry_out(model, h, other) {
                             pending.extend(update::update(model, ev));
@@ -210,23 +345,44 @@ fn event_loop(
             }
         }
         terminal.draw(|f| render::draw(model, f))?;
-        let Ok(message) = rx.recv() else {
-            return Ok(());
+        let message = loop {
+            if let Some(sig) = stop.signal() {
+                return Ok(Some(sig));
+            }
+            if ttys.closed() {
+                stop.end_as(HANGUP);
+                return Ok(Some(HANGUP));
+            }
+            match rx.recv_timeout(SIGNAL_CHECK) {
+                Ok(message) => break message,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
+            }
         };
         let mut take = |message| match message {
-            Message::Screen(ev) => update::update(model, ev),
+            Message::Screen(ev) => Some(update::update(model, ev)),
             Message::Back(h, ev) => {
-                host = Some(h);
+                hosting.host = Some(h);
                 // The computer's move first: the effects waiting were asked
                 // before it was known, and come next.
                 let fx = ev.map(|ev| update::update(model, ev)).unwrap_or_default();
-                waiting.drain(..).chain(fx).collect()
+                Some(waiting.drain(..).chain(fx).collect())
             }
+            // No more keys can come: the terminal is gone.
+            Message::InputEnded => None,
         };
-        pending.extend(take(message));
+        let Some(fx) = take(message) else {
+            stop.end_as(HANGUP);
+            return Ok(Some(HANGUP));
+        };
+        pending.extend(fx);
         // Take whatever else is waiting before drawing again.
         while let Ok(message) = rx.try_recv() {
-            pending.extend(take(message));
+            let Some(fx) = take(message) else {
+                stop.end_as(HANGUP);
+                return Ok(Some(HANGUP));
+            };
+            pending.extend(fx);
         }
     }
 }

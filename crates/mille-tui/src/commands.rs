@@ -12,7 +12,7 @@ pub struct GameCommand {
     pub key: &'static str,
     /// What is typed after the key, if anything ("n" for U and D).
     pub arg: &'static str,
-    /// Other keys that do the same ("DEL, ^C" for Q), if any.
+    /// Other keys that do the same ("DEL" for Q), if any.
     pub also: &'static str,
     /// One or two words for the score window's short list.
     pub word: &'static str,
@@ -108,10 +108,12 @@ pub const COMMANDS: &[GameCommand] = &[
     GameCommand {
         key: "Q",
         arg: "",
-        also: "DEL, ^C",
+        also: "DEL",
         word: "quit",
         does: "quit (asks first)",
-        details: "A game with unsaved moves offers to save first.",
+        details: "A game with unsaved moves offers to save first. ^C leaves at once, \
+                  without a question: the game is kept, and the next mille offers to \
+                  resume it.",
         plain: Some("quit (asks first)"),
     },
     GameCommand {
@@ -199,8 +201,8 @@ pub const MOUSE: &[&str] = &[
     "else discards it. Click the deck to pick.",
 ];
 
-/// Width of the keys column in [`help_lines`] ("Q, DEL, ^C" and two
-/// spaces).
+/// Width of the keys column in [`help_lines`] (room for "Q, DEL" and
+/// longer keys, and two spaces).
 const KEYS_W: usize = 12;
 /// Width of the keys column in [`plain_lines`] ("u n" and room).
 const PLAIN_KEYS_W: usize = 9;

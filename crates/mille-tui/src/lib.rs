@@ -17,6 +17,9 @@
 //! - [`app::run`] is the event loop: one channel for keys, mouse, ticks and
 //!   the host coming back from a computer's turn (thought out on a thread
 //!   of its own). [`plain::run`] is the line-by-line text mode.
+//! - [`signals::Stop`] turns a hangup, `kill` or Ctrl-C into a flag the
+//!   loops watch: they keep an unfinished game in the autosave
+//!   ([`app::Io::keep`]) and leave the terminal as they found it.
 //! - [`commands::COMMANDS`] is the one table of the in-game commands that
 //!   every list of them (help screens, score window, `--help`, man page)
 //!   formats.
@@ -30,6 +33,7 @@ pub mod host;
 pub mod model;
 pub mod plain;
 pub mod render;
+pub mod signals;
 pub mod update;
 
 pub use model::{Mode, Model, Setup};

@@ -1,18 +1,25 @@
 //! The plain mode: the board as text lines and commands read line by line,
 //! for screen readers and scripts. It drives the same model and the same
 //! `update` as the full-screen game: each input line is typed as keys (a
-//! line that answers a question ends with RETURN).
+//! line that answers a question ends with RETURN). Lines are read on a
+//! thread of their own so that a signal is seen while the game waits.
 
-use crate::app::Io;
+use crate::app::{Interruption, Io};
 use crate::commands;
 use crate::host::Host;
 use crate::model::{Mode, Model, slot_label};
 use crate::render::{miles_text, score_rows, shows_bonuses};
+use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
 use crate::update::{self, Effect, Event};
 use mille_engine::{Kind, Rules};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+/// How often the game looks at the signal flag while waiting for a line.
+const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
 fn key(code: KeyCode) -> Event {
     Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -145,22 +152,71 @@ fn is_text_mode(m: &Mode) -> bool {
     )
 }
 
-/// Plays with text lines on `input` and `output` until the player quits or
-/// the input ends; the computer players move at once, through `host`.
-pub fn run<R: BufRead, W: Write>(
+/// Plays with text lines on `input` and `output` until the player quits,
+/// the input ends, a signal arrives or the terminal closes; the computer
+/// players move at once, through `host`. An unfinished game ended by a
+/// signal or a closed terminal is kept in the autosave (see
+/// [`Io::keep`]), and the interruption returned.
+pub fn run<R: BufRead + Send + 'static, W: Write>(
+    model: &mut Model,
+    host: &mut Host,
+    io_: &Io,
+    input: R,
+    out: W,
+    stop: &Stop,
+) -> io::Result<Option<Interruption>> {
+    let ttys = Ttys::now();
+    let result = play(model, host, io_, input, out, stop, ttys);
+    let signal = match &result {
+        Ok(signal) => *signal,
+        // Writing to a closed terminal fails; the hangup is why it ended.
+        Err(_) => stop.signal().or_else(|| ttys.closed().then_some(HANGUP)),
+    };
+    match (result, signal) {
+        (_, Some(sig)) => Ok(Some(io_.interrupted(model, host.record(), sig))),
+        (Err(e), None) => Err(e),
+        (Ok(_), None) => Ok(None),
+    }
+}
+
+/// Reads the input on its own thread, line by line. A read blocked on the
+/// terminal is not interrupted by a signal (the read is restarted), so the
+/// game waits on this channel instead and looks at the signal flag between
+/// waits.
+fn reader(input: impl BufRead + Send + 'static) -> Receiver<io::Result<String>> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let failed = line.is_err();
+            if tx.send(line).is_err() || failed {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The game proper: `Ok(None)` when the player quit or the input ended,
+/// `Ok(Some(signal))` when a signal or a closed terminal ended it.
+fn play<R: BufRead + Send + 'static, W: Write>(
     model: &mut Model,
     host: &mut Host,
     io_: &Io,
     input: R,
     mut out: W,
-) -> io::Result<()> {
+    stop: &Stop,
+    ttys: Ttys,
+) -> io::Result<Option<i32>> {
     let mut pending: VecDeque<Effect> = update::start(model).into();
     let mut printed_gen = u64::MAX;
     let mut printed_log: Vec<String> = Vec::new();
-    let mut lines = input.lines();
+    let lines = reader(input);
     loop {
         // Carry out effects, letting the computer play synchronously.
         while let Some(effect) = pending.pop_front() {
+            if let Some(sig) = stop.signal() {
+                return Ok(Some(sig));
+            }
             match effect {
                 Effect::Quit => {
                     flush_messages(model, &mut out, &mut printed_log)?;
@@ -168,7 +224,11 @@ pub fn run<R: BufRead, W: Write>(
                         writeln!(out, "{f}")?;
                     }
                     writeln!(out, "Goodbye.")?;
-                    return Ok(());
+                    return Ok(None);
+                }
+                Effect::Interrupted => {
+                    stop.end_as(INTERRUPT);
+                    return Ok(Some(INTERRUPT));
                 }
                 Effect::Bell | Effect::Redraw => {
                     if effect == Effect::Redraw {
@@ -204,11 +264,30 @@ pub fn run<R: BufRead, W: Write>(
         }
         writeln!(out, "{}", model.prompt())?;
         out.flush()?;
-        let Some(line) = lines.next() else {
-            writeln!(out, "End of input: the game was not saved.")?;
-            return Ok(());
+        let line = loop {
+            if let Some(sig) = stop.signal() {
+                return Ok(Some(sig));
+            }
+            match lines.recv_timeout(SIGNAL_CHECK) {
+                Ok(line) => break Some(line),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break None,
+            }
         };
-        let line = line?;
+        let line = match line {
+            Some(Ok(line)) => line,
+            // The terminal closed under the game: a hangup, even when no
+            // signal said so.
+            _ if ttys.closed() => {
+                stop.end_as(HANGUP);
+                return Ok(Some(HANGUP));
+            }
+            Some(Err(e)) => return Err(e),
+            None => {
+                writeln!(out, "End of input: the game was not saved.")?;
+                return Ok(None);
+            }
+        };
         let trimmed = line.trim();
         if trimmed.eq_ignore_ascii_case("w") && model.mode == Mode::Normal {
             write!(out, "{}", score_text(model))?;

@@ -765,6 +765,13 @@ fn a_whole_game_through_the_keyboard() {
     }
     assert_eq!(m.state().phase(), Phase::GameOver);
     assert_eq!(m.mode, Mode::Another);
+    // Interrupted now, there is nothing left to resume: nothing is kept.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let io_ = mille_tui::app::Io {
+        data_dir: Some(dir.path().to_path_buf()),
+    };
+    assert_eq!(io_.keep(&m.m, m.host.record()), Ok(None));
+    assert_eq!(std::fs::read_dir(dir.path()).expect("ls").count(), 0);
     assert!(
         fx_all
             .iter()
@@ -951,6 +958,7 @@ fn plain_mode_asks_before_a_safety_is_thrown() {
         &mille_tui::app::Io::default(),
         "d4\nn\nd4\ny\n".as_bytes(),
         &mut out,
+        &mille_tui::signals::Stop::never(),
     )
     .expect("plain run");
     let text = String::from_utf8_lossy(&out);
@@ -985,15 +993,17 @@ fn escape_leaves_the_name_question_with_the_login_name() {
 }
 
 #[test]
-fn ctrl_c_at_the_name_question_asks_to_quit_with_the_login_name() {
+fn ctrl_c_at_the_name_question_leaves_at_once_with_the_login_name() {
     let mut m = first_run("login");
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-    m.update(ctrl_c);
-    assert_eq!(m.mode, Mode::ConfirmQuit);
+    let fx = m.update(ctrl_c);
     assert_eq!(m.player, "login");
-    // No: the game goes on, the name question is not asked again.
-    type_keys(&mut m, "n");
-    assert_eq!(m.mode, Mode::Normal);
+    // The name is kept first, then the game leaves (kept in the autosave
+    // by the loop), without a question.
+    assert!(
+        matches!(fx.as_slice(), [Effect::SaveOptions(o), Effect::Interrupted] if o.name.as_deref() == Some("login")),
+        "{fx:?}"
+    );
     // q in the name question is a letter of a name, nothing else.
     let mut m = first_run("login");
     type_keys(&mut m, "q");
@@ -1131,8 +1141,7 @@ fn save_cancelled_is_not_shown_next_to_really_quit() {
     type_keys(&mut m, "n");
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     type_keys(&mut m, "s\n");
-    m.update(ctrl_c);
-    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(m.update(ctrl_c), vec![Effect::Interrupted]);
     assert_eq!(m.message, None);
     // Viewing keys keep the line: W shows the other window, the message
     // still describes the situation.
@@ -1407,6 +1416,7 @@ fn plain_help_lists_only_the_plain_commands() {
         &mille_tui::app::Io::default(),
         "?\n".as_bytes(),
         &mut out,
+        &mille_tui::signals::Stop::never(),
     )
     .expect("plain run");
     let text = String::from_utf8_lossy(&out);
@@ -1521,4 +1531,65 @@ fn an_illegal_computer_move_is_shown_and_classic_takes_the_seat() {
     // The classic level played the seat: it is the player's turn again.
     assert!(m.human_to_act());
     assert!(m.record().actions.len() > 3, "the computer moved");
+}
+
+#[test]
+fn a_signal_in_plain_mode_keeps_the_unfinished_game_in_the_autosave() {
+    let mut m = new_game(12);
+    type_keys(&mut m, "p");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let io_ = mille_tui::app::Io {
+        data_dir: Some(dir.path().to_path_buf()),
+    };
+    let stop = mille_tui::signals::Stop::never();
+    // SIGTERM, arrived while the player was thinking.
+    stop.raise(15);
+    let mut out = Vec::new();
+    let interrupted = mille_tui::plain::run(
+        &mut m.m,
+        &mut m.host,
+        &io_,
+        "d1\n".as_bytes(),
+        &mut out,
+        &stop,
+    )
+    .expect("plain run")
+    .expect("interrupted");
+    assert_eq!(interrupted.signal, 15);
+    let kept = dir.path().join(mille_store::AUTOSAVE_FILE);
+    assert_eq!(interrupted.kept, Ok(Some(kept.clone())));
+    let (save, _) = SaveFile::load(&kept).expect("the autosave loads");
+    assert_eq!(
+        save.record,
+        m.record(),
+        "the game as it stood, the pick included"
+    );
+    assert_eq!(
+        save.record.actions.len(),
+        1,
+        "the line after the signal was not played"
+    );
+    assert_eq!(save.settings.player, "Tester");
+}
+
+#[test]
+fn without_a_signal_plain_mode_keeps_nothing() {
+    let mut m = new_game(12);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let io_ = mille_tui::app::Io {
+        data_dir: Some(dir.path().to_path_buf()),
+    };
+    let mut out = Vec::new();
+    let interrupted = mille_tui::plain::run(
+        &mut m.m,
+        &mut m.host,
+        &io_,
+        "p\nqy\nn\n".as_bytes(),
+        &mut out,
+        &mille_tui::signals::Stop::never(),
+    )
+    .expect("plain run");
+    assert!(interrupted.is_none());
+    assert!(String::from_utf8_lossy(&out).contains("Goodbye."));
+    assert_eq!(std::fs::read_dir(dir.path()).expect("ls").count(), 0);
 }

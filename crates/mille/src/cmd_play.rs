@@ -6,10 +6,11 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use mille_ai::Level;
 use mille_engine::rules::ConfigError;
 use mille_engine::{GameConfig, GameRecord, RulesetId, State};
-use mille_store::{Options, SaveFile, ScoreDb};
-use mille_tui::app::Io;
+use mille_store::{Autosave, Options, SaveFile, ScoreDb};
+use mille_tui::app::{Ending, Interruption, Io};
 use mille_tui::host::Host;
 use mille_tui::model::{Setup, login_name};
+use mille_tui::signals::Stop;
 use mille_tui::{Model, app, commands, plain};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -185,28 +186,33 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             eprintln!("mille: {e}");
         }
     }
-    let (record, level, save_path, sorted) = match &args.file {
-        Some(path) => {
+    // A game that a signal or a closed terminal interrupted is offered
+    // first, unless a file to resume was named.
+    let resumed = match (&args.file, &data_dir) {
+        (None, Some(dir)) => offer_autosave(&Autosave::in_dir(dir))?,
+        _ => None,
+    };
+    let (record, level, save_path, sorted) = match (&args.file, resumed.clone()) {
+        (None, Some(save)) => {
+            let level = save_level(&args, &save, "the interrupted game")?;
+            if options.name.is_none() && !save.settings.player.is_empty() {
+                options.name = Some(save.settings.player.clone());
+            }
+            let sorted = save.settings.sorted;
+            (save.record, level, None, Some(sorted))
+        }
+        (Some(path), _) => {
             // Loading checks that the record replays, and says where it
             // does not in the save's terms.
             let (save, _) = SaveFile::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let level: Level = match &args.level {
-                Some(l) => l.parse()?,
-                None => save.settings.level.parse().map_err(|_| {
-                    anyhow::anyhow!(
-                        "the saved game {} names an unknown computer level {:?}",
-                        path.display(),
-                        save.settings.level
-                    )
-                })?,
-            };
+            let level = save_level(&args, &save, &format!("the saved game {}", path.display()))?;
             if options.name.is_none() && !save.settings.player.is_empty() {
                 options.name = Some(save.settings.player.clone());
             }
             let sorted = save.settings.sorted;
             (save.record, level, Some(path.clone()), Some(sorted))
         }
-        None => {
+        (None, None) => {
             let rules = match &args.rules {
                 Some(r) => r.parse::<RulesetId>()?,
                 None if args.players > 2 || args.stacking => RulesetId::Classic,
@@ -250,24 +256,30 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     // event of the game (the log of the last moves is made of them).
     let mut host = Host::new(&record, level)?;
     let mut model = Model::new(host.observe(), settings)?;
+    // A resumed game is saved nowhere now: leaving asks to save it.
+    model.dirty = resumed.is_some();
     let io_ = Io { data_dir };
+    if !args.plain && (!std::io::stdout().is_terminal() || !std::io::stdin().is_terminal()) {
+        bail!("mille needs a terminal to play full screen; use --plain for the text mode");
+    }
+    // From here on a hangup, `kill` or Ctrl-C ends the game through the
+    // loops, which keep it in the autosave. (Not before: a read of the
+    // question above, blocked on a closed terminal, would never see it.)
+    let stop = Stop::install().context("cannot catch signals")?;
     if args.plain {
-        let stdin = std::io::stdin();
-        plain::run(
-            &mut model,
-            &mut host,
-            &io_,
-            stdin.lock(),
-            std::io::stdout().lock(),
-        )?;
+        let input = std::io::BufReader::new(std::io::stdin());
+        let out = std::io::stdout().lock();
+        if let Some(i) = plain::run(&mut model, &mut host, &io_, input, out, &stop)? {
+            leave_interrupted(&model, &i);
+        }
         log_incidents(&model);
         return Ok(());
     }
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        bail!("mille needs a terminal to play full screen; use --plain for the text mode");
-    }
     let pace = std::time::Duration::from_millis(args.delay);
-    let model = app::run(model, host, io_, pace).context("the terminal failed")?;
+    let (model, ending) = app::run(model, host, io_, pace, &stop).context("the terminal failed")?;
+    if let Ending::Interrupted(i) = ending {
+        leave_interrupted(&model, &i);
+    }
     log_incidents(&model);
     if let Some(f) = model.farewell {
         println!("{f}");
@@ -276,11 +288,127 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
 }
 
 /// What went wrong with computer players during the game, on standard
-/// error once the game has left the screen.
+/// error once the game has left the screen. Written without `eprintln!`,
+/// which panics when the terminal is gone.
 fn log_incidents(model: &Model) {
+    let mut err = std::io::stderr();
     for i in &model.incidents {
-        eprintln!("mille: {i}");
+        let _ = writeln!(err, "mille: {i}");
     }
+}
+
+/// Says what became of an interrupted game (when there is still a terminal
+/// to say it on) and ends the process with 128 + the signal's number, the
+/// shell's convention.
+fn leave_interrupted(model: &Model, i: &Interruption) -> ! {
+    let mut err = std::io::stderr();
+    let _ = match &i.kept {
+        Ok(Some(_)) => writeln!(
+            err,
+            "mille: interrupted; the game is kept, and the next mille offers to resume it."
+        ),
+        Ok(None) => Ok(()),
+        Err(e) => writeln!(err, "mille: interrupted; the game could not be kept: {e}"),
+    };
+    log_incidents(model);
+    std::process::exit(128 + i.signal.clamp(0, 127));
+}
+
+/// The computer level of a restored game: `--level` if given, else the
+/// one saved with it. `what` names the game in the error.
+fn save_level(args: &PlayArgs, save: &SaveFile, what: &str) -> anyhow::Result<Level> {
+    match &args.level {
+        Some(l) => Ok(l.parse()?),
+        None => save.settings.level.parse().map_err(|_| {
+            anyhow::anyhow!(
+                "{what} names an unknown computer level {:?}",
+                save.settings.level
+            )
+        }),
+    }
+}
+
+/// Offers to resume the game kept in `autosave`, if one is: yes resumes it
+/// (the autosave is then removed: the game is in play again), no removes
+/// it. Without a terminal to ask on, it is left alone and the player told
+/// where it is. A kept game that no longer loads is set aside, said once.
+fn offer_autosave(autosave: &Autosave) -> anyhow::Result<Option<SaveFile>> {
+    let Some(at) = autosave.interrupted_at() else {
+        return Ok(None);
+    };
+    let path = autosave.path();
+    let save = match autosave.load() {
+        Ok((save, _)) => save,
+        Err(e) => {
+            let aside = path.with_extension("mille.damaged");
+            let _ = std::fs::rename(path, &aside);
+            eprintln!(
+                "mille: {e}; the interrupted game cannot be resumed and is set aside as {}",
+                aside.display()
+            );
+            return Ok(None);
+        }
+    };
+    if !std::io::stdin().is_terminal() {
+        // A script's first line is a command, not an answer.
+        println!(
+            "A game was interrupted on {}; `mille {}` resumes it.",
+            utc_text(at),
+            path.display()
+        );
+        return Ok(None);
+    }
+    let mut out = std::io::stdout();
+    loop {
+        write!(
+            out,
+            "A game was interrupted on {}. Resume it? (y/n) ",
+            utc_text(at)
+        )?;
+        out.flush()?;
+        let mut answer = String::new();
+        if std::io::stdin().lock().read_line(&mut answer)? == 0 {
+            bail!(
+                "no answer: the interrupted game is left in {}",
+                path.display()
+            );
+        }
+        match answer.trim().to_ascii_lowercase().as_str() {
+            "y" | "yes" => {
+                autosave.remove()?;
+                return Ok(Some(save));
+            }
+            "n" | "no" => {
+                autosave.remove()?;
+                println!("The interrupted game is discarded.");
+                return Ok(None);
+            }
+            _ => println!("Please answer y or n."),
+        }
+    }
+}
+
+/// `t` as a date and time of day in UTC: "2025-03-01 at 14:05 UTC".
+fn utc_text(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} at {:02}:{:02} UTC",
+        rest / 3600,
+        rest % 3600 / 60
+    )
 }
 
 fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {
@@ -312,6 +440,14 @@ fn high_scores(args: &PlayArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_interruption_date_is_told_in_utc() {
+        let at = |secs| std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+        assert_eq!(utc_text(at(0)), "1970-01-01 at 00:00 UTC");
+        assert_eq!(utc_text(at(951_782_400 + 3_725)), "2000-02-29 at 01:02 UTC");
+        assert_eq!(utc_text(at(1_735_689_599)), "2024-12-31 at 23:59 UTC");
+    }
 
     #[test]
     fn a_cause_already_said_is_not_repeated() {

@@ -135,7 +135,9 @@ fn commands() -> String {
         if let Some(first) = does.get(..1) {
             does.replace_range(..1, &first.to_uppercase());
         }
-        s.push_str(&format!(".TP\n{tag}\n{}.\n", text(&does)));
+        // An indent of 8: the widest keys that fit ("Q, DEL") still have
+        // two spaces before what they do.
+        s.push_str(&format!(".TP 8\n{tag}\n{}.\n", text(&does)));
         if !c.details.is_empty() {
             s.push_str(&text(c.details));
             s.push('\n');
@@ -385,6 +387,15 @@ by default \fI~/.local/share/mille\fR.
 .I $GAMES_DATA_DIR/mille/scores.db
 The high\-score table (SQLite); \fBmille \-\-scores\fR shows it,
 \fBmille \-\-clear\-scores\fR clears it.
+.TP
+.I $GAMES_DATA_DIR/mille/autosave.mille
+A game ended by closing the terminal, a hangup, \fBkill\fR (SIGTERM) or
+Ctrl\-C, which leave at once, restoring the terminal (exit status 128 plus
+the signal's number).
+The next \fBmille\fR started without a file asks
+\fBA game was interrupted on\fR \fIdate\fR\fB. Resume it? (y/n)\fR:
+\fBy\fR resumes it, \fBn\fR removes it.
+A normal quit or a finished game leaves none.
 .TP
 .I FILE
 A saved game: a JSON document (format \fBmille\-save\fR) holding the rules,

@@ -62,7 +62,8 @@ fn each_command_is_a_tagged_paragraph_of_its_own() {
         .nth(1)
         .and_then(|rest| rest.split("\n.PP\n").next())
         .expect("a COMMANDS section");
-    let paragraphs: Vec<&str> = section.split(".TP\n").filter(|p| !p.is_empty()).collect();
+    // Each command is a `.TP 8` paragraph (the indent fits "Q, DEL").
+    let paragraphs: Vec<&str> = section.split(".TP 8\n").filter(|p| !p.is_empty()).collect();
     assert_eq!(paragraphs.len(), COMMANDS.len(), "{section}");
     for (p, c) in paragraphs.iter().zip(COMMANDS) {
         let mut lines = p.lines();

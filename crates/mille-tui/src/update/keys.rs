@@ -29,14 +29,15 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         model.clear_message();
     }
     if ctrl && matches!(k.code, KeyCode::Char('c')) {
-        // Like DELETE: ask before quitting. At the name question the
-        // offered name is kept first, so the game can go on if the player
-        // answers no.
+        // Raw mode makes Ctrl-C a key: it leaves at once, as the signal
+        // does in plain mode, the game kept in the autosave. At the name
+        // question the offered name is kept first, as the next start
+        // would ask again otherwise.
         if matches!(model.mode, Mode::Name { .. }) {
             let name = model.default_name.clone();
             set_name(model, name, fx);
         }
-        model.mode = Mode::ConfirmQuit;
+        fx.push(Effect::Interrupted);
         return;
     }
     match model.mode.clone() {

@@ -76,6 +76,9 @@ pub enum Effect {
     Redraw,
     /// Leave the game.
     Quit,
+    /// Leave the game at once, keeping it in the autosave if it is not
+    /// over (Ctrl-C; a signal or a closed terminal does the same).
+    Interrupted,
     /// The player's move, for the table ([`Event::Acted`] reports it).
     Act(Action),
     /// Deal the next hand or game ([`Event::Acted`] reports it).

@@ -5,15 +5,20 @@
 use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A running game in a pseudo-terminal.
 pub struct Pty {
     parser: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
+    writer: Option<Box<dyn Write + Send>>,
     child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn portable_pty::MasterPty + Send>,
+    master: Option<Box<dyn portable_pty::MasterPty + Send>>,
+    /// Asks the screen reader to let go of its copy of the terminal.
+    closing: Arc<AtomicBool>,
+    /// The screen reader has let go of it.
+    reader_gone: Arc<AtomicBool>,
 }
 
 impl Pty {
@@ -47,6 +52,9 @@ impl Pty {
         let nz = |n: u16| std::num::NonZeroU16::new(n.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
         let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)));
         let p = Arc::clone(&parser);
+        let closing = Arc::new(AtomicBool::new(false));
+        let reader_gone = Arc::new(AtomicBool::new(false));
+        let (c, gone) = (Arc::clone(&closing), Arc::clone(&reader_gone));
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             loop {
@@ -58,20 +66,87 @@ impl Pty {
                         }
                     }
                 }
+                if c.load(Ordering::SeqCst) {
+                    break;
+                }
             }
+            drop(reader);
+            gone.store(true, Ordering::SeqCst);
         });
         Pty {
             parser,
-            writer,
+            writer: Some(writer),
             child,
-            _master: pair.master,
+            master: Some(pair.master),
+            closing,
+            reader_gone,
         }
     }
 
     /// Types keys.
     pub fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).expect("write keys");
-        self.writer.flush().expect("flush keys");
+        let w = self.writer.as_mut().expect("the terminal is open");
+        w.write_all(keys.as_bytes()).expect("write keys");
+        w.flush().expect("flush keys");
+    }
+
+    /// The program's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("a running program")
+    }
+
+    /// Sends the signal `name` (`HUP`, `TERM`, `KILL`) to the program.
+    pub fn kill(&self, name: &str) {
+        let ok = std::process::Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.pid().to_string())
+            .status()
+            .expect("run kill")
+            .success();
+        assert!(ok, "kill -{name} failed");
+    }
+
+    /// Closes the terminal, as closing its window does: every descriptor
+    /// of its master side. The screen reader holds one, blocked in a read:
+    /// a resize makes a full-screen program redraw, which wakes it to let
+    /// go.
+    pub fn close(&mut self) {
+        self.closing.store(true, Ordering::SeqCst);
+        if let Some(m) = &self.master {
+            let _ = m.resize(PtySize {
+                rows: 20,
+                cols: 70,
+                pixel_width: 0,
+                pixel_height: 0,
+            });
+        }
+        let end = Instant::now() + Duration::from_secs(5);
+        while !self.reader_gone.load(Ordering::SeqCst) && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(self.reader_gone.load(Ordering::SeqCst), "the reader let go");
+        self.writer = None;
+        self.master = None;
+    }
+
+    /// Whether the alternate screen is shown, mouse reports are on, or the
+    /// cursor hidden: what a full-screen program must undo when it leaves.
+    pub fn left_modes_on(&self) -> Vec<&'static str> {
+        let Ok(p) = self.parser.lock() else {
+            return vec!["unreadable"];
+        };
+        let s = p.screen();
+        let mut on = Vec::new();
+        if s.alternate_screen() {
+            on.push("alternate screen");
+        }
+        if s.mouse_protocol_mode() != vt100::MouseProtocolMode::None {
+            on.push("mouse capture");
+        }
+        if s.hide_cursor() {
+            on.push("hidden cursor");
+        }
+        on
     }
 
     /// The screen's text.
@@ -141,10 +216,15 @@ impl Pty {
 
     /// Waits for the program to end; its success.
     pub fn wait_exit(&mut self, secs: u64) -> Option<bool> {
+        self.wait_status(secs).map(|code| code == 0)
+    }
+
+    /// Waits for the program to end; its exit code.
+    pub fn wait_status(&mut self, secs: u64) -> Option<u32> {
         let end = Instant::now() + Duration::from_secs(secs);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status.success());
+                return Some(status.exit_code());
             }
             if Instant::now() > end {
                 return None;
