@@ -11,7 +11,7 @@
 #[path = "../../mille-protocol/tests/support/mutate.rs"]
 mod mutate;
 
-use mille_engine::{ActionList, GameConfig, GameRecord, RulesetId, State};
+use mille_engine::{ActionList, GameConfig, GameRecord, State};
 use mille_store::scores::SCORES_FILE;
 use mille_store::{MouseMethod, Options, SaveError, SaveFile, SaveSettings, ScoreDb, StoreError};
 use mutate::{apply, apply_json, cases, edits, json_edits};
@@ -19,28 +19,12 @@ use proptest::prelude::*;
 use rusqlite::types::Value as Sql;
 use std::path::Path;
 
-/// Every playable configuration.
-const CONFIGS: [(RulesetId, u8, bool); 8] = [
-    (RulesetId::Bsd, 2, false),
-    (RulesetId::Milebones, 2, false),
-    (RulesetId::Classic, 2, false),
-    (RulesetId::Classic, 3, false),
-    (RulesetId::Classic, 4, false),
-    (RulesetId::Classic, 6, false),
-    (RulesetId::Classic, 4, true),
-    (RulesetId::Classic, 6, true),
-];
-
 /// The text of a real save: a game of configuration `which` played
 /// `choices.len()` moves in (each the `choices[k]`-th legal one, deals
 /// included, so a save may be several hands long).
 fn real_save(which: usize, seed: u64, choices: &[u8], player: &str) -> String {
-    let (rules, players, stacking) = CONFIGS[which % CONFIGS.len()];
-    let config = GameConfig {
-        rules,
-        players,
-        stacking,
-    };
+    let every: Vec<GameConfig> = GameConfig::every().collect();
+    let config = every[which % every.len()];
     let mut record = GameRecord::new(config, seed);
     if let Ok(mut state) = State::new(config, seed) {
         let mut list = ActionList::default();
@@ -66,7 +50,7 @@ fn real_save(which: usize, seed: u64, choices: &[u8], player: &str) -> String {
 
 fn real_save_strategy() -> impl Strategy<Value = String> + Clone {
     (
-        0..CONFIGS.len(),
+        0..GameConfig::every().count(),
         any::<u64>(),
         proptest::collection::vec(any::<u8>(), 0..400),
         ".{0,12}",
