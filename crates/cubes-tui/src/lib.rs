@@ -25,13 +25,12 @@
 
 pub mod app;
 pub mod plain;
-pub mod signals;
+pub use game_signals as signals;
 pub mod term;
 pub mod ui;
 
 pub use app::{App, Controls, Effect, Input, Mode};
-pub use signals::Stop;
-pub use term::Ttys;
+pub use signals::{Stop, Ttys};
 
 /// What can go wrong while playing in the terminal.
 #[derive(Debug, thiserror::Error)]
@@ -39,15 +38,6 @@ pub enum TuiError {
     /// The terminal could not be set up for the full screen.
     #[error("setting up the terminal")]
     Setup(#[source] std::io::Error),
-    /// A terminating signal could not be caught.
-    #[error("catching signal {signal}")]
-    Signal {
-        /// The signal's number.
-        signal: i32,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
     /// Reading the player's input or writing to the terminal failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),

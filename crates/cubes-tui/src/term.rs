@@ -11,9 +11,8 @@
 
 use crate::TuiError;
 use crate::app::{App, Effect, Input, Mode};
-use crate::signals::{HANGUP, INTERRUPT, Stop};
+use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
-use std::io::IsTerminal;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -21,30 +20,6 @@ use std::time::{Duration, Instant};
 /// nothing happens (it draws only when something changed, not at every
 /// look).
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
-
-/// Which of standard input and output are terminals. A closed terminal's
-/// descriptors stay open but are hung up: they are no longer terminals.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Ttys {
-    stdin: bool,
-    stdout: bool,
-}
-
-impl Ttys {
-    /// Standard input and output as they are now.
-    pub fn now() -> Ttys {
-        Ttys {
-            stdin: std::io::stdin().is_terminal(),
-            stdout: std::io::stdout().is_terminal(),
-        }
-    }
-
-    /// Whether a terminal that was there then has closed since.
-    pub fn closed(self) -> bool {
-        let now = Ttys::now();
-        (self.stdin && !now.stdin) || (self.stdout && !now.stdout)
-    }
-}
 
 /// Runs the game until the player leaves, a signal arrives or the terminal
 /// closes (then [`Stop::signal`] says so); returns whether it was left

@@ -171,7 +171,7 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
     }
     // From here on a hangup, kill or Ctrl-C ends the game through the same
     // path as quitting, so it is recorded below.
-    let stop = Stop::install()?;
+    let stop = Stop::install().context("cannot catch signals")?;
     let ttys = Ttys::now();
     let outcome = if cli.plain {
         let input = std::io::BufReader::new(std::io::stdin());

@@ -33,7 +33,7 @@ pub mod host;
 pub mod model;
 pub mod plain;
 pub mod render;
-pub mod signals;
+pub use game_signals as signals;
 pub mod update;
 
 pub use model::{Mode, Model, Setup};

@@ -1,17 +1,19 @@
-//! Leaving on a signal. Closing the terminal (SIGHUP), `kill` (SIGTERM) or
-//! Ctrl-C in `--plain` mode (SIGINT) would end the process on the spot,
-//! losing the game and, for `kill`, leaving the terminal in raw mode. With
-//! [`Stop`] installed the signal only raises a flag; the game loops see it,
-//! keep the game in the autosave, restore the terminal and return. A second
-//! signal while that runs ends the process at once, so a stuck exit can
-//! still be killed.
+//! How the games leave on a signal. Closing the terminal (SIGHUP), `kill`
+//! (SIGTERM) or Ctrl-C in a plain text mode (SIGINT) would end the process
+//! on the spot, losing the game and, for `kill`, leaving the terminal in
+//! raw mode. With [`Stop`] installed the signal only raises a flag; the
+//! game loops see it, keep or record the game, restore the terminal and
+//! return. A second signal while that runs ends the process at once, so a
+//! stuck exit can still be killed.
 //!
 //! A closed terminal does not always send the game a hangup (when a shell
 //! between them is the terminal's session leader, only the shell gets
 //! one), and Ctrl-C on the full screen is a key, not a signal: the loops
 //! then end the game with [`Stop::end_as`], which reads like the signal but
-//! does not arm the immediate exit (a late hangup must not cut the autosave
+//! does not arm the immediate exit (a late hangup must not cut the saving
 //! short).
+//!
+//! [`Ttys`] tells whether the terminal that was there has closed.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
