@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 /// A position under construction. Nothing is dealt: every card is placed
-/// by the builder, so a scenario need not use a whole deck.
+/// by the builder, so a scenario need not use a whole deck. A seat or side
+/// that is not at the table is ignored.
 #[derive(Clone, Debug)]
 pub struct Scenario {
     state: State,
@@ -27,6 +28,9 @@ impl Scenario {
     }
     /// Sets a seat's hand.
     pub fn hand(mut self, seat: u8, cards: &[Card]) -> Self {
+        if seat >= self.state.rules.seats {
+            return self;
+        }
         let h = &mut self.state.hands[seat as usize];
         h.clear();
         for &c in cards {
@@ -36,6 +40,9 @@ impl Scenario {
     }
     /// Sets a side's battle pile, bottom first.
     pub fn battle(mut self, team: u8, cards: &[Card]) -> Self {
+        if team >= self.state.rules.teams {
+            return self;
+        }
         let p = &mut self.state.tableaux[team as usize].battle;
         p.clear();
         for &c in cards {
@@ -45,6 +52,9 @@ impl Scenario {
     }
     /// Sets a side's speed pile, bottom first.
     pub fn speed(mut self, team: u8, cards: &[Card]) -> Self {
+        if team >= self.state.rules.teams {
+            return self;
+        }
         let p = &mut self.state.tableaux[team as usize].speed;
         p.clear();
         for &c in cards {
@@ -54,6 +64,9 @@ impl Scenario {
     }
     /// Adds distance cards to a side.
     pub fn distance(mut self, team: u8, cards: &[Card]) -> Self {
+        if team >= self.state.rules.teams {
+            return self;
+        }
         let t = &mut self.state.tableaux[team as usize];
         for &c in cards {
             t.distance[c as usize] += 1;
@@ -63,6 +76,9 @@ impl Scenario {
     }
     /// Puts safeties in play for a side (as coups fourrés when `coups`).
     pub fn safeties(mut self, team: u8, cards: &[Card], coups: bool) -> Self {
+        if team >= self.state.rules.teams {
+            return self;
+        }
         let t = &mut self.state.tableaux[team as usize];
         for s in cards.iter().filter_map(|c| c.safety()) {
             t.safeties.insert(s);

@@ -214,9 +214,10 @@ impl State {
         self.hands[seat as usize].kinds()
     }
 
-    /// Whether `seat` holds a card it could play now (not a discard).
+    /// Whether `seat` holds a card it could play now (not a discard); never
+    /// for a seat not at the table.
     pub fn can_play_something(&self, seat: u8) -> bool {
-        self.turn_choices(seat) & ((1 << DISCARD_SHIFT) - 1) != 0
+        seat < self.rules.seats && self.turn_choices(seat) & ((1 << DISCARD_SHIFT) - 1) != 0
     }
 }
 

@@ -169,13 +169,20 @@ impl State {
             Phase::GameOver => ToAct::GameOver,
         }
     }
-    /// A seat's hand, in slot order.
+    /// A seat's hand, in slot order (empty for a seat not at the table).
     pub fn hand(&self, seat: u8) -> &[Card] {
-        self.hands[seat as usize].as_slice()
+        match self.hands.get(usize::from(seat)) {
+            Some(h) if seat < self.rules.seats => h.as_slice(),
+            _ => &[],
+        }
     }
-    /// A side's tableau.
+    /// A side's tableau (an empty one for a side not at the table).
     pub fn tableau(&self, team: u8) -> &Tableau {
-        &self.tableaux[team as usize]
+        static NONE: std::sync::LazyLock<Tableau> = std::sync::LazyLock::new(Tableau::default);
+        match self.tableaux.get(usize::from(team)) {
+            Some(t) if team < self.rules.teams => t,
+            _ => &NONE,
+        }
     }
     /// Cards left in the draw pile.
     pub fn deck_len(&self) -> usize {
