@@ -306,6 +306,10 @@ pub fn sim(games: u64, a: &str, b: &[String], blitz: bool, jokers: bool, seed: u
     } else {
         b.to_vec()
     };
+    // Every name is checked before the table starts.
+    for o in &opponents {
+        bot(o)?;
+    }
     println!(
         "{} games per match, {} game{}, seats alternate, seeds {seed}..",
         games,
@@ -317,7 +321,6 @@ pub fn sim(games: u64, a: &str, b: &[String], blitz: bool, jokers: bool, seed: u
         "A", "B", "A wins", "A win%", "95% CI", "first%", "turns", "secs"
     );
     for o in &opponents {
-        bot(o)?;
         let t = Instant::now();
         let r = run_match(
             &settings,
