@@ -233,6 +233,18 @@ pub enum TableError<G: Game> {
         /// Whose turn it is.
         turn: Turn,
     },
+    /// A move for a seat that a bot plays, sent as a person's.
+    #[error("seat {seat} is played by a computer")]
+    NotAPerson {
+        /// The seat.
+        seat: usize,
+    },
+    /// A move for the host while a seat is to act.
+    #[error("the host cannot move now: it is seat {seat}'s turn")]
+    NotTheHost {
+        /// The seat to act.
+        seat: usize,
+    },
     /// The engine refused a person's or the host's move.
     #[error("{reason}")]
     Illegal {
@@ -386,11 +398,14 @@ impl<G: Game> Table<G> {
     }
 
     /// A person's move for `seat`: refused with the engine's reason when
-    /// illegal, or when it is not that seat's turn.
+    /// illegal, when it is not that seat's turn, or when a bot plays the
+    /// seat.
     pub fn act(&mut self, seat: usize, action: G::Action) -> Result<(), TableError<G>> {
         let seats = self.players.len();
-        if seat >= seats {
-            return Err(TableError::NoSuchSeat { seat, seats });
+        match self.players.get(seat) {
+            None => return Err(TableError::NoSuchSeat { seat, seats }),
+            Some(Player::Bot(_)) => return Err(TableError::NotAPerson { seat }),
+            Some(Player::Person) => {}
         }
         let turn = self.turn();
         if turn != Turn::Seat(seat) {
@@ -404,11 +419,31 @@ impl<G: Game> Table<G> {
             })
     }
 
-    /// The host's move (deal the next hand, start another game).
+    /// The host's move (deal the next hand, start another game), refused
+    /// while a seat is to act.
     pub fn host_act(&mut self, action: G::Action) -> Result<(), TableError<G>> {
+        if let Turn::Seat(seat) = self.turn() {
+            return Err(TableError::NotTheHost { seat });
+        }
         self.apply(None, action)
             .map_err(|reason| TableError::Illegal {
                 seat: None,
+                action,
+                reason,
+            })
+    }
+
+    /// One move of a recorded game, made by whoever is to act (a person, a
+    /// bot or the host): how a saved or undone game is played again. The
+    /// bots watch it as they would have.
+    pub fn replay(&mut self, action: G::Action) -> Result<(), TableError<G>> {
+        let actor = match self.turn() {
+            Turn::Seat(s) => Some(s),
+            Turn::Host | Turn::Over => None,
+        };
+        self.apply(actor, action)
+            .map_err(|reason| TableError::Illegal {
+                seat: actor,
                 action,
                 reason,
             })
@@ -425,7 +460,10 @@ impl<G: Game> Table<G> {
         if !matches!(self.players.get(seat), Some(Player::Bot(_))) {
             return Ok(Step::Person(seat));
         }
-        let observation = self.observe(Viewer::Seat(seat));
+        // The events count as shown only once the bot has moved: a
+        // stand-in seated after a failure is shown them again.
+        let from = self.shown.get(seat).copied().unwrap_or(0);
+        let observation = self.observe_since(Viewer::Seat(seat), from);
         let Some(Player::Bot(bot)) = self.players.get_mut(seat) else {
             return Ok(Step::Person(seat));
         };
@@ -436,8 +474,14 @@ impl<G: Game> Table<G> {
                 bot: bot.name().to_string(),
                 error,
             })?;
+        let seen = self.events.len();
         match self.apply(Some(seat), action) {
-            Ok(()) => Ok(Step::Moved { seat, action }),
+            Ok(()) => {
+                if let Some(s) = self.shown.get_mut(seat) {
+                    *s = seen;
+                }
+                Ok(Step::Moved { seat, action })
+            }
             Err(reason) => Err(TableError::BotIllegal {
                 seat,
                 bot: self.bot_name(seat),
@@ -459,7 +503,9 @@ impl<G: Game> Table<G> {
     }
 
     /// What `viewer` may know now, with the events it has not been shown
-    /// (which count as shown from then on).
+    /// (which count as shown from then on). Every seat has its own count;
+    /// spectators share one, so a host with several spectators keeps a
+    /// count for each and asks [`Table::observe_since`].
     pub fn observe(&mut self, viewer: Viewer) -> G::Observation {
         let slot = self.slot(viewer);
         let from = self.shown.get(slot).copied().unwrap_or(0);
@@ -470,9 +516,11 @@ impl<G: Game> Table<G> {
         observation
     }
 
-    /// What `viewer` may know now, with the events it may see among those
-    /// from number `from` on (a client that reconnects says how many it
-    /// has): changes nothing.
+    /// What `viewer` may know now, with the events it may see among the
+    /// table's events from number `from` on (`from` is
+    /// [`Table::event_count`] when the viewer was last sent an
+    /// observation: a host keeps it per connection, so that a client that
+    /// reconnects is sent what it missed). Changes no count.
     pub fn observe_since(&self, viewer: Viewer, from: usize) -> G::Observation {
         let events = self
             .events
@@ -639,16 +687,23 @@ mod tests {
         }
     }
 
-    /// Adds `n` every time, and counts what it watched.
+    /// Adds `n` every time, and counts what it watched, checking that it
+    /// is shown each move before it lands.
     struct Adder {
         n: u32,
         watched: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+        /// The total its last watched observation showed, and the move.
+        last: Option<(u32, Add)>,
+        /// Events its decisions were given.
+        told: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     }
 
     fn adder(n: u32) -> Adder {
         Adder {
             n,
             watched: Default::default(),
+            last: None,
+            told: Default::default(),
         }
     }
 
@@ -656,15 +711,22 @@ mod tests {
         fn name(&self) -> &str {
             "adder"
         }
-        fn decide(&mut self, _: &(Viewer, u32, Vec<CountEvent>)) -> Result<Add, BotError> {
+        fn decide(&mut self, seen: &(Viewer, u32, Vec<CountEvent>)) -> Result<Add, BotError> {
+            // The last move it watched has landed by now.
+            if let Some((before, Add::N(n))) = self.last {
+                assert_eq!(seen.1, before + n, "shown before it landed");
+            }
+            self.told
+                .fetch_add(seen.2.len(), std::sync::atomic::Ordering::Relaxed);
             Ok(Add::N(self.n))
         }
         fn watches(&self) -> bool {
             true
         }
-        fn watch(&mut self, _: &(Viewer, u32, Vec<CountEvent>), _: Option<usize>, _: Add) {
+        fn watch(&mut self, before: &(Viewer, u32, Vec<CountEvent>), _: Option<usize>, a: Add) {
             self.watched
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.last = Some((before.1, a));
         }
     }
 
@@ -693,6 +755,11 @@ mod tests {
         assert_eq!(t.step().expect("step"), Step::Person(0));
         assert!(matches!(
             t.act(1, Add::N(1)),
+            Err(TableError::NotAPerson { seat: 1 })
+        ));
+        let mut people = Table::<Count>::new(t.state().clone(), Vec::new());
+        assert!(matches!(
+            people.act(1, Add::N(1)),
             Err(TableError::NotYourTurn {
                 seat: 1,
                 turn: Turn::Seat(0)
@@ -760,10 +827,12 @@ mod tests {
             "adder (seat 1) chose the illegal move N(7): add 1 to 3"
         );
         assert_eq!(t.log(), &[Add::N(1)], "nothing else was played");
+        let stand_in = adder(1);
+        let told = stand_in.told.clone();
         t.seat(
             1,
             SeatInfo::computer("stand-in", "adder"),
-            Player::Bot(Box::new(adder(1))),
+            Player::Bot(Box::new(stand_in)),
         )
         .expect("seat 1 exists");
         assert_eq!(
@@ -774,6 +843,35 @@ mod tests {
             }
         );
         assert_eq!(t.seats()[1].name, "stand-in");
+        assert_eq!(
+            told.load(std::sync::atomic::Ordering::Relaxed),
+            1,
+            "the stand-in is told ann's move, as the failed bot was"
+        );
+    }
+
+    #[test]
+    fn people_move_only_their_seats_and_the_host_only_between_hands() {
+        let mut t = table(2);
+        assert!(matches!(
+            t.host_act(Add::Reset),
+            Err(TableError::NotTheHost { seat: 0 })
+        ));
+        t.act(0, Add::N(1)).expect("ann's move");
+        assert!(matches!(
+            t.act(1, Add::N(1)),
+            Err(TableError::NotAPerson { seat: 1 })
+        ));
+        // A recorded game is played again whoever made its moves.
+        t.replay(Add::N(2)).expect("the bot's recorded move");
+        t.replay(Add::N(3)).expect("ann's recorded move");
+        assert_eq!(t.turn(), Turn::Host, "1 + 2 + 3 pauses");
+        t.replay(Add::Reset).expect("the host's recorded move");
+        assert!(matches!(
+            t.replay(Add::N(9)),
+            Err(TableError::Illegal { .. })
+        ));
+        assert_eq!(t.log().len(), 4);
     }
 
     #[test]

@@ -117,7 +117,7 @@ impl Host {
     pub fn new(record: &GameRecord, level: Level) -> Result<Host, ReplayError> {
         let start = State::new(record.config, record.seed)?;
         let mut host = Host::at(start, record.seed, level);
-        host.replay(&record.actions)?;
+        Host::replay(&mut host.table, &record.actions)?;
         Ok(host)
     }
 
@@ -160,34 +160,29 @@ impl Host {
         Table::new(self.start.clone(), seats)
     }
 
-    /// Applies `actions` in order at the table, each by whoever is to act.
-    fn replay(&mut self, actions: &[Action]) -> Result<(), ReplayError> {
+    /// `actions` played in order at `table`, each by whoever is to act.
+    fn replay(table: &mut Table<Mille>, actions: &[Action]) -> Result<(), ReplayError> {
         for (index, &action) in actions.iter().enumerate() {
-            let done = match self.table.turn() {
-                Turn::Seat(s) => self.table.act(s, action),
-                Turn::Host | Turn::Over => self.table.host_act(action),
-            };
-            done.map_err(|e| match e {
-                TableError::Illegal { reason, .. } => ReplayError::Illegal {
-                    index,
-                    action,
-                    reason,
-                },
-                // `act` is only asked of the seat to act, which exists.
-                _ => ReplayError::Illegal {
-                    index,
-                    action,
-                    reason: mille_engine::IllegalAction::HandInProgress,
+            table.replay(action).map_err(|e| ReplayError::Illegal {
+                index,
+                action,
+                reason: match e {
+                    TableError::Illegal { reason, .. } => reason,
+                    // `replay` refuses only what the engine refuses.
+                    _ => mille_engine::IllegalAction::HandInProgress,
                 },
             })?;
         }
         Ok(())
     }
 
-    /// A new table at the start, playing `actions` again.
+    /// A new table at the start, playing `actions` again; the table in
+    /// play is replaced only once that succeeded.
     fn rebuild(&mut self, actions: &[Action]) -> Result<(), ReplayError> {
-        self.table = self.fresh_table();
-        self.replay(actions)
+        let mut table = self.fresh_table();
+        Host::replay(&mut table, actions)?;
+        self.table = table;
+        Ok(())
     }
 
     /// The player's observation, with the events not shown yet.

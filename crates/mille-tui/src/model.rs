@@ -309,8 +309,9 @@ impl Model {
     /// Takes a new observation in: its events go to the log of moves and
     /// the facts they tell (a trip completed, the winners). With `whole`,
     /// the observation brings every event of the game (an undo, a rebuilt
-    /// table) and replaces what the old ones told. Returns whether the
-    /// game ended among its events.
+    /// table) and replaces what the old ones told. Returns whether a game
+    /// ended among its new events: never for a whole game told again,
+    /// whose ends were taken in (and recorded) when they happened.
     pub fn observe(&mut self, mut obs: Observation, whole: bool) -> bool {
         if whole {
             self.log = MoveLog::default();
@@ -319,7 +320,7 @@ impl Model {
         }
         let events = std::mem::take(&mut obs.events);
         self.obs = obs;
-        self.take_events(&events)
+        self.take_events(&events) && !whole
     }
 
     fn take_events(&mut self, events: &[GameEvent]) -> bool {

@@ -781,6 +781,29 @@ fn a_whole_game_through_the_keyboard() {
         m.record().replay().map(|s| s.totals().to_vec()).ok(),
         Some(m.state().totals().to_vec())
     );
+    // Another game, a move, and the move taken back: the table is rebuilt
+    // and tells the whole record again, but the finished game is recorded
+    // once only.
+    let mut again = type_keys(&mut m, "y");
+    assert_eq!(
+        m.state().phase(),
+        Phase::Turn {
+            seat: 0,
+            drawn: false
+        },
+        "{:?}",
+        m.message
+    );
+    again.extend(type_keys(&mut m, "pd1 "));
+    let played = m.record().actions.len();
+    again.extend(type_keys(&mut m, "z"));
+    assert!(m.record().actions.len() < played, "undone: {:?}", m.message);
+    assert!(
+        !again
+            .iter()
+            .any(|e| matches!(e, Effect::RecordScores { .. })),
+        "{again:?}"
+    );
 }
 
 #[test]
