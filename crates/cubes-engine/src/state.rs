@@ -368,7 +368,7 @@ pub enum SetupError {
 pub struct State {
     settings: Settings,
     jokers: bool,
-    seed: u64,
+    pub(crate) seed: u64,
     players: Vec<PlayerScore>,
     /// The seat that started the game.
     first: usize,

@@ -7,15 +7,17 @@
 //! seats (a [`Player`]: a person, whose moves arrive through
 //! [`Table::act`], or a [`Bot`]), the action log (the game record) and the
 //! events each viewer has not yet been shown. The terminal games, `mille
-//! match`, `cubes sim`, the bot protocol and the server all drive their
-//! games through a table.
+//! match`, `cubes sim` and the tuning harnesses drive their games through a
+//! table, and so will the network server; `mille bot`, which answers one
+//! decision at a time, asks the same bots through the same trait.
 //!
 //! ```text
 //!   engines (mille, cubes)    State, Action, check/apply, observe(viewer)
 //!      ^ implement Game
 //!   Table<G>                  state + seats + action log + events;
 //!      ^                      asks bots, checks every move with the engine
-//!   hosts                     terminal UIs, match runner, simulations, server
+//!   hosts                     terminal UIs, match runner, simulations,
+//!                             (the network server)
 //!      ^
 //!   clients                   hold an Observation, never a State
 //! ```

@@ -20,7 +20,7 @@
 #[path = "shared/spec.rs"]
 mod spec;
 
-use game_table::{Bot, BotError, Step, Table, Turn};
+use game_table::{Bot, BotError, Table, Turn};
 use mille_ai::policy::PolicyBot;
 use mille_ai::{Level, MilleBot, make_bot};
 use mille_engine::{Action, GameConfig, HandScore, Mille, Observation, Phase, State};
@@ -146,7 +146,9 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
             bot(spec, seed)
         }
     };
-    let mut bots = [mk(a, deal * 2 + 1), mk(b, deal * 2 + 2)];
+    // A's decisions are timed, its thinking alone.
+    let (timed_a, a_times) = mille_ai::Timed::new(mk(a, deal * 2 + 1));
+    let mut bots: [Box<MilleBot>; 2] = [Box::new(timed_a), mk(b, deal * 2 + 2)];
     if a_seat == 1 {
         bots.swap(0, 1);
     }
@@ -166,13 +168,12 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
                 let state = table.state();
                 *truth.lock().unwrap_or_else(|e| e.into_inner()) =
                     (0..2).map(|x| state.hand(x).to_vec()).collect();
-                let start = Instant::now();
-                let Ok(Step::Moved { action, .. }) = table.step() else {
-                    panic!("seat {s}'s bot did not make a legal move");
-                };
-                if s == usize::from(a_seat) && action != Action::Draw {
-                    t.a_time += start.elapsed();
-                    t.a_decisions += 1;
+                if let Err(e) = table.step() {
+                    panic!("seat {s}: {e}");
+                }
+                if let Ok(times) = a_times.lock() {
+                    t.a_time = times.iter().sum();
+                    t.a_decisions = times.len() as u32;
                 }
                 let state = table.state();
                 if state.phase() == Phase::HandOver || state.phase() == Phase::GameOver {

@@ -181,6 +181,51 @@ pub fn make_bot(level: Level, seed: u64) -> Box<MilleBot> {
     }
 }
 
+/// A bot whose decisions are timed: only its own thinking, not the
+/// table's work around it nor the other bots' watching (what match
+/// reports and tuning harnesses measure). Draws, which are automatic, are
+/// not counted.
+pub struct Timed {
+    bot: Box<MilleBot>,
+    times: std::sync::Arc<std::sync::Mutex<Vec<Duration>>>,
+}
+
+impl Timed {
+    /// `bot`, timed; the times go to the list `times` shares.
+    pub fn new(bot: Box<MilleBot>) -> (Timed, std::sync::Arc<std::sync::Mutex<Vec<Duration>>>) {
+        let times = std::sync::Arc::default();
+        (
+            Timed {
+                bot,
+                times: std::sync::Arc::clone(&times),
+            },
+            times,
+        )
+    }
+}
+
+impl Bot<Mille> for Timed {
+    fn name(&self) -> &str {
+        self.bot.name()
+    }
+    fn decide(&mut self, observation: &Observation) -> Result<Action, BotError> {
+        let start = std::time::Instant::now();
+        let answer = self.bot.decide(observation);
+        if !matches!(answer, Ok(Action::Draw))
+            && let Ok(mut times) = self.times.lock()
+        {
+            times.push(start.elapsed());
+        }
+        answer
+    }
+    fn watches(&self) -> bool {
+        self.bot.watches()
+    }
+    fn watch(&mut self, before: &Observation, actor: Option<usize>, action: Action) {
+        self.bot.watch(before, actor, action);
+    }
+}
+
 /// The observation `seat` has of `state`, without events or seat names:
 /// what a bot driven outside a table (tests, benchmarks, tuning harnesses)
 /// decides from.

@@ -35,8 +35,9 @@ pub enum PhaseView {
         drawn: bool,
     },
     /// The viewer may answer `hazard`, played by `attacker`, with a coup
-    /// fourré (only the seat holding the safety is offered one, so only it
-    /// sees this phase).
+    /// fourré. Only the seat holding the safety is offered one, so only it
+    /// sees this phase: the others see the game as it goes on without the
+    /// chance.
     CoupFourre {
         /// The viewer's seat.
         seat: u8,
@@ -44,12 +45,6 @@ pub enum PhaseView {
         hazard: Card,
         /// Who played it.
         attacker: u8,
-    },
-    /// Another seat decides something only it may know about (whether to
-    /// call a coup fourré).
-    Deciding {
-        /// The seat.
-        seat: u8,
     },
     /// A seat reached the target and decides whether to extend the trip.
     Extension {
@@ -68,7 +63,6 @@ impl PhaseView {
         match self {
             PhaseView::Turn { seat, .. }
             | PhaseView::CoupFourre { seat, .. }
-            | PhaseView::Deciding { seat }
             | PhaseView::Extension { seat } => Some(seat),
             PhaseView::HandOver | PhaseView::GameOver => None,
         }
@@ -315,7 +309,14 @@ impl State {
                         attacker,
                     }
                 } else {
-                    PhaseView::Deciding { seat }
+                    // What the others would see had the seat no safety to
+                    // call with: the game as it goes on after a decline.
+                    let mut without = self.clone();
+                    without.apply_unchecked(Action::DeclineCoupFourre);
+                    match without.phase() {
+                        Phase::CoupFourre { .. } => PhaseView::Turn { seat, drawn: false },
+                        _ => without.phase_for(viewer),
+                    }
                 }
             }
             Phase::Extension { seat } => PhaseView::Extension { seat },
@@ -402,6 +403,23 @@ fn push_events(
                 safety,
                 hazard,
             }));
+            // The replacement card (and, in the victim's-turn timing, the
+            // turn's draw) landed last in the hand.
+            let hand = after.hand(seat);
+            let n = usize::from(outcome.auto_drawn).min(hand.len());
+            for &card in &hand[hand.len() - n..] {
+                out.push((
+                    Audience::AllBut(usize::from(seat)),
+                    Event::Drew { seat, card: None },
+                ));
+                out.push((
+                    Audience::Only(usize::from(seat)),
+                    Event::Drew {
+                        seat,
+                        card: Some(card),
+                    },
+                ));
+            }
         }
         (Phase::CoupFourre { seat, .. }, Action::DeclineCoupFourre) => {
             out.push((
@@ -608,6 +626,24 @@ mod tests {
                     _ => {}
                 }
             }
+            // A coup fourré chance shows only to its seat (holding the
+            // safety is what earns it): the others see the game as it goes
+            // on without it. Their legal moves stay the table's, which
+            // waits for the decision.
+            if let Phase::CoupFourre { seat: holder, .. } = state.phase()
+                && viewer != Viewer::Seat(usize::from(holder))
+            {
+                let mut without = state.clone();
+                without
+                    .apply(Action::DeclineCoupFourre)
+                    .expect("a chance may be let pass");
+                let mut theirs = without.observe(viewer, table.seats(), Vec::new());
+                let mut ours = mine.clone();
+                theirs.legal.clear();
+                ours.legal.clear();
+                assert_eq!(ours, theirs, "{viewer:?} sees a coup fourré chance");
+                continue;
+            }
             // The observation says what is legal, and why not.
             let Viewer::Seat(s) = viewer else { continue };
             let seat = seat_u8(s);
@@ -695,16 +731,40 @@ mod tests {
         assert_eq!(spectator.decision(), None);
     }
 
-    /// The example in docs/observations.md is an observation, so the page
-    /// cannot drift from the code.
+    /// The example in docs/observations.md is the observation of a real
+    /// game (seed 11, the first legal play or else the first legal action
+    /// at each step), so the page cannot drift from the code.
     #[test]
-    fn the_documented_example_reads() {
+    fn the_documented_example_is_a_real_observation() {
         let page = include_str!("../../../docs/observations.md");
-        let start =
-            page.find("```json mille\n").expect("the example block") + "```json mille\n".len();
+        let start = page.find("```json mille\n").expect("the example block") + 14;
         let end = start + page[start..].find("```").expect("its end");
-        let obs: Observation = serde_json::from_str(&page[start..end]).expect("an observation");
-        assert_eq!(obs.viewer, Viewer::Seat(0));
-        assert!(!obs.legal.is_empty() && !obs.events.is_empty());
+        let documented: Observation = serde_json::from_str(&page[start..end]).expect("json");
+        let state = State::new(GameConfig::default(), 11).expect("config");
+        let seats = vec![
+            (SeatInfo::human("ann"), game_table::Player::Person),
+            (
+                SeatInfo::computer("BSD", "classic"),
+                game_table::Player::Person,
+            ),
+        ];
+        let mut table = Table::<Mille>::new(state, seats);
+        for _ in 0..5 {
+            let mut list = ActionList::default();
+            table.state().legal_actions(&mut list);
+            let action = list
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Play { .. }))
+                .unwrap_or(list[0]);
+            let Turn::Seat(seat) = table.turn() else {
+                panic!("the hand goes on");
+            };
+            table.act(seat, action).expect("legal");
+            if seat == 0 && action != Action::Draw {
+                let _ = table.observe(Viewer::Seat(0));
+            }
+        }
+        assert_eq!(documented, table.observe(Viewer::Seat(0)));
     }
 }

@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use game_table::{Player, SeatInfo, Step, Table, TableError};
 use indicatif::{ProgressBar, ProgressStyle};
-use mille_ai::{Level, MilleBot, make_bot};
+use mille_ai::{Level, MilleBot, Timed, make_bot};
 use mille_engine::{Action, GameConfig, Mille, RulesetId, State};
 use mille_protocol::ExternalBot;
 use rayon::prelude::*;
@@ -156,27 +156,24 @@ fn play_game(
     let bot_of_team = |t: u8| (t as usize + rotation) % nb;
     let bot_of_seat = |s: usize| bot_of_team(rules.team_of(s as u8));
     let mut seats = Vec::new();
+    // Each seat's decision times, its bot's thinking alone.
+    let mut times = Vec::new();
     for s in 0..rules.seats {
         let b = bot_of_seat(usize::from(s));
         match specs[b].start(splitmix(bot_seed ^ u64::from(s)), timeout, exact) {
             Ok(bot) => {
                 let info = SeatInfo::computer(bot.name(), specs[b].label());
-                seats.push((info, Player::Bot(bot)));
+                let (timed, seat_times) = Timed::new(bot);
+                times.push((b, seat_times));
+                seats.push((info, Player::Bot(Box::new(timed) as Box<MilleBot>)));
             }
             Err(e) => return forfeit(parts, b, e, nb),
         }
     }
     let mut table = Table::<Mille>::new(state, seats);
-    loop {
-        let t0 = Instant::now();
+    let result = loop {
         match table.step() {
-            Ok(Step::Moved { seat, action }) => {
-                // Draws are automatic: not a decision.
-                if action != Action::Draw {
-                    parts[bot_of_seat(seat)]
-                        .decision_ms
-                        .push(t0.elapsed().as_secs_f32() * 1000.0);
-                }
+            Ok(Step::Moved { .. }) => {
                 let state = table.state();
                 if let Some(scores) = state.last_scores()
                     && matches!(
@@ -197,23 +194,21 @@ fn play_game(
             Ok(Step::Host) => {
                 if table.state().hand_number() + 1 >= MAX_HANDS {
                     // Abandoned: nobody wins.
-                    return GameResult {
-                        parts,
-                        forfeit: None,
-                    };
+                    break None;
                 }
                 if let Err(e) = table.host_act(Action::NextHand) {
-                    return forfeit(parts, 0, e.to_string(), nb);
+                    break Some((0, e.to_string()));
                 }
             }
-            Ok(Step::Over) => break,
+            Ok(Step::Over) => {
+                let winners = table.state().winners();
+                for &w in &winners {
+                    parts[bot_of_team(w)].won += 1.0 / winners.len() as f64;
+                }
+                break None;
+            }
             Ok(Step::Person(seat)) => {
-                return forfeit(
-                    parts,
-                    bot_of_seat(seat),
-                    format!("seat {seat} has no bot"),
-                    nb,
-                );
+                break Some((bot_of_seat(seat), format!("seat {seat} has no bot")));
             }
             Err(e) => {
                 let seat = match &e {
@@ -222,17 +217,23 @@ fn play_game(
                     }
                     _ => 0,
                 };
-                return forfeit(parts, bot_of_seat(seat), e.to_string(), nb);
+                break Some((bot_of_seat(seat), e.to_string()));
             }
         }
+    };
+    for (b, seat_times) in times {
+        if let Ok(list) = seat_times.lock() {
+            parts[b]
+                .decision_ms
+                .extend(list.iter().map(|d| d.as_secs_f32() * 1000.0));
+        }
     }
-    let winners = table.state().winners();
-    for &w in &winners {
-        parts[bot_of_team(w)].won += 1.0 / winners.len() as f64;
-    }
-    GameResult {
-        parts,
-        forfeit: None,
+    match result {
+        Some((b, why)) => forfeit(parts, b, why, nb),
+        None => GameResult {
+            parts,
+            forfeit: None,
+        },
     }
 }
 
