@@ -182,4 +182,31 @@ mod tests {
         assert_eq!(guess_attacker(&state.view(3)), 2);
         assert_eq!(guess_attacker(&state.view(0)), 5);
     }
+
+    /// A bot that always asks for a card it does not hold.
+    struct Cheat;
+
+    impl game_table::Bot<mille_engine::Mille> for Cheat {
+        fn name(&self) -> &str {
+            "cheat"
+        }
+        fn decide(&mut self, _: &Observation) -> Result<Action, game_table::BotError> {
+            Ok(Action::Discard(mille_engine::Card::RightOfWay))
+        }
+    }
+
+    #[test]
+    fn an_illegal_choice_is_an_error_never_another_move() {
+        let mut state = State::new(GameConfig::default(), 2).expect("state");
+        state.apply(Action::Draw).expect("draw");
+        let view = serde_json::to_string(&state.view(0)).expect("json");
+        let input = format!("{{\"id\":7,\"decide\":\"turn\",\"view\":{view}}}\n");
+        let mut out = Vec::new();
+        serve(input.as_bytes(), &mut out, &mut Cheat).expect("serve");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(
+            text.starts_with(r#"{"id":7,"error":"cheat chose the illegal discard right_of_way"#),
+            "{text}"
+        );
+    }
 }
