@@ -8,7 +8,7 @@ use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_m
 use mille_ai::{
     Bot, ClassicBot, Level, MilleBot, SearchBot, bot_action, observation, watch_current_hand,
 };
-use mille_engine::{GameConfig, GameRecord, Mille, Observation, Phase, State, ToAct};
+use mille_engine::{GameConfig, GameRecord, Mille, Observation, Phase, Rules, State, ToAct};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -23,13 +23,11 @@ fn position(seed: u64, turns: usize) -> Option<(GameRecord, Observation)> {
     let mut bots = [ClassicBot::new(seed), ClassicBot::new(seed + 1)];
     let mut seen_turns = 0;
     loop {
-        if let Phase::Turn {
-            seat: 0,
-            drawn: true,
-        } = state.phase()
+        if let Phase::Turn { seat, drawn: true } = state.phase()
+            && seat.number() == 0
         {
             if seen_turns >= turns {
-                return Some((record, observation(&state, 0)));
+                return Some((record, observation(&state, seat)));
             }
             seen_turns += 1;
         }
@@ -48,7 +46,8 @@ fn bot_at(level: Level, record: &GameRecord) -> Option<Box<dyn BotClone>> {
         Some(budget) => Box::new(SearchBot::new(level.id(), budget, 7)),
         None => Box::new(ClassicBot::new(7)),
     };
-    watch_current_hand(bot.as_bot(), 0, record).ok()?;
+    let seat0 = Rules::new(record.config).ok()?.seat(0)?;
+    watch_current_hand(bot.as_bot(), seat0, record).ok()?;
     Some(bot)
 }
 

@@ -23,7 +23,7 @@ mod spec;
 use game_table::{Bot, BotError, Table, Turn};
 use mille_ai::policy::PolicyBot;
 use mille_ai::{Level, MilleBot, make_bot};
-use mille_engine::{Action, GameConfig, HandScore, Mille, Observation, Phase, State};
+use mille_engine::{Action, GameConfig, HandScore, Mille, Observation, Phase, State, ToAct};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -166,8 +166,11 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
         match table.turn() {
             Turn::Seat(s) => {
                 let state = table.state();
-                *truth.lock().unwrap_or_else(|e| e.into_inner()) =
-                    (0..2).map(|x| state.hand(x).to_vec()).collect();
+                *truth.lock().unwrap_or_else(|e| e.into_inner()) = state
+                    .rules()
+                    .seats_iter()
+                    .map(|x| state.hand(x).to_vec())
+                    .collect();
                 if let Err(e) = table.step() {
                     panic!("seat {s}: {e}");
                 }
@@ -184,9 +187,10 @@ fn play(a: &str, b: &str, deal: u64, a_seat: u8, games: bool) -> (Tally, i64) {
                             t.items[side][i] += u64::from(*v);
                         }
                         t.points[side] += u64::from(s.total());
-                        if state.tableau(state.team_of(seat)).miles >= state.target() {
+                        let at = state.rules().seat(seat).expect("a seat of the duel");
+                        if state.tableau(state.team_of(at)).miles >= state.target() {
                             t.stranded[side] += state
-                                .hand(seat)
+                                .hand(at)
                                 .iter()
                                 .filter(|c| c.kind() == mille_engine::Kind::Safety)
                                 .count() as u32;
@@ -246,13 +250,10 @@ fn main() {
                 mille_ai::ClassicBot::new(d + 7),
             ];
             while !matches!(state.phase(), Phase::HandOver | Phase::GameOver) {
-                let seat = match state.phase() {
-                    Phase::Turn { seat, .. }
-                    | Phase::CoupFourre { seat, .. }
-                    | Phase::Extension { seat } => seat,
-                    _ => 0,
+                let ToAct::Seat(seat) = state.to_act() else {
+                    break;
                 };
-                let a = bots[seat as usize].decide_state(&state, seat);
+                let a = bots[seat.index()].decide_state(&state, seat);
                 state.apply_unchecked(a);
                 actions += 1;
             }

@@ -36,10 +36,15 @@ mod spec;
 
 use mille_ai::{ClassicBot, Level, MilleBot, SearchBot, bot_action, observation};
 use mille_engine::view::{Decision, determinize_at};
-use mille_engine::{Action, ActionList, GameConfig, Phase, State, ToAct};
+use mille_engine::{Action, ActionList, GameConfig, Phase, Seat, State, ToAct};
 use rand_core::SeedableRng;
 use rayon::prelude::*;
 use std::time::Instant;
+
+/// Seat 0, the seat whose decisions are graded.
+fn seat0(state: &State) -> Seat {
+    state.rules().seat(0).expect("every table has a seat 0")
+}
 
 #[derive(Clone)]
 enum Player {
@@ -82,8 +87,12 @@ fn value(
     reshuffles: u64,
     seed: u64,
 ) -> f64 {
-    let view = state.view(0);
-    let hands: Vec<Vec<_>> = (0..2).map(|s| state.hand(s).to_vec()).collect();
+    let view = state.view(seat0(state));
+    let hands: Vec<Vec<_>> = state
+        .rules()
+        .seats_iter()
+        .map(|s| state.hand(s).to_vec())
+        .collect();
     let mut total = 0.0;
     for k in 0..reshuffles {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ k.wrapping_mul(0x9E37));
@@ -95,7 +104,7 @@ fn value(
         // The guard only matters for a broken state; a hand is far shorter.
         for _ in 0..2000 {
             let ToAct::Seat(seat) = s.to_act() else { break };
-            let a = bots[seat as usize].decide_state(&s, seat);
+            let a = bots[seat.index()].decide_state(&s, seat);
             s.apply_unchecked(a);
         }
         if let Some(sc) = s.last_scores() {
@@ -128,15 +137,18 @@ fn grade_hand(specs: &[String], deal: u64, reshuffles: u64, all_moves: bool) -> 
             Phase::Turn { drawn: true, .. } => Some(Decision::Turn),
             Phase::CoupFourre {
                 hazard, attacker, ..
-            } => Some(Decision::CoupFourre { hazard, attacker }),
+            } => Some(Decision::CoupFourre {
+                hazard,
+                attacker: attacker.number(),
+            }),
             Phase::Extension { .. } => Some(Decision::Extension),
             _ => None,
         };
         state.legal_actions(&mut legal);
-        let classic_move = bot_action(&mut table[s as usize], &state)
+        let classic_move = bot_action(&mut table[s.index()], &state)
             .and_then(Result::ok)
             .expect("acts");
-        if s == 0
+        if s.number() == 0
             && let Some(decision) = decision
             && legal.len() > 1
         {
@@ -148,7 +160,7 @@ fn grade_hand(specs: &[String], deal: u64, reshuffles: u64, all_moves: bool) -> 
                 .iter()
                 .map(|p| {
                     let mut p = p.clone();
-                    p.bot().decide(&observation(&state, 0)).expect("decides")
+                    p.bot().decide(&observation(&state, s)).expect("decides")
                 })
                 .collect();
             if let Some(bad) = chosen.iter().find(|a| !legal.contains(a)) {
@@ -190,9 +202,12 @@ fn grade_hand(specs: &[String], deal: u64, reshuffles: u64, all_moves: bool) -> 
             }
         }
         for p in &mut players {
-            if mille_engine::seen_by(0, s, classic_move) {
-                p.bot()
-                    .watch(&observation(&state, 0), Some(usize::from(s)), classic_move);
+            if mille_engine::seen_by(0, s.number(), classic_move) {
+                p.bot().watch(
+                    &observation(&state, seat0(&state)),
+                    Some(usize::from(s)),
+                    classic_move,
+                );
             }
         }
         state.apply(classic_move).expect("legal");

@@ -17,7 +17,7 @@ use crate::knowledge::Knowledge;
 use crate::{coup_fourre_if_held, fallback_action};
 use mille_engine::card::KINDS;
 use mille_engine::view::Decision;
-use mille_engine::{Action, Card, Kind, Phase, Safety, State, View, bounded};
+use mille_engine::{Action, Card, Kind, Phase, Safety, Seat, State, View, bounded};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -488,7 +488,7 @@ impl ClassicBot {
     /// seat), reading only what the seat may see: the search's play-outs
     /// use it on full states, [`Bot::decide`] on a state sampled from a
     /// view. Always legal.
-    pub fn decide_state(&mut self, state: &State, seat: u8) -> Action {
+    pub fn decide_state(&mut self, state: &State, seat: Seat) -> Action {
         match state.phase() {
             Phase::Turn { drawn: false, .. } => Action::Draw,
             // Step 2: it always makes its coups fourrés.
@@ -521,7 +521,7 @@ impl ClassicBot {
     /// `action`: 1 or 0 for most decisions, a fraction when its one random
     /// choice (when to play a safety late in the hand) decides. The bot's
     /// memory is left as it was.
-    pub fn probability(&self, state: &State, seat: u8, action: Action) -> f64 {
+    pub fn probability(&self, state: &State, seat: Seat, action: Action) -> f64 {
         // Depth first through the sequences of draws the decision asks for
         // (one per safety it considers, at most four), each draw's ten
         // outcomes equally likely.
@@ -565,7 +565,10 @@ impl ClassicBot {
         let Some(state) = Knowledge::sample(view, Decision::Turn) else {
             return;
         };
-        let k = Knowledge::new(&state, view.seat);
+        let Some(seat) = state.rules().seat(view.seat) else {
+            return;
+        };
+        let k = Knowledge::new(&state, seat);
         if self.last != Some((k.deck(), k.public())) {
             self.remember(&k);
         }
@@ -575,8 +578,12 @@ impl ClassicBot {
         if let Decision::CoupFourre { hazard, .. } = decision {
             return coup_fourre_if_held(&view.hand, hazard);
         }
-        match Knowledge::sample(view, decision) {
-            Some(state) => self.decide_state(&state, view.seat),
+        let sampled = Knowledge::sample(view, decision);
+        match sampled
+            .as_ref()
+            .and_then(|s| Some((s, s.rules().seat(view.seat)?)))
+        {
+            Some((state, seat)) => self.decide_state(state, seat),
             None => fallback_action(view, decision),
         }
     }
@@ -609,7 +616,11 @@ mod tests {
     /// bot throws it away; `unsharpened` is the original again.
     #[test]
     fn the_sharpened_bot_lets_end_of_limit_go() {
-        use mille_engine::Scenario;
+        use mille_engine::{Rules, Scenario};
+        let seat0 = Rules::new(GameConfig::default())
+            .expect("config")
+            .seat(0)
+            .expect("seat 0");
         let state = Scenario::new(GameConfig::default())
             .expect("config")
             .hand(
@@ -627,19 +638,19 @@ mod tests {
             .battle(0, &[Card::Go, Card::Accident])
             .distance(0, &[Card::D100])
             .phase(Phase::Turn {
-                seat: 0,
+                seat: seat0,
                 drawn: true,
             })
             .build();
-        let original = ClassicBot::new(1).decide_state(&state, 0);
+        let original = ClassicBot::new(1).decide_state(&state, seat0);
         let sharp = ClassicBot::sharpened(1);
         assert_ne!(original, Action::Discard(Card::EndOfLimit), "{original:?}");
         assert!(matches!(original, Action::Discard(_)), "{original:?}");
         assert_eq!(
-            sharp.clone().decide_state(&state, 0),
+            sharp.clone().decide_state(&state, seat0),
             Action::Discard(Card::EndOfLimit)
         );
-        assert_eq!(sharp.unsharpened().decide_state(&state, 0), original);
+        assert_eq!(sharp.unsharpened().decide_state(&state, seat0), original);
     }
 
     /// A fresh bot shown the hand so far (as the terminal game makes one
@@ -677,9 +688,9 @@ mod tests {
                             }
                         }
                         let action = bot.decide_state(&state, s);
-                        for (i, b) in bots.iter_mut().enumerate() {
-                            if mille_engine::seen_by(i as u8, s, action) {
-                                b.watch_view(&state.view(i as u8), s, action);
+                        for (i, b) in state.rules().seats_iter().zip(bots.iter_mut()) {
+                            if mille_engine::seen_by(i.number(), s.number(), action) {
+                                b.watch_view(&state.view(i), s.number(), action);
                             }
                         }
                         action

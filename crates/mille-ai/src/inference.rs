@@ -234,7 +234,10 @@ impl HandTracker {
             let Ok(state) = determinize_at(view, actor, decision, &p.hands, &mut self.rng) else {
                 continue;
             };
-            let likely = model.probability(&state, actor, action);
+            let Some(seat) = state.rules().seat(actor) else {
+                continue;
+            };
+            let likely = model.probability(&state, seat, action);
             p.weight *= SURPRISE + (1.0 - SURPRISE) * likely;
             if let Some(c) = card
                 && let Some(hand) = p.hands.get_mut(a)
@@ -245,8 +248,10 @@ impl HandTracker {
             model_state.get_or_insert(state);
         }
         // The model's own memory moves on once per real decision.
-        if let Some(state) = model_state {
-            self.models[a].decide_state(&state, actor);
+        if let Some(state) = model_state
+            && let Some(seat) = state.rules().seat(actor)
+        {
+            self.models[a].decide_state(&state, seat);
         }
         self.informed = true;
         self.normalize();
@@ -414,7 +419,13 @@ fn take_card(hands: &mut [Vec<Card>], seat: usize, card: Card, rng: &mut ChaCha8
 mod tests {
     use super::*;
     use crate::bot_action;
-    use mille_engine::{GameConfig, ToAct};
+    use mille_engine::{GameConfig, Rules, Seat, ToAct};
+
+    /// Seat `n` of the default two-seat table these tests play.
+    fn seat(n: u8) -> Seat {
+        let rules = Rules::new(GameConfig::default()).expect("config");
+        rules.seat(n).expect("a seat")
+    }
 
     /// Cards of `guess` found in `truth` (as multisets).
     fn overlap(guess: &[Card], truth: &[Card]) -> usize {
@@ -441,25 +452,25 @@ mod tests {
             let mut tracker = HandTracker::new(deal);
             let mut rng = ChaCha8Rng::seed_from_u64(deal);
             while let ToAct::Seat(s) = state.to_act() {
-                let action = bot_action(&mut bots[s as usize], &state)
+                let action = bot_action(&mut bots[s.index()], &state)
                     .expect("acts")
                     .expect("answers");
-                let view = state.view(0);
-                if s == 0 && action != Action::Draw {
+                let view = state.view(seat(0));
+                if s.number() == 0 && action != Action::Draw {
                     tracker.sync(&view);
-                    let truth = state.hand(1);
+                    let truth = state.hand(seat(1));
                     let mut held = [[0u32; 4]; 2];
                     for _ in 0..20 {
                         let a = tracker
                             .sample(&view, Decision::Turn, &mut rng)
                             .expect("sample");
                         let b = determinize_for(&view, Decision::Turn, &mut rng).expect("sample");
-                        informed += overlap(a.hand(1), truth);
-                        uniform += overlap(b.hand(1), truth);
+                        informed += overlap(a.hand(seat(1)), truth);
+                        uniform += overlap(b.hand(seat(1)), truth);
                         n += 1;
                         for (i, c) in SAFETIES.into_iter().enumerate() {
-                            held[0][i] += u32::from(a.hand(1).contains(&c));
-                            held[1][i] += u32::from(b.hand(1).contains(&c));
+                            held[0][i] += u32::from(a.hand(seat(1)).contains(&c));
+                            held[1][i] += u32::from(b.hand(seat(1)).contains(&c));
                         }
                     }
                     for (i, c) in SAFETIES.into_iter().enumerate() {
@@ -469,8 +480,8 @@ mod tests {
                         }
                     }
                 }
-                tracker.observe(&view, s, action);
-                bots[s as usize].watch_view(&view, s, action);
+                tracker.observe(&view, s.number(), action);
+                bots[s.index()].watch_view(&view, s.number(), action);
                 state.apply(action).expect("legal");
             }
         }
@@ -508,18 +519,18 @@ mod tests {
             let mut tracker = HandTracker::new(deal);
             let mut hazard: Option<Card> = None;
             while let ToAct::Seat(s) = state.to_act() {
-                let action = bot_action(&mut bots[s as usize], &state)
+                let action = bot_action(&mut bots[s.index()], &state)
                     .expect("acts")
                     .expect("answers");
-                let view = state.view(0);
-                tracker.observe(&view, s, action);
+                let view = state.view(seat(0));
+                tracker.observe(&view, s.number(), action);
                 state.apply(action).expect("legal");
                 if let Some(h) = hazard.take()
-                    && s == 1
+                    && s.number() == 1
                     && action == Action::Draw
                 {
                     let safety = h.safety().expect("a battle hazard").card();
-                    let after = state.view(0);
+                    let after = state.view(seat(0));
                     tracker.sync(&after);
                     for _ in 0..50 {
                         let a = tracker
@@ -527,12 +538,12 @@ mod tests {
                             .expect("sample");
                         let b = determinize_for(&after, Decision::Turn, &mut rng).expect("sample");
                         // (The card seat 1 just drew may be the safety.)
-                        believed += usize::from(a.hand(1).contains(&safety));
-                        uniform += usize::from(b.hand(1).contains(&safety));
+                        believed += usize::from(a.hand(seat(1)).contains(&safety));
+                        uniform += usize::from(b.hand(seat(1)).contains(&safety));
                     }
                     checked += 50;
                 }
-                if s == 0
+                if s.number() == 0
                     && let Action::Play { card, team: 1 } = action
                     && card.is_battle_hazard()
                 {
@@ -580,28 +591,28 @@ mod tests {
         let mut bots = [ClassicBot::new(1), ClassicBot::new(2)];
         let mut tracker = HandTracker::new(5);
         while let ToAct::Seat(s) = state.to_act() {
-            let action = bot_action(&mut bots[s as usize], &state)
+            let action = bot_action(&mut bots[s.index()], &state)
                 .expect("acts")
                 .expect("answers");
-            tracker.observe(&state.view(0), s, action);
+            tracker.observe(&state.view(seat(0)), s.number(), action);
             state.apply(action).expect("legal");
         }
         assert!(tracker.informed());
-        tracker.observe(&state.view(0), 0, Action::NextHand);
+        tracker.observe(&state.view(seat(0)), 0, Action::NextHand);
         state.apply(Action::NextHand).expect("deal");
         assert!(!tracker.informed());
         // And without being told, the shrunken table gives it away.
         let mut other = HandTracker::new(5);
         let mut again = State::new(GameConfig::default(), 3).expect("config");
         while let ToAct::Seat(s) = again.to_act() {
-            let action = bot_action(&mut bots[s as usize], &again)
+            let action = bot_action(&mut bots[s.index()], &again)
                 .expect("acts")
                 .expect("answers");
-            other.observe(&again.view(0), s, action);
+            other.observe(&again.view(seat(0)), s.number(), action);
             again.apply(action).expect("legal");
         }
         again.apply(Action::NextHand).expect("deal");
-        other.sync(&again.view(0));
+        other.sync(&again.view(seat(0)));
         assert!(!other.informed());
     }
 
@@ -613,12 +624,12 @@ mod tests {
         let mut bots = [ClassicBot::new(1), ClassicBot::new(2)];
         let mut tracker = HandTracker::new(3);
         while let ToAct::Seat(s) = state.to_act() {
-            let action = bot_action(&mut bots[s as usize], &state)
+            let action = bot_action(&mut bots[s.index()], &state)
                 .expect("acts")
                 .expect("answers");
-            tracker.observe(&state.view(0), s, action);
+            tracker.observe(&state.view(seat(0)), s.number(), action);
             state.apply(action).expect("legal");
-            let view = state.view(0);
+            let view = state.view(seat(0));
             tracker.sync(&view);
             let unseen = unseen_in_view(&view).expect("a true view");
             for p in &tracker.particles {

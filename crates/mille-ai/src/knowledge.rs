@@ -3,7 +3,9 @@
 
 use mille_engine::card::KINDS;
 use mille_engine::view::{Decision, determinize_for};
-use mille_engine::{Action, ActionList, Card, CardCounts, Kind, Phase, Rules, Safety, State, View};
+use mille_engine::{
+    Action, ActionList, Card, CardCounts, Kind, Phase, Rules, Safety, Seat, State, View,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -37,7 +39,7 @@ pub struct Knowledge<'a> {
 
 impl<'a> Knowledge<'a> {
     /// What `seat` knows in `state`.
-    pub fn new(state: &'a State, seat: u8) -> Knowledge<'a> {
+    pub fn new(state: &'a State, seat: Seat) -> Knowledge<'a> {
         let hand = state.hand(seat);
         let mut held = CardCounts::default();
         held.add_all(hand.iter().copied());

@@ -29,7 +29,7 @@ pub use game_table::Bot;
 use game_table::{BotError, Viewer};
 use mille_engine::view::{Decision, legal_actions_in_view};
 use mille_engine::{
-    Action, GameRecord, Mille, Observation, ReplayError, State, ToAct, View, seen_by,
+    Action, GameRecord, Mille, Observation, ReplayError, Seat, State, ToAct, View, seen_by,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -229,7 +229,7 @@ impl Bot<Mille> for Timed {
 /// The observation `seat` has of `state`, without events or seat names:
 /// what a bot driven outside a table (tests, benchmarks, tuning harnesses)
 /// decides from.
-pub fn observation(state: &State, seat: u8) -> Observation {
+pub fn observation(state: &State, seat: Seat) -> Observation {
     state.observe(Viewer::Seat(usize::from(seat)), &[], Vec::new())
 }
 
@@ -251,7 +251,7 @@ pub fn bot_action(bot: &mut MilleBot, state: &State) -> Option<Result<Action, Bo
 /// would have) thus gives it what a bot kept alive would know.
 pub fn watch_current_hand(
     bot: &mut MilleBot,
-    seat: u8,
+    seat: Seat,
     record: &GameRecord,
 ) -> Result<State, ReplayError> {
     let start = record
@@ -262,10 +262,10 @@ pub fn watch_current_hand(
     let mut state = State::new(record.config, record.seed)?;
     for (index, &action) in record.actions.iter().enumerate() {
         let actor = match state.to_act() {
-            ToAct::Seat(s) => s,
+            ToAct::Seat(s) => s.number(),
             ToAct::Deal | ToAct::GameOver => 0,
         };
-        if index >= start && seen_by(seat, actor, action) {
+        if index >= start && seen_by(seat.number(), actor, action) {
             bot.watch(&observation(&state, seat), Some(usize::from(actor)), action);
         }
         state.apply(action).map_err(|reason| ReplayError::Illegal {
@@ -335,7 +335,7 @@ mod tests {
         let mut bots = [ClassicBot::new(1), ClassicBot::new(2)];
         for _ in 0..300 {
             let a = match state.to_act() {
-                ToAct::Seat(s) => bot_action(&mut bots[s as usize], &state)
+                ToAct::Seat(s) => bot_action(&mut bots[s.index()], &state)
                     .expect("acts")
                     .expect("answers"),
                 ToAct::Deal => Action::NextHand,
@@ -345,11 +345,12 @@ mod tests {
             record.actions.push(a);
         }
         let mut bot = make_bot(Level::Normal, 1);
-        let watched = watch_current_hand(bot.as_mut(), 0, &record).expect("replays");
-        assert_eq!(watched.view(0), state.view(0));
-        assert_eq!(watched.view(1), state.view(1));
+        let seat = |n| state.rules().seat(n).expect("a seat");
+        let watched = watch_current_hand(bot.as_mut(), seat(0), &record).expect("replays");
+        assert_eq!(watched.view(seat(0)), state.view(seat(0)));
+        assert_eq!(watched.view(seat(1)), state.view(seat(1)));
         record.actions.push(Action::NextGame);
-        let err = watch_current_hand(bot.as_mut(), 0, &record).expect_err("illegal");
+        let err = watch_current_hand(bot.as_mut(), seat(0), &record).expect_err("illegal");
         assert!(
             matches!(err, ReplayError::Illegal { index: 300, .. }),
             "{err}"
@@ -361,7 +362,7 @@ mod tests {
     #[test]
     fn every_level_answers_an_absurd_view() {
         let state = State::new(GameConfig::default(), 3).expect("config");
-        let mut view = state.view(0);
+        let mut view = state.view(state.rules().seat(0).expect("seat 0"));
         view.teams[1].distance = vec![Card::D25; 300];
         // As many discards as the deck holds: more and the view is refused
         // before any card is counted.

@@ -4,7 +4,7 @@
 //! leader, keep safeties for coups fourrés, throw away what can no longer
 //! help. As a player of its own (`PolicyBot`) it is weaker than `classic`.
 
-use mille_engine::{Action, ActionList, Card, Kind, Phase, Safety, State, bounded};
+use mille_engine::{Action, ActionList, Card, Kind, Phase, Safety, Seat, State, bounded};
 use rand_core::Rng;
 
 /// The policy's action for whoever is to act in `state`.
@@ -23,7 +23,7 @@ pub fn choose<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Action {
 
 /// Extends when the draw pile still has room for 300 more miles and no
 /// opponent is close to the target.
-pub fn should_extend(state: &State, seat: u8) -> bool {
+pub fn should_extend(state: &State, seat: Seat) -> bool {
     let me = state.team_of(seat);
     let teams = state.rules().teams;
     state.deck_len() >= 30
@@ -32,7 +32,7 @@ pub fn should_extend(state: &State, seat: u8) -> bool {
             .all(|t| state.tableau(t).miles < 400)
 }
 
-fn turn<R: Rng + ?Sized>(state: &State, seat: u8, rng: &mut R) -> Action {
+fn turn<R: Rng + ?Sized>(state: &State, seat: Seat, rng: &mut R) -> Action {
     let mut list = ActionList::default();
     state.legal_actions(&mut list);
     let mut best = Action::Draw;
@@ -49,7 +49,7 @@ fn turn<R: Rng + ?Sized>(state: &State, seat: u8, rng: &mut R) -> Action {
 }
 
 /// How much the policy likes an action (higher is better).
-pub fn score(state: &State, seat: u8, action: Action) -> i32 {
+pub fn score(state: &State, seat: Seat, action: Action) -> i32 {
     let me = state.team_of(seat);
     let tab = state.tableau(me);
     let target = state.target();
@@ -139,7 +139,7 @@ fn opponent_near_end(state: &State, me: u8) -> bool {
 }
 
 /// How much a seat would rather keep a card than throw it away.
-fn keep_value(state: &State, seat: u8, card: Card) -> i32 {
+fn keep_value(state: &State, seat: Seat, card: Card) -> i32 {
     let me = state.team_of(seat);
     let tab = state.tableau(me);
     let hand = state.hand(seat);

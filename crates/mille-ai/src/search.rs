@@ -396,7 +396,10 @@ impl Tree {
         };
         let mut legal = ActionList::default();
         probe.legal_actions(&mut legal);
-        let root_team = probe.team_of(view.seat);
+        let Some(me) = probe.rules().seat(view.seat) else {
+            return Vec::new();
+        };
+        let root_team = probe.team_of(me);
         for &a in legal.iter() {
             let id = tree.nodes.len() as u32;
             tree.nodes.push(Node {
@@ -757,12 +760,12 @@ mod tests {
         distance: &[Card],
         extended: bool,
     ) -> View {
-        let team = mille_engine::Rules::new(config)
-            .expect("config")
-            .team_of(seat);
+        let rules = mille_engine::Rules::new(config).expect("config");
+        let seat = rules.seat(seat).expect("a seat of the table");
+        let team = rules.team_of(seat);
         let mut scenario = Scenario::new(config)
             .expect("config")
-            .hand(seat, hand)
+            .hand(seat.number(), hand)
             .battle(team, &[Card::Go])
             .distance(team, distance)
             .phase(Phase::Turn { seat, drawn: true });

@@ -5,7 +5,9 @@
 use game_table::{Player, SeatInfo, Step, Table};
 use mille_ai::{Budget, ClassicBot, MilleBot, RandomBot, SearchBot, bot_action};
 use mille_engine::view::Decision;
-use mille_engine::{Action, GameConfig, Mille, Observation, Phase, RulesetId, State, ToAct, View};
+use mille_engine::{
+    Action, GameConfig, Mille, Observation, Phase, RulesetId, Seat, State, ToAct, View,
+};
 
 /// What `bot` plays in `state` (the seat to act's turn).
 fn act(bot: &mut MilleBot, state: &State) -> Action {
@@ -55,14 +57,20 @@ fn partial(mut v: View) -> View {
     v
 }
 
-fn decision_of(state: &State) -> Option<(u8, Decision)> {
+fn decision_of(state: &State) -> Option<(Seat, Decision)> {
     match state.phase() {
         Phase::Turn { seat, drawn: true } => Some((seat, Decision::Turn)),
         Phase::CoupFourre {
             seat,
             hazard,
             attacker,
-        } => Some((seat, Decision::CoupFourre { hazard, attacker })),
+        } => Some((
+            seat,
+            Decision::CoupFourre {
+                hazard,
+                attacker: attacker.number(),
+            },
+        )),
         Phase::Extension { seat } => Some((seat, Decision::Extension)),
         _ => None,
     }
@@ -134,7 +142,7 @@ fn every_bot_answers_legally_everywhere() {
 fn a_seeded_search_replays() {
     let mut state = State::new(GameConfig::default(), 8).expect("state");
     state.apply(Action::Draw).expect("draw");
-    let view = state.view(0);
+    let view = state.view(state.rules().seat(0).expect("seat 0"));
     for trees in [1, 2] {
         let budget = Budget {
             iterations: 64,

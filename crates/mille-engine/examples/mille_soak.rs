@@ -27,7 +27,7 @@ fn invariants(state: &State, rules: &Rules, list: &mut ActionList) -> Result<(),
     if &recount != state.discard_counts() {
         return Err("the discard pile's running count drifted".into());
     }
-    for seat in 0..rules.seats {
+    for seat in rules.seats_iter() {
         if state.hand(seat).len() > usize::from(rules.hand_size) + 1 {
             return Err(format!(
                 "seat {seat} holds {} cards",

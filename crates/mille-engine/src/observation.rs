@@ -16,6 +16,7 @@ use crate::card::Card;
 use crate::error::IllegalAction;
 use crate::rules::GameConfig;
 use crate::score::HandScore;
+use crate::seat::Seat;
 use crate::state::{Outcome, Phase, State, ToAct};
 use crate::view::{Decision, View, determinize_for};
 use game_table::{Audience, Game, SeatInfo, Turn, Viewer};
@@ -296,7 +297,10 @@ impl State {
     /// The phase as `viewer` may know it.
     pub fn phase_for(&self, viewer: Viewer) -> PhaseView {
         match self.phase() {
-            Phase::Turn { seat, drawn } => PhaseView::Turn { seat, drawn },
+            Phase::Turn { seat, drawn } => PhaseView::Turn {
+                seat: seat.number(),
+                drawn,
+            },
             Phase::CoupFourre {
                 seat,
                 hazard,
@@ -304,9 +308,9 @@ impl State {
             } => {
                 if viewer == Viewer::Seat(usize::from(seat)) {
                     PhaseView::CoupFourre {
-                        seat,
+                        seat: seat.number(),
                         hazard,
-                        attacker,
+                        attacker: attacker.number(),
                     }
                 } else {
                     // What the others would see had the seat no safety to
@@ -314,12 +318,17 @@ impl State {
                     let mut without = self.clone();
                     without.apply_unchecked(Action::DeclineCoupFourre);
                     match without.phase() {
-                        Phase::CoupFourre { .. } => PhaseView::Turn { seat, drawn: false },
+                        Phase::CoupFourre { .. } => PhaseView::Turn {
+                            seat: seat.number(),
+                            drawn: false,
+                        },
                         _ => without.phase_for(viewer),
                     }
                 }
             }
-            Phase::Extension { seat } => PhaseView::Extension { seat },
+            Phase::Extension { seat } => PhaseView::Extension {
+                seat: seat.number(),
+            },
             Phase::HandOver => PhaseView::HandOver,
             Phase::GameOver => PhaseView::GameOver,
         }
@@ -330,10 +339,10 @@ impl State {
     pub fn observe(&self, viewer: Viewer, seats: &[SeatInfo], events: Vec<Event>) -> Observation {
         let rules = self.rules();
         let seat = match viewer {
-            Viewer::Seat(s) => u8::try_from(s).ok().filter(|&s| s < rules.seats),
+            Viewer::Seat(s) => u8::try_from(s).ok().and_then(|s| rules.seat(s)),
             Viewer::Spectator => None,
         };
-        let mut view = self.view(seat.unwrap_or(0));
+        let mut view = self.view(seat.unwrap_or(Seat::new_unchecked(0)));
         if seat.is_none() {
             view.hand.clear();
         }
@@ -375,6 +384,7 @@ fn push_events(
     let all = |e| (Audience::All, e);
     match (before, action) {
         (Phase::Turn { seat, .. }, Action::Draw) => {
+            let seat = seat.number();
             out.push((
                 Audience::AllBut(usize::from(seat)),
                 Event::Drew { seat, card: None },
@@ -388,6 +398,7 @@ fn push_events(
             ));
         }
         (Phase::Turn { seat, .. }, Action::Play { card, team: target }) => {
+            let seat = seat.number();
             out.push(all(Event::Played {
                 seat,
                 card,
@@ -395,17 +406,21 @@ fn push_events(
             }));
         }
         (Phase::Turn { seat, .. }, Action::Discard(card)) => {
-            out.push(all(Event::Discarded { seat, card }));
+            out.push(all(Event::Discarded {
+                seat: seat.number(),
+                card,
+            }));
         }
         (Phase::CoupFourre { seat, hazard, .. }, Action::CoupFourre(safety)) => {
+            // The replacement card (and, in the victim's-turn timing, the
+            // turn's draw) landed last in the hand.
+            let hand = after.hand(seat);
+            let seat = seat.number();
             out.push(all(Event::CoupFourre {
                 seat,
                 safety,
                 hazard,
             }));
-            // The replacement card (and, in the victim's-turn timing, the
-            // turn's draw) landed last in the hand.
-            let hand = after.hand(seat);
             let n = usize::from(outcome.auto_drawn).min(hand.len());
             for &card in &hand[hand.len() - n..] {
                 out.push((
@@ -422,25 +437,29 @@ fn push_events(
             }
         }
         (Phase::CoupFourre { seat, .. }, Action::DeclineCoupFourre) => {
+            let seat = seat.number();
             out.push((
                 Audience::Only(usize::from(seat)),
                 Event::DeclinedCoupFourre { seat },
             ));
         }
         (Phase::Extension { seat }, Action::Extend(extend)) => {
-            out.push(all(Event::Extension { seat, extend }));
+            out.push(all(Event::Extension {
+                seat: seat.number(),
+                extend,
+            }));
         }
         (_, Action::NextGame) => {
             out.push(all(Event::NewGame));
             out.push(all(Event::Dealt {
                 hand: after.hand_number(),
-                first: after.first_seat(),
+                first: after.first_seat().number(),
             }));
         }
         (_, Action::NextHand) => {
             out.push(all(Event::Dealt {
                 hand: after.hand_number(),
-                first: after.first_seat(),
+                first: after.first_seat().number(),
             }));
         }
         _ => {}
@@ -646,7 +665,7 @@ mod tests {
             }
             // The observation says what is legal, and why not.
             let Viewer::Seat(s) = viewer else { continue };
-            let seat = seat_u8(s);
+            let seat = state.rules().seat(seat_u8(s)).expect("a seat of the table");
             if !matches!(state.to_act(), ToAct::Seat(_)) {
                 // Between hands and games the host acts, not a seat.
                 assert!(mine.legal.is_empty());
@@ -713,7 +732,7 @@ mod tests {
         let obs = state.observe(Viewer::Seat(0), &seats, Vec::new());
         let json = serde_json::to_value(&obs).expect("json");
         let view: View = serde_json::from_value(json.clone()).expect("a protocol view");
-        assert_eq!(view, state.view(0));
+        assert_eq!(view, state.view(state.rules().seat(0).expect("seat 0")));
         assert_eq!(json["viewer"], serde_json::json!({"seat": 0}));
         assert_eq!(
             json["status"],

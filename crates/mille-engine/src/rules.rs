@@ -5,6 +5,7 @@
 //! every score its integer.
 
 use crate::card::{Card, KINDS};
+use crate::seat::Seat;
 use crate::view::View;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -522,11 +523,8 @@ impl Rules {
     /// The side a seat plays for: 4 players are 0+2 against 1+3, 6 players
     /// are 0+3, 1+4 and 2+5.
     #[inline]
-    pub const fn team_of(&self, seat: u8) -> u8 {
-        // A clamp, not `%`: this runs several times a move, and a seat past
-        // the table is a caller's bug either way.
-        let i = seat as usize;
-        self.seat_team[if i < MAX_SEATS { i } else { MAX_SEATS - 1 }]
+    pub const fn team_of(&self, seat: Seat) -> u8 {
+        self.seat_team[seat.index()]
     }
 
     /// Total number of cards in the deck.
@@ -749,13 +747,11 @@ mod tests {
     fn teams_and_targets() {
         let r4 = rules(RulesetId::Classic, 4).expect("4 players");
         assert_eq!((r4.teams, r4.target, r4.extended_target), (2, 1000, None));
-        assert_eq!([0, 1, 2, 3].map(|s| r4.team_of(s)), [0, 1, 0, 1]);
+        let teams = |r: &Rules| r.seats_iter().map(|s| r.team_of(s)).collect::<Vec<_>>();
+        assert_eq!(teams(&r4), [0, 1, 0, 1]);
         let r6 = rules(RulesetId::Classic, 6).expect("6 players");
         assert_eq!(r6.teams, 3);
-        assert_eq!(
-            [0, 1, 2, 3, 4, 5].map(|s| r6.team_of(s)),
-            [0, 1, 2, 0, 1, 2]
-        );
+        assert_eq!(teams(&r6), [0, 1, 2, 0, 1, 2]);
         assert_eq!(r6.extended_target, Some(1000));
     }
 }

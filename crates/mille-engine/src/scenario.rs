@@ -21,7 +21,7 @@ impl Scenario {
         let rules = Rules::new(config)?;
         let mut state = State::empty(rules, ChaCha8Rng::seed_from_u64(0));
         state.phase = Phase::Turn {
-            seat: 0,
+            seat: crate::seat::Seat::new_unchecked(0),
             drawn: false,
         };
         Ok(Scenario { state })

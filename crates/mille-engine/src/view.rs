@@ -5,6 +5,7 @@ use crate::action::{Action, ActionList};
 use crate::card::{Card, CardCounts, KINDS, Kind};
 use crate::pile::Pile;
 use crate::rules::{GameConfig, MAX_DECK_CARDS, MAX_SEATS, Rules, RulesetId};
+use crate::seat::Seat;
 use crate::state::{MAX_HAND, Phase, State, Tableau, bounded, shuffle};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -84,22 +85,23 @@ impl TeamView {
 
 impl State {
     /// Exactly what `seat` may see.
-    pub fn view(&self, seat: u8) -> View {
+    pub fn view(&self, seat: Seat) -> View {
         let rules = &self.rules;
         let hand_over = matches!(self.phase, Phase::HandOver | Phase::GameOver);
         View {
             rules: rules.config.rules,
-            seat,
+            seat: seat.number(),
             hand: self.hand(seat).to_vec(),
             deck: self.deck.len() as u32,
             discards: self.discards.as_slice().to_vec(),
             target: self.target,
             extended: self.extension_caller.is_some(),
-            seats: (0..rules.seats)
+            seats: rules
+                .seats_iter()
                 .map(|s| SeatView {
-                    seat: s,
+                    seat: s.number(),
                     team: rules.team_of(s),
-                    hand_size: self.hands[s as usize].len() as u8,
+                    hand_size: self.hands[s.index()].len() as u8,
                 })
                 .collect(),
             teams: (0..rules.teams)
@@ -186,11 +188,18 @@ pub fn rules_of(view: &View) -> Result<Rules, DeterminizeError> {
                 s.seat
             )));
         }
-        if s.team != rules.team_of(s.seat) {
+        // In order, so at the table: `i` is below the seat count.
+        let Some(seat) = rules.seat(s.seat) else {
+            return Err(bad(format!(
+                "seat {} is not at this {}-seat table",
+                s.seat, players
+            )));
+        };
+        if s.team != rules.team_of(seat) {
             return Err(bad(format!(
                 "seat {} plays for team {} at a {}-seat table, not team {}",
                 s.seat,
-                rules.team_of(s.seat),
+                rules.team_of(seat),
                 players,
                 s.team
             )));
@@ -351,12 +360,12 @@ pub fn determinize_at<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<State, DeterminizeError> {
     let rules = rules_of(view)?;
-    if actor >= rules.seats {
+    let Some(actor) = rules.seat(actor) else {
         return Err(bad(format!(
             "seat {actor} is not at this {}-seat table",
             rules.seats
         )));
-    }
+    };
     let mut state = State::empty(rules, ChaCha8Rng::seed_from_u64(rng.next_u64()));
     let mut seen = CardCounts::default();
     for (i, tv) in view.teams.iter().enumerate() {
@@ -429,7 +438,7 @@ pub fn determinize_at<R: Rng + ?Sized>(
         Decision::CoupFourre { hazard, attacker } => Phase::CoupFourre {
             seat: actor,
             hazard,
-            attacker: attacker % rules.seats,
+            attacker: Seat::new_unchecked(attacker % rules.seats),
         },
         Decision::Extension => Phase::Extension { seat: actor },
     };
@@ -475,7 +484,7 @@ mod tests {
     #[test]
     fn absurd_card_counts_are_refused_or_clamped_never_a_panic() {
         let state = State::new(GameConfig::default(), 3).expect("config");
-        let mut view = state.view(0);
+        let mut view = state.view(state.rules().seat(0).expect("seat 0"));
         view.discards = vec![Card::D25; MAX_DECK_CARDS];
         view.hand.push(Card::D25);
         let unseen = unseen_in_view(&view).expect("counts");

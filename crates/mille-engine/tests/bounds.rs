@@ -19,7 +19,7 @@ fn every_view_of_a_game_passes(config: GameConfig, seed: u64) -> Result<(), Test
     let mut steps = 0u32;
     while state.phase() != Phase::GameOver {
         if let ToAct::Seat(_) = state.to_act() {
-            for seat in 0..state.rules().seats {
+            for seat in state.rules().seats_iter() {
                 let view = state.view(seat);
                 let rules = rules_of(&view).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 prop_assert_eq!(
@@ -75,7 +75,8 @@ proptest! {
     ) {
         let mut state = State::new(config, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
         state.apply(Action::Draw).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let mut view = state.view(0);
+        let seat0 = state.rules().seat(0).ok_or_else(|| TestCaseError::fail("no seat 0"))?;
+        let mut view = state.view(seat0);
         let r = rules_of(&view).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let longest = u32::from(r.longest_trip());
         let name = match field {

@@ -2,7 +2,7 @@
 //! exact scoring including the best possible hands.
 
 use mille_engine::{
-    Action, Card, GameConfig, IllegalAction, Phase, RulesetId, Scenario, State, ToAct,
+    Action, Card, GameConfig, IllegalAction, Phase, Rules, RulesetId, Scenario, Seat, State, ToAct,
 };
 
 use Card::*;
@@ -23,8 +23,17 @@ fn classic(players: u8) -> Scenario {
     Scenario::new(config(RulesetId::Classic, players)).expect("classic")
 }
 
-fn turn(seat: u8) -> Phase {
-    Phase::Turn { seat, drawn: true }
+/// Seat `n` (of the largest table, so of any table these tests set).
+fn seat(n: u8) -> Seat {
+    let rules = Rules::new(config(RulesetId::Classic, 6)).expect("6 players");
+    rules.seat(n).expect("a seat of 6")
+}
+
+fn turn(n: u8) -> Phase {
+    Phase::Turn {
+        seat: seat(n),
+        drawn: true,
+    }
 }
 
 fn play(card: Card, target: u8) -> Action {
@@ -71,7 +80,7 @@ fn core_go_then_distance() {
         .phase(turn(0))
         .build();
     ok(&mut s, play(Go, 0));
-    assert_eq!(s.to_act(), ToAct::Seat(1));
+    assert_eq!(s.to_act(), ToAct::Seat(seat(1)));
     assert!(s.tableau(0).can_go(s.rules()));
 }
 
@@ -225,7 +234,7 @@ fn core_a_safety_gives_another_turn() {
     assert_eq!(
         s.phase(),
         Phase::Turn {
-            seat: 0,
+            seat: seat(0),
             drawn: false
         }
     );
@@ -250,7 +259,7 @@ fn core_draw_first_and_explain() {
         .hand(0, &[D25])
         .deck(&FILLER)
         .phase(Phase::Turn {
-            seat: 0,
+            seat: seat(0),
             drawn: false,
         })
         .build();
@@ -272,14 +281,14 @@ fn core_extension_is_offered_once_at_700() {
         .phase(turn(0))
         .build();
     ok(&mut s, play(D100, 0));
-    assert_eq!(s.phase(), Phase::Extension { seat: 0 });
+    assert_eq!(s.phase(), Phase::Extension { seat: seat(0) });
     assert!(matches!(
         refused(&s, Action::Draw),
         IllegalAction::ExtensionPending
     ));
     ok(&mut s, Action::Extend(true));
     assert_eq!(s.target(), 1000);
-    assert_eq!(s.to_act(), ToAct::Seat(1));
+    assert_eq!(s.to_act(), ToAct::Seat(seat(1)));
 }
 
 #[test]
@@ -302,7 +311,7 @@ fn core_after_an_extension_distance_past_700_is_listed() {
     s.legal_actions(&mut list);
     // 700 of 1000: every distance card held fits again.
     assert!(list.contains(&play(D25, 0)), "{list:?}");
-    if s.hand(0).contains(&D100) {
+    if s.hand(seat(0)).contains(&D100) {
         assert!(list.contains(&play(D100, 0)), "{list:?}");
     }
 }
@@ -352,7 +361,7 @@ fn core_starting_seat_rotates_and_game_ends_at_5000() {
         firsts.push(s.first_seat());
     }
     for (i, &f) in firsts.iter().enumerate() {
-        assert_eq!(f as usize, i % 3, "hand {i} starts with seat {f}");
+        assert_eq!(f.index(), i % 3, "hand {i} starts with seat {f}");
     }
     assert!(s.totals().iter().any(|&t| t >= 5000));
     assert!(!s.winners().is_empty());
@@ -551,10 +560,10 @@ fn decision_02_bsd_coup_fourre_on_the_victims_turn_before_drawing() {
     assert!(matches!(
         s.phase(),
         Phase::CoupFourre {
-            seat: 0,
+            seat: at,
             hazard: Accident,
             ..
-        }
+        } if at == seat(0)
     ));
     assert!(matches!(
         refused(&s, Action::Draw),
@@ -564,7 +573,7 @@ fn decision_02_bsd_coup_fourre_on_the_victims_turn_before_drawing() {
     ok(&mut s, Action::CoupFourre(DrivingAce));
     // Two cards: the replacement and the normal draw; then one play.
     assert_eq!(s.deck_len(), deck_before - 2);
-    assert_eq!(s.hand(0).len(), 7);
+    assert_eq!(s.hand(seat(0)).len(), 7);
     assert_eq!(s.phase(), turn(0));
     let t = s.tableau(0);
     assert!(t.coups.has(mille_engine::Safety::DrivingAce));
@@ -590,10 +599,10 @@ fn decision_02_bsd_coup_fourre_on_the_victims_turn_before_drawing() {
     assert!(matches!(
         s.phase(),
         Phase::CoupFourre {
-            seat: 0,
+            seat: at,
             hazard: SpeedLimit,
             ..
-        }
+        } if at == seat(0)
     ));
     ok(&mut s, Action::CoupFourre(RightOfWay));
     assert!(s.tableau(0).coups.has(mille_engine::Safety::RightOfWay));
@@ -694,7 +703,7 @@ fn decision_06_bsd_shut_out_when_the_opponent_has_no_miles() {
     assert_eq!(
         s.phase(),
         Phase::Turn {
-            seat: 1,
+            seat: seat(1),
             drawn: false
         }
     );
@@ -775,10 +784,10 @@ fn decision_08_classic_coup_fourre_is_immediate_and_skips_the_players_between() 
     assert!(matches!(
         s.phase(),
         Phase::CoupFourre {
-            seat: 2,
+            seat: at,
             hazard: Stop,
             ..
-        }
+        } if at == seat(2)
     ));
     let deck = s.deck_len();
     ok(&mut s, Action::CoupFourre(RightOfWay));
@@ -786,7 +795,7 @@ fn decision_08_classic_coup_fourre_is_immediate_and_skips_the_players_between() 
     assert_eq!(
         s.phase(),
         Phase::Turn {
-            seat: 2,
+            seat: seat(2),
             drawn: false
         },
         "then a full turn"
@@ -811,7 +820,7 @@ fn decision_08_classic_coup_fourre_is_immediate_and_skips_the_players_between() 
     assert_eq!(
         s.phase(),
         Phase::Turn {
-            seat: 1,
+            seat: seat(1),
             drawn: false
         }
     );
@@ -825,12 +834,12 @@ fn decision_08_classic_coup_fourre_is_immediate_and_skips_the_players_between() 
         .phase(turn(1))
         .build();
     ok(&mut s, play(Accident, 0));
-    assert!(matches!(s.phase(), Phase::CoupFourre { seat: 0, .. }));
+    assert!(matches!(s.phase(), Phase::CoupFourre { seat: at, .. } if at == seat(0)));
     ok(&mut s, Action::CoupFourre(DrivingAce));
     assert_eq!(
         s.phase(),
         Phase::Turn {
-            seat: 0,
+            seat: seat(0),
             drawn: false
         },
         "seats 2 and 3 are skipped"
@@ -1114,7 +1123,7 @@ fn milebones_coup_fourre_gives_two_cards_and_keeps_the_turn() {
     ok(&mut s, play(OutOfGas, 0));
     ok(&mut s, Action::CoupFourre(ExtraTank));
     assert_eq!(s.phase(), turn(0));
-    assert_eq!(s.hand(0).len(), 3);
+    assert_eq!(s.hand(seat(0)).len(), 3);
     let p = s.hand_points(0);
     assert_eq!(p.safeties + p.coups, 400, "400 in all");
     // Outside a coup fourré, a safety still needs a Go (classic decision 7).

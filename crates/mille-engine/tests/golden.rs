@@ -35,7 +35,7 @@ fn fingerprint(s: &State) -> Fingerprint {
         totals: s.totals().to_vec(),
         games_won: s.games_won().to_vec(),
         deck: s.deck_len(),
-        views: (0..s.rules().seats).map(|seat| s.view(seat)).collect(),
+        views: s.rules().seats_iter().map(|seat| s.view(seat)).collect(),
     }
 }
 

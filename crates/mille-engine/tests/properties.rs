@@ -38,8 +38,8 @@ use mille_engine::rules::HandEnd;
 use mille_engine::state::MAX_HAND;
 use mille_engine::view::{Decision, determinize_at, determinize_for, legal_actions_in_view};
 use mille_engine::{
-    Action, ActionList, Card, CardCounts, GameConfig, IllegalAction, Kind, Phase, RulesetId,
-    Scenario, State, Tableau, ToAct, View, bounded,
+    Action, ActionList, Card, CardCounts, GameConfig, IllegalAction, Kind, Phase, Rules, RulesetId,
+    Scenario, Seat, State, Tableau, ToAct, View, bounded,
 };
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -107,7 +107,7 @@ fn snapshot(s: &State) -> Snapshot {
         phase: s.phase(),
         deck: s.deck().to_vec(),
         discards: s.discards().to_vec(),
-        hands: (0..s.rules().seats).map(|i| s.hand(i).to_vec()).collect(),
+        hands: s.rules().seats_iter().map(|i| s.hand(i).to_vec()).collect(),
         tableaux: (0..s.rules().teams).map(|t| *s.tableau(t)).collect(),
         target: s.target(),
         totals: s.totals().to_vec(),
@@ -133,7 +133,7 @@ struct Counts {
 }
 
 fn hand_sizes(s: &State) -> Vec<usize> {
-    (0..s.rules().seats).map(|i| s.hand(i).len()).collect()
+    s.rules().seats_iter().map(|i| s.hand(i).len()).collect()
 }
 
 /// The discards counted card by card.
@@ -143,7 +143,7 @@ fn discard_recount(s: &State) -> CardCounts {
     counts
 }
 
-fn acting_seat(s: &State) -> Option<u8> {
+fn acting_seat(s: &State) -> Option<Seat> {
     match s.to_act() {
         ToAct::Seat(seat) => Some(seat),
         _ => None,
@@ -152,7 +152,7 @@ fn acting_seat(s: &State) -> Option<u8> {
 
 /// All cards accounted for, and the hand sizes allowed after `before` (the
 /// sizes, deck length and actor of the previous step, if any).
-fn check_cards_and_hands(s: &State, before: Option<(&[usize], usize, Option<u8>)>) {
+fn check_cards_and_hands(s: &State, before: Option<(&[usize], usize, Option<Seat>)>) {
     let counts = s.card_counts();
     assert_eq!(
         counts.total(),
@@ -171,7 +171,7 @@ fn check_cards_and_hands(s: &State, before: Option<(&[usize], usize, Option<u8>)
         _ => None,
     };
     for (seat, &n) in sizes.iter().enumerate() {
-        let holds_drawn = drawn_seat == Some(seat as u8);
+        let holds_drawn = drawn_seat.is_some_and(|d| d.index() == seat);
         let most = DEALT + usize::from(holds_drawn);
         assert!(n <= most && n <= MAX_HAND, "seat {seat} holds {n} cards");
         if s.deck_len() > 0 {
@@ -185,7 +185,7 @@ fn check_cards_and_hands(s: &State, before: Option<(&[usize], usize, Option<u8>)
     {
         // With no draw pile, hands only shrink, by the mover's one card.
         for (seat, (&n, &was)) in sizes.iter().zip(prev).enumerate() {
-            let mover = prev_actor == Some(seat as u8);
+            let mover = prev_actor.is_some_and(|a| a.index() == seat);
             assert!(
                 n == was || (mover && n + 1 == was),
                 "seat {seat} went from {was} to {n} cards with no draw pile (mover: {mover})"
@@ -260,10 +260,15 @@ fn check_actions(
         }
     }
     if let ToAct::Seat(seat) = s.to_act() {
-        let other = (seat + 1) % s.rules().seats;
+        let rules = s.rules();
+        let other = rules
+            .seat((seat.number() + 1) % rules.seats)
+            .expect("a seat");
         assert_eq!(
             s.check_as(other, list[0]),
-            Err(IllegalAction::NotYourTurn { expected: seat })
+            Err(IllegalAction::NotYourTurn {
+                expected: seat.number()
+            })
         );
         assert!(s.check_as(seat, list[0]).is_ok());
     }
@@ -284,7 +289,10 @@ fn check_view(s: &State, list: &ActionList, rng: &mut ChaCha8Rng) {
         Phase::Turn { drawn: true, .. } => Decision::Turn,
         Phase::CoupFourre {
             hazard, attacker, ..
-        } => Decision::CoupFourre { hazard, attacker },
+        } => Decision::CoupFourre {
+            hazard,
+            attacker: attacker.number(),
+        },
         Phase::Extension { .. } => Decision::Extension,
         _ => return,
     };
@@ -299,12 +307,14 @@ fn check_view(s: &State, list: &ActionList, rng: &mut ChaCha8Rng) {
     det.legal_actions(&mut det_list);
     // Seen from the next seat, with every true hand as the guess, the
     // decision is rebuilt exactly: the hands, and so the legal actions.
-    let seats = s.rules().seats;
-    let watcher = (seat + 1) % seats;
-    let guesses: Vec<Vec<Card>> = (0..seats).map(|x| s.hand(x).to_vec()).collect();
-    let rebuilt = determinize_at(&s.view(watcher), seat, decision, &guesses, rng)
+    let rules = s.rules();
+    let watcher = rules
+        .seat((seat.number() + 1) % rules.seats)
+        .expect("a seat");
+    let guesses: Vec<Vec<Card>> = rules.seats_iter().map(|x| s.hand(x).to_vec()).collect();
+    let rebuilt = determinize_at(&s.view(watcher), seat.number(), decision, &guesses, rng)
         .expect("a true view determinizes for another seat");
-    for x in 0..seats {
+    for x in rules.seats_iter() {
         assert_eq!(rebuilt.hand(x), s.hand(x), "seat {x}'s hand, guessed right");
     }
     assert_eq!(rebuilt.phase(), s.phase(), "the actor's decision");
@@ -343,7 +353,7 @@ fn check_view(s: &State, list: &ActionList, rng: &mut ChaCha8Rng) {
 fn check_hand(state: &mut State, rng: &mut ChaCha8Rng, candidates: &[Action], level: Level) -> u32 {
     let totals_before = state.totals().to_vec();
     let mut list = ActionList::default();
-    let mut before: Option<(Vec<usize>, usize, Option<u8>)> = None;
+    let mut before: Option<(Vec<usize>, usize, Option<Seat>)> = None;
     let mut steps = 0;
     loop {
         check_cards_and_hands(
@@ -391,7 +401,7 @@ fn check_hand_end(s: &State, totals_before: &[u32]) {
         Some(team) => assert_eq!(s.tableau(team).miles, s.target(), "trip not complete"),
         None => {
             assert_eq!(s.deck_len(), 0, "a hand ended with a draw pile and no trip");
-            for seat in 0..rules.seats {
+            for seat in rules.seats_iter() {
                 match rules.hand_end {
                     HandEnd::HandsEmpty => assert!(s.hand(seat).is_empty(), "seat {seat}"),
                     HandEnd::NobodyCanPlay => {
@@ -557,20 +567,25 @@ fn thousands_of_fast_random_hands_terminate_and_conserve_cards() {
 /// missing from its legal list, and nothing illegal is in it.
 #[test]
 fn a_stacking_view_lists_only_legal_actions() {
-    let s = Scenario::new(GameConfig {
+    let config = GameConfig {
         rules: RulesetId::Classic,
         players: 2,
         stacking: true,
-    })
-    .expect("stacking")
-    .hand(0, &[Accident, SpeedLimit, D25, Go])
-    .battle(0, &[Go])
-    .battle(1, &[Go, Stop])
-    .phase(Phase::Turn {
-        seat: 0,
-        drawn: true,
-    })
-    .build();
+    };
+    let seat0 = Rules::new(config)
+        .expect("stacking")
+        .seat(0)
+        .expect("seat 0");
+    let s = Scenario::new(config)
+        .expect("stacking")
+        .hand(0, &[Accident, SpeedLimit, D25, Go])
+        .battle(0, &[Go])
+        .battle(1, &[Go, Stop])
+        .phase(Phase::Turn {
+            seat: seat0,
+            drawn: true,
+        })
+        .build();
     let mut real = ActionList::default();
     s.legal_actions(&mut real);
     let accident = Action::Play {
@@ -578,7 +593,7 @@ fn a_stacking_view_lists_only_legal_actions() {
         team: 1,
     };
     assert!(real.contains(&accident), "stacking allows it: {real:?}");
-    let from_view = legal_actions_in_view(&s.view(0)).expect("determinizes");
+    let from_view = legal_actions_in_view(&s.view(seat0)).expect("determinizes");
     assert!(!from_view.contains(&accident), "{from_view:?}");
     assert!(from_view.iter().all(|a| real.contains(a)), "{from_view:?}");
     let mut missing: Vec<Action> = real

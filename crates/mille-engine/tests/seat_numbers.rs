@@ -1,28 +1,55 @@
 //! Seat and side numbers from outside the engine (a protocol message, a
-//! save, a client) may name a seat that is not at the table: every public
-//! accessor answers for them (an empty hand, an empty tableau, nothing to
-//! play) instead of panicking, at every table size.
+//! save, a client) may name a seat that is not at the table: a seat number
+//! becomes a [`Seat`] only through [`Rules::seat`], which refuses one past
+//! the table, and every public accessor answers for a seat of a larger
+//! table or a side past the table (an empty hand, an empty tableau,
+//! nothing to play) instead of panicking, at every table size.
 
-use mille_engine::{Card, GameConfig, HandScore, Scenario, State};
+use mille_engine::{Card, GameConfig, HandScore, Rules, RulesetId, Scenario, State};
+
+#[test]
+fn a_seat_number_past_the_table_is_refused() {
+    for config in GameConfig::every() {
+        let rules = Rules::new(config).expect("config");
+        for n in 0..=u8::MAX {
+            let seat = rules.seat(n);
+            assert_eq!(seat.is_some(), n < rules.seats, "{config:?} seat {n}");
+            if let Some(s) = seat {
+                assert_eq!((s.number(), s.index()), (n, usize::from(n)), "{config:?}");
+            }
+        }
+        let numbers: Vec<u8> = rules.seats_iter().map(|s| s.number()).collect();
+        assert_eq!(numbers, (0..rules.seats).collect::<Vec<_>>(), "{config:?}");
+    }
+}
 
 #[test]
 fn accessors_take_any_seat_or_team_number_without_panicking() {
+    // The largest table's seats: past the table for every smaller one.
+    let six = Rules::new(GameConfig {
+        rules: RulesetId::Classic,
+        players: 6,
+        stacking: false,
+    })
+    .expect("6 players");
     for config in GameConfig::every() {
         let state = State::new(config, 1).expect("config");
         let seats = state.rules().seats;
         let teams = state.rules().teams;
+        for seat in six.seats_iter() {
+            let away = seat.number() >= seats;
+            assert_eq!(state.hand(seat).is_empty(), away, "{config:?} seat {seat}");
+            if away {
+                assert!(!state.can_play_something(seat));
+                assert!(state.view(seat).hand.is_empty());
+            }
+        }
         for n in 0..=u8::MAX {
-            let hand = state.hand(n);
-            assert_eq!(hand.is_empty(), n >= seats, "{config:?} seat {n}");
             let tableau = state.tableau(n);
             if n >= teams {
                 assert_eq!(tableau.miles, 0);
                 assert_eq!(state.hand_points(n), HandScore::default());
                 assert_eq!(HandScore::running(&state, n), HandScore::default());
-            }
-            if n >= seats {
-                assert!(!state.can_play_something(n));
-                assert!(state.view(n).hand.is_empty());
             }
         }
         let built = Scenario::new(config)
@@ -33,7 +60,10 @@ fn accessors_take_any_seat_or_team_number_without_panicking() {
             .distance(9, &[Card::D100])
             .safeties(9, &[Card::RightOfWay], true)
             .build();
-        assert!((0..seats).all(|s| built.hand(s).is_empty()), "ignored");
+        assert!(
+            built.rules().seats_iter().all(|s| built.hand(s).is_empty()),
+            "ignored"
+        );
         assert!((0..teams).all(|t| built.tableau(t).miles == 0), "ignored");
     }
 }

@@ -144,13 +144,18 @@ pub fn guess_attacker(view: &View) -> u8 {
 mod tests {
     use super::*;
     use mille_ai::RandomBot;
-    use mille_engine::{GameConfig, State};
+    use mille_engine::{GameConfig, Seat, State};
+
+    /// Seat `n` of `state`'s table.
+    fn seat(state: &State, n: u8) -> Seat {
+        state.rules().seat(n).expect("a seat of the table")
+    }
 
     #[test]
     fn every_line_gets_one_answer_in_order() {
         let mut state = State::new(GameConfig::default(), 2).expect("state");
         state.apply(Action::Draw).expect("draw");
-        let view = serde_json::to_string(&state.view(0)).expect("json");
+        let view = serde_json::to_string(&state.view(seat(&state, 0))).expect("json");
         let input = format!(
             "{{\"id\":0,\"hello\":{{\"protocol\":1}}}}\n\n{{\"id\":1,\"decide\":\"turn\",\"view\":{view}}}\n\u{0}\u{ff}\n{{\"id\":2,\"hello\":{{\"protocol\":2}}}}\n"
         );
@@ -179,8 +184,8 @@ mod tests {
         )
         .expect("state");
         // Seat 3 plays for team 0; seat 2 (team 2) is just before it.
-        assert_eq!(guess_attacker(&state.view(3)), 2);
-        assert_eq!(guess_attacker(&state.view(0)), 5);
+        assert_eq!(guess_attacker(&state.view(seat(&state, 3))), 2);
+        assert_eq!(guess_attacker(&state.view(seat(&state, 0))), 5);
     }
 
     /// A bot that always asks for a card it does not hold.
@@ -199,7 +204,7 @@ mod tests {
     fn an_illegal_choice_is_an_error_never_another_move() {
         let mut state = State::new(GameConfig::default(), 2).expect("state");
         state.apply(Action::Draw).expect("draw");
-        let view = serde_json::to_string(&state.view(0)).expect("json");
+        let view = serde_json::to_string(&state.view(seat(&state, 0))).expect("json");
         let input = format!("{{\"id\":7,\"decide\":\"turn\",\"view\":{view}}}\n");
         let mut out = Vec::new();
         serve(input.as_bytes(), &mut out, &mut Cheat).expect("serve");

@@ -40,9 +40,12 @@ fn real_line(which: usize, seed: u64, choices: &[u8], kind: u8, id: i64) -> Stri
     }
     let seat = match state.phase() {
         Phase::Turn { seat, .. } | Phase::CoupFourre { seat, .. } | Phase::Extension { seat } => {
-            seat
+            Some(seat)
         }
-        Phase::HandOver | Phase::GameOver => 0,
+        Phase::HandOver | Phase::GameOver => state.rules().seat(0),
+    };
+    let Some(seat) = seat else {
+        return String::new();
     };
     let view = serde_json::to_value(state.view(seat)).unwrap_or(Value::Null);
     let hazard = match state.phase() {

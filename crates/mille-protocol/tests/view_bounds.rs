@@ -20,7 +20,8 @@ fn real_view(players: u8) -> Value {
     )
     .expect("config");
     state.apply(Action::Draw).expect("draw");
-    serde_json::to_value(state.view(0)).expect("json")
+    let seat0 = state.rules().seat(0).expect("seat 0");
+    serde_json::to_value(state.view(seat0)).expect("json")
 }
 
 /// A decide request for `view`.

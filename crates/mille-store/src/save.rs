@@ -308,7 +308,7 @@ mod tests {
         s.write(&path)?;
         let (back, state) = SaveFile::load(&path)?;
         assert_eq!(back, s);
-        assert_eq!(state.hand(0).len(), 7);
+        assert_eq!(state.hand(state.rules().seat(0).expect("seat 0")).len(), 7);
         Ok(())
     }
 

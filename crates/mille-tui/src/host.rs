@@ -361,7 +361,7 @@ pub fn undo_point(start: &State, actions: &[Action]) -> Result<usize, NoUndo> {
                 extension_floor = true;
             }
             Action::Draw => {}
-            _ if actor == ToAct::Seat(HUMAN) => last = Some(index),
+            _ if matches!(actor, ToAct::Seat(s) if s.number() == HUMAN) => last = Some(index),
             _ => {}
         }
     }

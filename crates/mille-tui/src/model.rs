@@ -523,7 +523,7 @@ impl Model {
 
     /// The player's side.
     pub fn own_team(&self) -> u8 {
-        self.rules.team_of(HUMAN)
+        human_team(&self.rules)
     }
 
     /// A side's tableau as the engine's [`Tableau`], built from what the
@@ -634,11 +634,17 @@ pub fn seat_name(rules: &Rules, seat: u8) -> String {
     }
 }
 
+/// The player's side under `rules` (every table has the player's seat 0).
+fn human_team(rules: &Rules) -> u8 {
+    rules.seat(HUMAN).map_or(0, |s| rules.team_of(s))
+}
+
 /// A side's name on the board under `rules`: its seats' names.
 fn team_name(rules: &Rules, team: u8) -> String {
-    let seats: Vec<String> = (0..rules.seats)
+    let seats: Vec<String> = rules
+        .seats_iter()
         .filter(|&s| rules.team_of(s) == team)
-        .map(|s| seat_name(rules, s))
+        .map(|s| seat_name(rules, s.number()))
         .collect();
     seats.join(" + ")
 }
@@ -656,7 +662,7 @@ fn describe(rules: &Rules, event: &GameEvent) -> Option<String> {
             let who = who(seat);
             match card.kind() {
                 Kind::Hazard => {
-                    let on = if target == rules.team_of(HUMAN) {
+                    let on = if target == human_team(rules) {
                         if in_teams(rules) {
                             "your team".to_string()
                         } else {

@@ -268,7 +268,14 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
         title = format!("Team {}: {title}", team + 1);
     }
     let to_act = match model.obs.status.seat() {
-        Some(s) if model.rules.team_of(s) == team => " ◀",
+        Some(s)
+            if model
+                .rules
+                .seat(s)
+                .is_some_and(|s| model.rules.team_of(s) == team) =>
+        {
+            " ◀"
+        }
         _ => "",
     };
     let head = rule_line(

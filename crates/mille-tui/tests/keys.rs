@@ -17,6 +17,17 @@ use ratatui::crossterm::event::{
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 
+/// Seat `n` (of the largest table, so of any table these tests set).
+fn seat(n: u8) -> mille_engine::Seat {
+    let rules = mille_engine::Rules::new(GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 6,
+        stacking: false,
+    })
+    .expect("6 players");
+    rules.seat(n).expect("a seat of 6")
+}
+
 fn settings() -> Setup {
     Setup {
         level: Level::Classic,
@@ -160,7 +171,7 @@ fn p_picks_into_the_p_slot() {
     let mut m = new_game(5);
     assert_eq!(m.slots()[0], None);
     type_keys(&mut m, "p");
-    assert_eq!(m.state().hand(0).len(), 7);
+    assert_eq!(m.state().hand(seat(0)).len(), 7);
     assert!(m.slots()[0].is_some());
     assert_eq!(m.record().actions, vec![Action::Draw]);
 }
@@ -419,9 +430,9 @@ fn coup_fourre_position() -> State {
             Card::D200,
         ])
         .phase(Phase::CoupFourre {
-            seat: 0,
+            seat: seat(0),
             hazard: Card::Stop,
-            attacker: 1,
+            attacker: seat(1),
         })
         .build()
 }
@@ -436,7 +447,7 @@ fn u_on_the_safety_is_a_coup_fourre() {
         vec![Action::CoupFourre(Card::RightOfWay)]
     );
     assert!(m.state().tableau(0).coups.len() == 1);
-    assert_eq!(m.state().hand(0).len(), 7, "two cards drawn at once");
+    assert_eq!(m.state().hand(seat(0)).len(), 7, "two cards drawn at once");
 }
 
 #[test]
@@ -544,12 +555,12 @@ fn z_takes_back_the_last_move_and_the_computers_reply() {
     } else {
         char::from(b'0' + slot as u8)
     };
-    let before = m.state().hand(0).to_vec();
+    let before = m.state().hand(seat(0)).to_vec();
     type_keys(&mut m, &format!("d{label}\n"));
     assert!(m.record().actions.len() > 2, "the computer replied");
     type_keys(&mut m, "z");
     assert_eq!(m.record().actions, vec![Action::Draw]);
-    assert_eq!(m.state().hand(0), before.as_slice());
+    assert_eq!(m.state().hand(seat(0)), before.as_slice());
     let fx = type_keys(&mut m, "z");
     assert!(fx.contains(&Effect::Bell), "nothing more to undo");
 }
@@ -669,7 +680,7 @@ fn double_click_plays_if_legal_else_discards() {
     let mut fx = Vec::new();
     let generation = m.generation;
     m.run_computer(&[Effect::Think { generation }], &mut fx);
-    if m.state().to_act() == ToAct::Seat(0) {
+    if m.state().to_act() == ToAct::Seat(seat(0)) {
         click(&mut m, Hit::Deck, 3000);
         let go = (0..7)
             .find(|&i| m.slots()[i] == Some(Card::Go))
@@ -788,7 +799,7 @@ fn a_whole_game_through_the_keyboard() {
     assert_eq!(
         m.state().phase(),
         Phase::Turn {
-            seat: 0,
+            seat: seat(0),
             drawn: false
         },
         "{:?}",
@@ -938,7 +949,7 @@ fn discarding_a_safety_asks_first() {
     type_keys(&mut m, "n");
     assert_eq!(m.mode, Mode::Normal);
     assert_eq!(m.record().actions, vec![Action::Draw]);
-    assert!(m.state().hand(0).contains(&Card::ExtraTank));
+    assert!(m.state().hand(seat(0)).contains(&Card::ExtraTank));
     // ESC keeps it too.
     type_keys(&mut m, "d4\n");
     m.update(code(KeyCode::Esc));
@@ -1218,7 +1229,7 @@ fn the_end_of_the_hand_clears_an_old_notice() {
         .extended_by(1)
         .deck(&[Card::D25; 10])
         .phase(Phase::Turn {
-            seat: 1,
+            seat: seat(1),
             drawn: true,
         })
         .build();
@@ -1253,10 +1264,12 @@ fn at_the_extension_question() -> Game {
         let mut me = make_bot(Level::Classic, seed);
         while host.state().hand_number() == 0 && !matches!(host.state().phase(), Phase::HandOver) {
             match host.state().to_act() {
-                ToAct::Seat(0) if host.state().phase() == (Phase::Extension { seat: 0 }) => {
+                ToAct::Seat(s)
+                    if host.state().phase() == (Phase::Extension { seat: s }) && s == seat(0) =>
+                {
                     return game_with(host, settings());
                 }
-                ToAct::Seat(0) => {
+                ToAct::Seat(s) if s == seat(0) => {
                     let a = me.decide(&host.observe()).expect("a move");
                     host.act(a);
                 }

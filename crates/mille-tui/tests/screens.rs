@@ -10,6 +10,17 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+/// Seat `n` (of the largest table, so of any table these tests set).
+fn seat(n: u8) -> mille_engine::Seat {
+    let rules = mille_engine::Rules::new(GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 6,
+        stacking: false,
+    })
+    .expect("6 players");
+    rules.seat(n).expect("a seat of 6")
+}
+
 fn settings() -> Setup {
     Setup {
         level: Level::Classic,
@@ -113,7 +124,7 @@ fn mid_hand() -> State {
         .discards(&[Card::D75, Card::Accident])
         .totals(&[1200, 950])
         .phase(Phase::Turn {
-            seat: 0,
+            seat: seat(0),
             drawn: true,
         })
         .build()
@@ -234,7 +245,7 @@ fn six_players_in_three_teams() {
     // player's seat only draws.
     let mut host = Host::new(&GameRecord::new(config, 3), Level::Random).expect("a game");
     for _ in 0..12 {
-        if host.state().to_act() == mille_engine::ToAct::Seat(0) {
+        if host.state().to_act() == mille_engine::ToAct::Seat(seat(0)) {
             let seq = host.record().actions.len() as u64;
             let mut me = make_bot(Level::Random, bot_seed(3, seq));
             let a = me.decide(&host.observe()).expect("a move");
@@ -325,7 +336,7 @@ fn a_crowded_board_at_80_columns() {
         .battle(1, &[Card::Go])
         .deck(&[Card::D25; 20])
         .phase(Phase::Turn {
-            seat: 0,
+            seat: seat(0),
             drawn: true,
         })
         .build();

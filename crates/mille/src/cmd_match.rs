@@ -154,7 +154,12 @@ fn play_game(
     };
     let rules = *state.rules();
     let bot_of_team = |t: u8| (t as usize + rotation) % nb;
-    let bot_of_seat = |s: usize| bot_of_team(rules.team_of(s as u8));
+    // A seat the table names is at it; were it not, its side is unknown
+    // and the blame goes to side 0's bot.
+    let bot_of_seat = |s: usize| {
+        let seat = u8::try_from(s).ok().and_then(|n| rules.seat(n));
+        bot_of_team(seat.map_or(0, |seat| rules.team_of(seat)))
+    };
     let mut seats = Vec::new();
     // Each seat's decision times, its bot's thinking alone.
     let mut times = Vec::new();

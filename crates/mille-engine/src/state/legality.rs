@@ -8,11 +8,12 @@ use crate::action::{Action, ActionList};
 use crate::card::{Card, Kind, Safety};
 use crate::error::IllegalAction;
 use crate::rules::MAX_TEAMS;
+use crate::seat::Seat;
 
 impl State {
     /// Whether `seat` may play `card` on `target` now, ignoring whose turn it
     /// is and whether the card is in hand: the pure rule of the card.
-    pub fn check_card(&self, seat: u8, card: Card, target: u8) -> Result<(), IllegalAction> {
+    pub fn check_card(&self, seat: Seat, card: Card, target: u8) -> Result<(), IllegalAction> {
         let own = self.team_of(seat);
         let me = self.tableaux[own as usize].status(&self.rules);
         if card.kind() != Kind::Hazard {
@@ -50,7 +51,7 @@ impl State {
                     if !drawn {
                         return Err(IllegalAction::MustDrawFirst);
                     }
-                    if !self.hands[seat as usize].contains(card) {
+                    if !self.hands[seat.index()].contains(card) {
                         return Err(IllegalAction::NotInHand(card));
                     }
                     self.check_card(seat, card, target)
@@ -59,7 +60,7 @@ impl State {
                     if !drawn {
                         return Err(IllegalAction::MustDrawFirst);
                     }
-                    if !self.hands[seat as usize].contains(card) {
+                    if !self.hands[seat.index()].contains(card) {
                         return Err(IllegalAction::NotInHand(card));
                     }
                     if card.kind() == Kind::Safety && !self.rules.safeties_discardable {
@@ -85,7 +86,7 @@ impl State {
                             hazard,
                             needed,
                         })
-                    } else if !self.hands[seat as usize].contains(safety) {
+                    } else if !self.hands[seat.index()].contains(safety) {
                         Err(IllegalAction::NotInHand(safety))
                     } else {
                         Ok(())
@@ -113,9 +114,11 @@ impl State {
     }
 
     /// Like [`State::check`], but also that `seat` is the one to act.
-    pub fn check_as(&self, seat: u8, action: Action) -> Result<(), IllegalAction> {
+    pub fn check_as(&self, seat: Seat, action: Action) -> Result<(), IllegalAction> {
         match self.to_act() {
-            ToAct::Seat(s) if s != seat => Err(IllegalAction::NotYourTurn { expected: s }),
+            ToAct::Seat(s) if s != seat => Err(IllegalAction::NotYourTurn {
+                expected: s.number(),
+            }),
             _ => self.check(action),
         }
     }
@@ -144,7 +147,7 @@ impl State {
 
     /// The play and discard actions of `seat` after its draw, in protocol
     /// order: plays by card id then target team, then discards by card id.
-    pub(crate) fn legal_turn_actions(&self, seat: u8, out: &mut ActionList) {
+    pub(crate) fn legal_turn_actions(&self, seat: Seat, out: &mut ActionList) {
         let choices = self.turn_choices(seat);
         let own = self.team_of(seat);
         let own_plays = choices as u32 & CARD_BITS;
@@ -195,7 +198,7 @@ impl State {
     /// rather than asking [`card_rule`] card by card; the property tests
     /// check that both always agree.
     #[inline]
-    pub(super) fn turn_choices(&self, seat: u8) -> u64 {
+    pub(super) fn turn_choices(&self, seat: Seat) -> u64 {
         let held = self.held_kinds(seat);
         let own = self.team_of(seat);
         let own_plays = held & self.tableaux[own as usize].fast.own;
@@ -210,14 +213,15 @@ impl State {
 
     /// Bit set of the card kinds in a seat's hand.
     #[inline]
-    fn held_kinds(&self, seat: u8) -> u32 {
-        self.hands[seat as usize].kinds()
+    fn held_kinds(&self, seat: Seat) -> u32 {
+        self.hands[seat.index()].kinds()
     }
 
     /// Whether `seat` holds a card it could play now (not a discard); never
     /// for a seat not at the table.
-    pub fn can_play_something(&self, seat: u8) -> bool {
-        seat < self.rules.seats && self.turn_choices(seat) & ((1 << DISCARD_SHIFT) - 1) != 0
+    pub fn can_play_something(&self, seat: Seat) -> bool {
+        seat.number() < self.rules.seats
+            && self.turn_choices(seat) & ((1 << DISCARD_SHIFT) - 1) != 0
     }
 }
 

@@ -17,6 +17,7 @@ use crate::card::{Card, CardCounts};
 use crate::pile::{Discards, Pile};
 use crate::rules::{ConfigError, GameConfig, MAX_SEATS, MAX_TEAMS, Rules};
 use crate::score::HandScore;
+use crate::seat::Seat;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -36,7 +37,7 @@ pub enum Phase {
     /// A seat's turn: it draws (unless `drawn`), then plays or discards.
     Turn {
         /// The seat.
-        seat: u8,
+        seat: Seat,
         /// Whether the draw is done (or skipped because the pile is empty).
         drawn: bool,
     },
@@ -44,17 +45,17 @@ pub enum Phase {
     /// and may call coup fourré.
     CoupFourre {
         /// The seat holding the safety.
-        seat: u8,
+        seat: Seat,
         /// The hazard to answer.
         hazard: Card,
         /// Who played the hazard (play continues after them on a decline,
         /// in the classic timing).
-        attacker: u8,
+        attacker: Seat,
     },
     /// `seat` reached the target and chooses whether to extend.
     Extension {
         /// The seat that reached the target.
-        seat: u8,
+        seat: Seat,
     },
     /// The hand is scored; the next hand may be dealt.
     HandOver,
@@ -66,7 +67,7 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ToAct {
     /// This seat decides.
-    Seat(u8),
+    Seat(Seat),
     /// The hand is over: whoever runs the table deals the next one.
     Deal,
     /// The game is over: whoever runs the table may start another.
@@ -112,7 +113,7 @@ pub struct State {
     pub(crate) totals: [u32; MAX_TEAMS],
     pub(crate) games_won: [u32; MAX_TEAMS],
     pub(crate) hand_number: u32,
-    pub(crate) first_seat: u8,
+    pub(crate) first_seat: Seat,
     pub(crate) last_scores: Option<[HandScore; MAX_TEAMS]>,
 }
 
@@ -121,7 +122,7 @@ impl State {
     pub fn new(config: GameConfig, seed: u64) -> Result<State, ConfigError> {
         let rules = Rules::new(config)?;
         let mut s = State::empty(rules, ChaCha8Rng::seed_from_u64(seed));
-        s.deal(0);
+        s.deal(Seat::new_unchecked(0));
         Ok(s)
     }
 
@@ -142,7 +143,7 @@ impl State {
             totals: [0; MAX_TEAMS],
             games_won: [0; MAX_TEAMS],
             hand_number: 0,
-            first_seat: 0,
+            first_seat: Seat::new_unchecked(0),
             last_scores: None,
         };
         s.refresh_all();
@@ -170,9 +171,10 @@ impl State {
         }
     }
     /// A seat's hand, in slot order (empty for a seat not at the table).
-    pub fn hand(&self, seat: u8) -> &[Card] {
-        match self.hands.get(usize::from(seat)) {
-            Some(h) if seat < self.rules.seats => h.as_slice(),
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        // A seat of a larger table is not at this one.
+        match self.hands.get(seat.index()) {
+            Some(h) if seat.number() < self.rules.seats => h.as_slice(),
             _ => &[],
         }
     }
@@ -225,7 +227,7 @@ impl State {
         self.hand_number
     }
     /// The seat that started the current hand.
-    pub fn first_seat(&self) -> u8 {
+    pub fn first_seat(&self) -> Seat {
         self.first_seat
     }
     /// The score of the hand that just ended (set at `HandOver`/`GameOver`).
@@ -236,7 +238,7 @@ impl State {
     }
     /// The team a seat plays for.
     #[inline]
-    pub fn team_of(&self, seat: u8) -> u8 {
+    pub fn team_of(&self, seat: Seat) -> u8 {
         self.rules.team_of(seat)
     }
     /// The winning sides of a finished game (several on a tie).

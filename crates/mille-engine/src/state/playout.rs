@@ -8,6 +8,7 @@ use super::{Phase, State, bounded};
 use crate::action::{Action, ActionList};
 use crate::card::{Card, Kind};
 use crate::rules::MAX_TEAMS;
+use crate::seat::Seat;
 use rand_core::Rng;
 
 impl State {
@@ -29,7 +30,7 @@ impl State {
         match self.phase {
             Phase::Turn { seat, drawn: false } => {
                 if let Some(c) = self.deck.pop() {
-                    self.hands[seat as usize].push(c);
+                    self.hands[seat.index()].push(c);
                 }
                 self.phase = Phase::Turn { seat, drawn: true };
                 Action::Draw
@@ -60,7 +61,7 @@ impl State {
                 Phase::Turn { seat, drawn } => {
                     if !drawn {
                         if let Some(c) = self.deck.pop() {
-                            self.hands[seat as usize].push(c);
+                            self.hands[seat.index()].push(c);
                         }
                         n += 1;
                     }
@@ -92,7 +93,7 @@ impl State {
 
     /// A uniformly random play or discard of `seat` after its draw.
     #[inline]
-    fn random_turn_action<R: Rng + ?Sized>(&self, seat: u8, rng: &mut R) -> Action {
+    fn random_turn_action<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Action {
         self.random_choice(seat, rng)
             .map_or(Action::Draw, |choice| choice.action())
     }
@@ -100,7 +101,7 @@ impl State {
     /// A uniformly random play or discard of `seat` after its draw, its
     /// target team resolved (none when the seat has no card).
     #[inline]
-    fn random_choice<R: Rng + ?Sized>(&self, seat: u8, rng: &mut R) -> Option<Choice> {
+    fn random_choice<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Choice> {
         let choices = self.turn_choices(seat);
         let total = choices.count_ones();
         if total == 0 {

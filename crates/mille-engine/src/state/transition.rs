@@ -9,11 +9,12 @@ use crate::error::IllegalAction;
 use crate::pile::Pile;
 use crate::rules::{CoupTiming, ExtensionScoring, HandEnd, MAX_TEAMS};
 use crate::score::HandScore;
+use crate::seat::Seat;
 
 impl State {
     /// Shuffles a fresh deck and deals a hand that `first` starts.
     #[inline(never)]
-    pub(super) fn deal(&mut self, first: u8) {
+    pub(super) fn deal(&mut self, first: Seat) {
         self.deck = match self.rules.deck {
             crate::rules::DECK_101 => SORTED_DECK_101,
             crate::rules::DECK_106 => SORTED_DECK_106,
@@ -40,7 +41,7 @@ impl State {
         }
         for _ in 0..self.rules.hand_size {
             for i in 0..n {
-                let seat = (first as usize + i) % n;
+                let seat = (first.index() + i) % n;
                 if let Some(c) = self.deck.pop() {
                     self.hands[seat].push(c);
                 }
@@ -52,11 +53,11 @@ impl State {
     /// The seat after `seat` in turn order (no division: this runs on
     /// every move).
     #[inline]
-    fn next_seat(&self, seat: u8) -> u8 {
-        if seat + 1 >= self.rules.seats {
-            0
+    fn next_seat(&self, seat: Seat) -> Seat {
+        if seat.number() + 1 >= self.rules.seats {
+            Seat::new_unchecked(0)
         } else {
-            seat + 1
+            Seat::new_unchecked(seat.number() + 1)
         }
     }
 
@@ -82,7 +83,7 @@ impl State {
             Action::Draw => {
                 let drawn = self.deck.pop();
                 if let Some(c) = drawn {
-                    self.hands[seat as usize].push(c);
+                    self.hands[seat.index()].push(c);
                 }
                 self.phase = Phase::Turn { seat, drawn: true };
                 Outcome {
@@ -100,7 +101,7 @@ impl State {
 
     /// A play or discard, out of line (the random play-outs inline theirs).
     #[inline(never)]
-    fn turn_move(&mut self, seat: u8, card: Card, target: u8, effect: Effect) -> Outcome {
+    fn turn_move(&mut self, seat: Seat, card: Card, target: u8, effect: Effect) -> Outcome {
         self.move_card(seat, card, target, effect);
         self.finish_outcome(Outcome::default())
     }
@@ -122,7 +123,7 @@ impl State {
         let out_ref = &mut out;
         match (self.phase, action) {
             (Phase::CoupFourre { seat, hazard, .. }, Action::CoupFourre(safety)) => {
-                self.hands[seat as usize].remove(safety);
+                self.hands[seat.index()].remove(safety);
                 self.coup_fourre(seat, hazard, safety, out_ref);
             }
             (Phase::CoupFourre { seat, attacker, .. }, Action::DeclineCoupFourre) => {
@@ -160,8 +161,8 @@ impl State {
     /// passes the turn on: the one dispatch of every play and discard (a
     /// single jump on a table-read effect, as what is played is random).
     #[inline(always)]
-    pub(super) fn move_card(&mut self, seat: u8, card: Card, target: u8, effect: Effect) {
-        self.hands[seat as usize].remove(card);
+    pub(super) fn move_card(&mut self, seat: Seat, card: Card, target: u8, effect: Effect) {
+        self.hands[seat.index()].remove(card);
         let own = self.team_of(seat);
         match effect {
             Effect::Discard => {
@@ -217,7 +218,7 @@ impl State {
     }
 
     #[inline(never)]
-    fn coup_fourre(&mut self, seat: u8, hazard: Card, safety: Card, out: &mut Outcome) {
+    fn coup_fourre(&mut self, seat: Seat, hazard: Card, safety: Card, out: &mut Outcome) {
         let team = self.team_of(seat);
         let t = &mut self.tableaux[team as usize];
         if let Some(s) = safety.safety() {
@@ -243,7 +244,7 @@ impl State {
         };
         for _ in 0..draws {
             if let Some(c) = self.deck.pop() {
-                self.hands[seat as usize].push(c);
+                self.hands[seat.index()].push(c);
                 out.auto_drawn += 1;
             }
         }
@@ -256,7 +257,7 @@ impl State {
 
     /// Passes the turn on after `seat`'s play, opening a coup fourré window
     /// if `hazard` (team, card) was just played on a side holding the safety.
-    fn advance_from(&mut self, seat: u8, hazard: Option<(u8, Card)>) {
+    fn advance_from(&mut self, seat: Seat, hazard: Option<(u8, Card)>) {
         if let Some((team, card)) = hazard
             && self.rules.coup_timing == CoupTiming::Immediate
             && let Some(holder) = self.safety_holder(team, card)
@@ -273,7 +274,7 @@ impl State {
         if self.deck.is_empty() {
             // With no draw pile, players with empty hands are passed over.
             let mut tries = 0;
-            while self.hands[next as usize].is_empty() {
+            while self.hands[next.index()].is_empty() {
                 tries += 1;
                 if tries >= n {
                     self.end_hand();
@@ -287,11 +288,11 @@ impl State {
 
     /// Starts `seat`'s turn, first offering a coup fourré on the victim's turn
     /// (bsd, milebones) for a hazard just played on its side.
-    fn begin_turn(&mut self, seat: u8, hazard: Option<(u8, Card, u8)>) {
+    fn begin_turn(&mut self, seat: Seat, hazard: Option<(u8, Card, Seat)>) {
         if let Some((team, card, attacker)) = hazard
             && self.rules.coup_timing == CoupTiming::VictimsTurn
             && self.team_of(seat) == team
-            && self.hands[seat as usize].contains(card.safety().map_or(card, Safety::card))
+            && self.hands[seat.index()].contains(card.safety().map_or(card, Safety::card))
         {
             self.phase = Phase::CoupFourre {
                 seat,
@@ -303,7 +304,7 @@ impl State {
         self.start_turn_no_window(seat);
     }
 
-    fn start_turn_no_window(&mut self, seat: u8) {
+    fn start_turn_no_window(&mut self, seat: Seat) {
         self.phase = Phase::Turn {
             seat,
             drawn: self.deck.is_empty(),
@@ -323,15 +324,15 @@ impl State {
 
     #[inline(never)]
     fn check_exhausted_slow(&mut self) {
-        let seats = 0..self.rules.seats;
+        let seats = self.rules.seats_iter();
         let over = match self.rules.hand_end {
-            HandEnd::HandsEmpty => seats.clone().all(|s| self.hands[s as usize].is_empty()),
+            HandEnd::HandsEmpty => seats.clone().all(|s| self.hands[s.index()].is_empty()),
             HandEnd::NobodyCanPlay => !seats.clone().any(|s| self.can_play_something(s)),
         };
         if over {
             self.end_hand();
         } else if let Phase::Turn { seat, .. } = self.phase
-            && self.hands[seat as usize].is_empty()
+            && self.hands[seat.index()].is_empty()
         {
             // Nothing left to play: pass to the next seat holding cards.
             self.advance_from(seat, None);
@@ -339,10 +340,11 @@ impl State {
     }
 
     /// Which seat of `team` holds the safety against `hazard`.
-    fn safety_holder(&self, team: u8, hazard: Card) -> Option<u8> {
+    fn safety_holder(&self, team: u8, hazard: Card) -> Option<Seat> {
         let safety = hazard.safety()?.card();
-        (0..self.rules.seats)
-            .find(|&s| self.team_of(s) == team && self.hands[s as usize].contains(safety))
+        self.rules
+            .seats_iter()
+            .find(|&s| self.team_of(s) == team && self.hands[s.index()].contains(safety))
     }
 
     #[cold]
