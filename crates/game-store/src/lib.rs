@@ -1,7 +1,8 @@
 //! Storage shared by the games of the suite: where their files live
 //! ([`data_dir`]), how a file is replaced without ever leaving a half-written
 //! one ([`atomic_write`]), and SQLite databases with schema migrations that
-//! are safe when several games write at once ([`open_db`]).
+//! are safe when several games write at once ([`open_db`]), and how the
+//! times they store are shown ([`utc_date_and_minute`]).
 //!
 //! Tests and scripts point everything elsewhere with the `GAMES_DATA_DIR`
 //! environment variable, so they never touch the user's real files.
@@ -208,6 +209,28 @@ pub fn data_dir_in(root: Option<&std::ffi::OsStr>, app: &str) -> Result<PathBuf,
     Ok(dir)
 }
 
+/// The UTC date and time of day, to the minute, of `unix` seconds since
+/// 1970: `("2000-02-29", "01:02")`. Score files and saves store such
+/// times; each game words them its own way.
+pub fn utc_date_and_minute(unix: i64) -> (String, String) {
+    let days = unix.div_euclid(86_400);
+    let secs = unix.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (
+        format!("{y:04}-{m:02}-{d:02}"),
+        format!("{:02}:{:02}", secs / 3600, secs % 3600 / 60),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,5 +381,17 @@ mod tests {
         let got = data_dir_in(Some(dir.path().as_os_str()), "cubes").expect("dir");
         assert_eq!(got, want);
         assert!(want.is_dir());
+    }
+
+    #[test]
+    fn utc_dates_across_leap_days_and_before_1970() {
+        let at = |t| utc_date_and_minute(t);
+        assert_eq!(at(0), ("1970-01-01".into(), "00:00".into()));
+        assert_eq!(
+            at(951_782_400 + 3_725),
+            ("2000-02-29".into(), "01:02".into())
+        );
+        assert_eq!(at(1_735_689_599), ("2024-12-31".into(), "23:59".into()));
+        assert_eq!(at(-60), ("1969-12-31".into(), "23:59".into()));
     }
 }
