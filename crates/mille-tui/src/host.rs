@@ -125,25 +125,34 @@ impl Host {
     /// seeded from `seed`.
     pub fn at(state: State, seed: u64, level: Level) -> Host {
         let seats = usize::from(state.rules().seats);
-        let levels = (0..seats)
+        let levels: Vec<Option<Level>> = (0..seats)
             .map(|s| (s != usize::from(HUMAN)).then_some(level))
             .collect();
         let seq = Arc::new(AtomicU64::new(0));
-        let mut host = Host {
-            table: Table::new(state.clone(), Vec::new()),
+        Host {
+            table: Host::table_at(&state, &levels, seed, &seq),
             start: state,
             seed,
             levels,
             seq,
-        };
-        host.table = host.fresh_table();
-        host
+        }
     }
 
+    /// A table at the game's start.
     fn fresh_table(&self) -> Table<Mille> {
-        let rules = *self.start.rules();
-        let seats = self
-            .levels
+        Host::table_at(&self.start, &self.levels, self.seed, &self.seq)
+    }
+
+    /// A table at `start`: the person in the seat without a level, a
+    /// [`SeededBot`] of its level in each other one.
+    fn table_at(
+        start: &State,
+        levels: &[Option<Level>],
+        seed: u64,
+        seq: &Arc<AtomicU64>,
+    ) -> Table<Mille> {
+        let rules = *start.rules();
+        let seats = levels
             .iter()
             .enumerate()
             .map(|(s, level)| {
@@ -151,13 +160,13 @@ impl Host {
                 match level {
                     None => (SeatInfo::human(name), Player::Person),
                     Some(l) => {
-                        let bot = SeededBot::new(*l, self.seed, Arc::clone(&self.seq));
+                        let bot = SeededBot::new(*l, seed, Arc::clone(seq));
                         (SeatInfo::computer(name, l.id()), Player::Bot(Box::new(bot)))
                     }
                 }
             })
             .collect();
-        Table::new(self.start.clone(), seats)
+        Table::new(start.clone(), seats)
     }
 
     /// `actions` played in order at `table`, each by whoever is to act.
