@@ -36,6 +36,26 @@ pub enum Action {
 }
 
 impl Action {
+    /// Every action anybody could send at a table, plays aimed at the
+    /// sides `0..sides` (a number past the table's teams lists plays the
+    /// engine must refuse): what exhaustive tests and fuzzers try.
+    pub fn every(sides: u8) -> Vec<Action> {
+        let mut all = vec![
+            Action::Draw,
+            Action::DeclineCoupFourre,
+            Action::Extend(true),
+            Action::Extend(false),
+            Action::NextHand,
+            Action::NextGame,
+        ];
+        for card in Card::ALL {
+            all.extend((0..sides).map(|team| Action::Play { card, team }));
+            all.push(Action::Discard(card));
+            all.push(Action::CoupFourre(card));
+        }
+        all
+    }
+
     /// The card this action moves out of a hand, if any.
     pub const fn card(self) -> Option<Card> {
         match self {

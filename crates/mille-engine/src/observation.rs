@@ -372,6 +372,18 @@ impl State {
     }
 }
 
+/// A draw by `seat`: the card for the seat alone, the draw for the others.
+fn drew(seat: u8, card: Option<Card>, out: &mut Vec<(Audience, Event)>) {
+    out.push((
+        Audience::AllBut(usize::from(seat)),
+        Event::Drew { seat, card: None },
+    ));
+    out.push((
+        Audience::Only(usize::from(seat)),
+        Event::Drew { seat, card },
+    ));
+}
+
 /// The events of `action`, applied with `outcome` by the seat to act in
 /// `before` (the phase it was applied in), `after` being the state it left.
 fn push_events(
@@ -383,20 +395,7 @@ fn push_events(
 ) {
     let all = |e| (Audience::All, e);
     match (before, action) {
-        (Phase::Turn { seat, .. }, Action::Draw) => {
-            let seat = seat.number();
-            out.push((
-                Audience::AllBut(usize::from(seat)),
-                Event::Drew { seat, card: None },
-            ));
-            out.push((
-                Audience::Only(usize::from(seat)),
-                Event::Drew {
-                    seat,
-                    card: outcome.drawn,
-                },
-            ));
-        }
+        (Phase::Turn { seat, .. }, Action::Draw) => drew(seat.number(), outcome.drawn, out),
         (Phase::Turn { seat, .. }, Action::Play { card, team: target }) => {
             let seat = seat.number();
             out.push(all(Event::Played {
@@ -423,17 +422,7 @@ fn push_events(
             }));
             let n = usize::from(outcome.auto_drawn).min(hand.len());
             for &card in &hand[hand.len() - n..] {
-                out.push((
-                    Audience::AllBut(usize::from(seat)),
-                    Event::Drew { seat, card: None },
-                ));
-                out.push((
-                    Audience::Only(usize::from(seat)),
-                    Event::Drew {
-                        seat,
-                        card: Some(card),
-                    },
-                ));
+                drew(seat, Some(card), out);
             }
         }
         (Phase::CoupFourre { seat, .. }, Action::DeclineCoupFourre) => {
@@ -592,26 +581,6 @@ mod tests {
         s
     }
 
-    /// Every action anybody could think of at this table.
-    fn conceivable(teams: u8) -> Vec<Action> {
-        let mut all = vec![
-            Action::Draw,
-            Action::DeclineCoupFourre,
-            Action::Extend(true),
-            Action::Extend(false),
-            Action::NextHand,
-            Action::NextGame,
-        ];
-        for card in Card::ALL {
-            all.push(Action::Discard(card));
-            all.push(Action::CoupFourre(card));
-            for target in 0..teams {
-                all.push(Action::Play { card, team: target });
-            }
-        }
-        all
-    }
-
     fn check_step(table: &mut Table<Mille>, rng: &mut ChaCha8Rng, conceivable: &[Action]) {
         let state = table.state().clone();
         let seats = usize::from(state.rules().seats);
@@ -696,7 +665,7 @@ mod tests {
     fn observations_hold_nothing_hidden_and_say_what_is_legal() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for config in GameConfig::every() {
-            let conceivable = conceivable(Rules::new(config).expect("config").teams);
+            let conceivable = Action::every(Rules::new(config).expect("config").teams);
             for seed in 0..games() {
                 let state = State::new(config, seed).expect("config");
                 let mut table = Table::<Mille>::new(state, Vec::new());

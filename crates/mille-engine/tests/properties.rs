@@ -68,27 +68,6 @@ thread_local! {
     static PROGRESS: Cell<(u64, u32)> = const { Cell::new((0, 0)) };
 }
 
-/// Every action a seat could conceivably send.
-fn all_candidates(teams: u8) -> Vec<Action> {
-    let mut v = vec![
-        Action::Draw,
-        Action::DeclineCoupFourre,
-        Action::Extend(true),
-        Action::Extend(false),
-        Action::NextHand,
-        Action::NextGame,
-    ];
-    for c in Card::ALL {
-        // One target past the last team, to see it refused.
-        for t in 0..=teams {
-            v.push(Action::Play { card: c, team: t });
-        }
-        v.push(Action::Discard(c));
-        v.push(Action::CoupFourre(c));
-    }
-    v
-}
-
 /// Everything an action could change, to see that a refused one changed
 /// nothing.
 #[derive(PartialEq, Debug)]
@@ -430,7 +409,8 @@ fn check_hand_end(s: &State, totals_before: &[u32]) {
 fn check_game(config: GameConfig, seed: u64, level: Level) -> Counts {
     let mut state = State::new(config, seed).expect("a valid configuration");
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    let candidates = all_candidates(state.rules().teams);
+    // One side past the last team, to see it refused.
+    let candidates = Action::every(state.rules().teams + 1);
     let mut counts = Counts {
         games: 1,
         ..Counts::default()
