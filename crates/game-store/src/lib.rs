@@ -195,6 +195,23 @@ pub fn open_db(path: &Path, migrations: &[&str]) -> Result<Connection, StoreErro
     Ok(conn)
 }
 
+/// Where the table server's Unix socket is, for a server started without
+/// `--socket` and a client connecting without a port:
+/// `$GAMES_DATA_DIR/table-server/server.sock` when that variable is set (so
+/// tests keep their servers apart), else `table-server.sock` in the user's
+/// runtime directory (`$XDG_RUNTIME_DIR`), else `server.sock` in the table
+/// server's data directory.
+pub fn socket_path() -> Result<PathBuf, StoreError> {
+    let overridden = std::env::var_os(DATA_DIR_ENV).is_some_and(|v| !v.is_empty());
+    if !overridden
+        && let Some(runtime) =
+            directories::BaseDirs::new().and_then(|b| b.runtime_dir().map(Path::to_path_buf))
+    {
+        return Ok(runtime.join("table-server.sock"));
+    }
+    Ok(data_dir("table-server")?.join("server.sock"))
+}
+
 /// [`data_dir`] with the override given explicitly (for tests).
 #[doc(hidden)]
 pub fn data_dir_in(root: Option<&std::ffi::OsStr>, app: &str) -> Result<PathBuf, StoreError> {

@@ -15,6 +15,13 @@ use serde_json::Value;
 /// The protocol version this crate speaks.
 pub const VERSION: u32 = 1;
 
+/// The TCP port a server listens on and a client connects to when none is
+/// given.
+pub const DEFAULT_PORT: u16 = 8780;
+
+/// The path of the WebSocket endpoint.
+pub const WS_PATH: &str = "/ws";
+
 /// A table's number on its server.
 pub type TableId = u64;
 
