@@ -5,6 +5,7 @@
 
 use crate::StoreError;
 use cubes_engine::Settings;
+use game_table::{SeatInfo, SeatKind};
 use rusqlite::{Connection, OpenFlags, params};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -93,6 +94,45 @@ pub struct Ranked {
     pub average: f64,
     /// Best final score.
     pub best: u32,
+}
+
+impl GameResult {
+    /// What goes into the score file for a game: every player of a
+    /// finished game; only the people of a game left before its end (as a
+    /// loss).
+    pub fn of(state: &cubes_engine::State, seats: &[SeatInfo]) -> GameResult {
+        let is_computer = |k: usize| {
+            seats
+                .get(k)
+                .is_some_and(|s| matches!(s.kind, SeatKind::Computer { .. }))
+        };
+        let players = state.players();
+        let mut order: Vec<usize> = (0..players.len()).collect();
+        order.sort_by_key(|&k| (std::cmp::Reverse(players[k].score), k));
+        let winner = state.winner();
+        GameResult {
+            kind: state.settings().name.clone(),
+            jokers: state.jokers(),
+            seed: state.seed(),
+            turns: players.iter().map(|p| p.turns).sum(),
+            quit: winner.is_none(),
+            players: order
+                .iter()
+                .enumerate()
+                .filter(|&(_, &k)| winner.is_some() || !is_computer(k))
+                .map(|(place, &k)| PlayerResult {
+                    name: seats
+                        .get(k)
+                        .map_or_else(|| format!("Seat {}", k + 1), |s| s.name.clone()),
+                    computer: is_computer(k),
+                    seat: k,
+                    score: players[k].score,
+                    won: winner == Some(k),
+                    place: place + 1,
+                })
+                .collect(),
+        }
+    }
 }
 
 impl Ranked {

@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use cubes_ai::sim::{BoxedBot, run_match};
 use cubes_ai::{BOT_NAMES, by_name};
 use cubes_engine::{Cubes, JokerRule, Settings};
-use cubes_store::{GameResult, PlayerResult, ScoreFile, rank_text, stat_text};
+use cubes_store::{GameResult, ScoreFile, rank_text, stat_text};
 use cubes_tui::{App, Controls, Stop, Ttys};
 use game_table::{Player, SeatInfo};
 use std::process::ExitCode;
@@ -165,7 +165,12 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         )?)
     };
     if let Some(f) = &scores {
-        for s in app.table().seats().iter().filter(|s| !is_computer(s)) {
+        for s in app
+            .table()
+            .seats()
+            .iter()
+            .filter(|s| !matches!(s.kind, game_table::SeatKind::Computer { .. }))
+        {
             f.start_playing(&s.name)?;
         }
     }
@@ -198,7 +203,7 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         // result.
         if app.stalled.is_none()
             && (!unfinished || !app.actions().is_empty())
-            && let Err(e) = f.record(&result(&app))
+            && let Err(e) = f.record(&GameResult::of(app.table().state(), app.table().seats()))
         {
             let path = f.path().display();
             unrecorded = Some(anyhow::Error::new(e).context(format!(
@@ -232,42 +237,6 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
     match unrecorded {
         Some(e) => Err(e),
         None => Ok(ExitCode::SUCCESS),
-    }
-}
-
-/// Whether a computer player sits in this seat.
-fn is_computer(seat: &SeatInfo) -> bool {
-    matches!(seat.kind, game_table::SeatKind::Computer { .. })
-}
-
-/// What goes into the score file for this game: every player of a finished
-/// game; only the people of a game left before its end (as a loss).
-pub fn result(app: &App) -> GameResult {
-    let state = app.table().state();
-    let seats = app.table().seats();
-    let players = state.players();
-    let mut order: Vec<usize> = (0..players.len()).collect();
-    order.sort_by_key(|&k| (std::cmp::Reverse(players[k].score), k));
-    let winner = state.winner();
-    GameResult {
-        kind: state.settings().name.clone(),
-        jokers: state.jokers(),
-        seed: state.seed(),
-        turns: players.iter().map(|p| p.turns).sum(),
-        quit: winner.is_none(),
-        players: order
-            .iter()
-            .enumerate()
-            .filter(|&(_, &k)| winner.is_some() || !is_computer(&seats[k]))
-            .map(|(place, &k)| PlayerResult {
-                name: seats[k].name.clone(),
-                computer: is_computer(&seats[k]),
-                seat: k,
-                score: players[k].score,
-                won: winner == Some(k),
-                place: place + 1,
-            })
-            .collect(),
     }
 }
 

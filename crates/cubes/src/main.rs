@@ -84,6 +84,9 @@ pub enum Command {
         #[arg(short, long, default_value_t = 5)]
         min_games: u32,
     },
+    /// Host tables of cubes and mille for people at other terminals (the
+    /// same server as `mille serve`).
+    Serve(table_server::cli::ServeArgs),
     /// Simulate games between computer players and report win rates.
     Sim {
         /// Games per match.
@@ -141,6 +144,7 @@ fn main() -> Result<ExitCode> {
             jokers,
             seed,
         }) => commands::sim(*games, a, b, *blitz, *jokers, *seed),
+        Some(Command::Serve(args)) => table_server::cli::run(args).map_err(anyhow::Error::from),
         None => return commands::play(&cli),
     };
     done.map(|()| ExitCode::SUCCESS)

@@ -28,6 +28,9 @@ enum Command {
     Bot(cmd_bot::BotArgs),
     /// Pit computer players against each other on duplicate deals.
     Match(cmd_match::MatchArgs),
+    /// Host tables of mille and cubes for people at other terminals (the
+    /// same server as `cubes serve`).
+    Serve(table_server::cli::ServeArgs),
     /// Measure the engine's random-play throughput.
     Bench(cmd_bench::BenchArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
@@ -46,6 +49,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Bot(args)) => cmd_bot::run(args),
         Some(Command::Match(args)) => cmd_match::run(args),
         Some(Command::Bench(args)) => cmd_bench::run(args),
+        Some(Command::Serve(args)) => Ok(table_server::cli::run(&args)?),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "mille", &mut std::io::stdout());
             Ok(())

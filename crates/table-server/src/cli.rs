@@ -1,0 +1,96 @@
+//! `mille serve` and `cubes serve`: the server's command-line options, the
+//! same under both programs.
+
+use crate::{Config, ServerError};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Host tables of mille and cubes for people at other terminals.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on for WebSocket clients (default: loopback
+    /// only; `0.0.0.0:8780` to let other machines in).
+    #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], table_protocol::DEFAULT_PORT)))]
+    pub listen: SocketAddr,
+    /// The Unix socket for local players (default: in the user's runtime
+    /// directory).
+    #[arg(long)]
+    pub socket: Option<PathBuf>,
+    /// Do not listen on a Unix socket.
+    #[arg(long, conflicts_with = "socket")]
+    pub no_socket: bool,
+    /// The data directory: the database and score files (default: the
+    /// user's data directory).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Seconds a person may be away before a computer plays the seat.
+    #[arg(long, default_value_t = 60)]
+    pub away: u64,
+    /// Seconds the table waits between hands for people to be ready.
+    #[arg(long, default_value_t = 30)]
+    pub hand_pause: u64,
+    /// Milliseconds before each computer move while somebody watches.
+    #[arg(long, default_value_t = 500)]
+    pub bot_delay: u64,
+    /// Seconds of silence after which a connection is closed.
+    #[arg(long, default_value_t = 120)]
+    pub idle: u64,
+    /// Messages a second a connection may send on average.
+    #[arg(long, default_value_t = 20)]
+    pub rate: u32,
+}
+
+impl ServeArgs {
+    /// The server's setup from these options.
+    pub fn config(&self) -> Result<Config, ServerError> {
+        let data = match &self.data {
+            Some(d) => d.clone(),
+            None => game_store::data_dir("table-server").map_err(|e| ServerError::DataDir {
+                path: PathBuf::from("table-server"),
+                source: std::io::Error::other(e.to_string()),
+            })?,
+        };
+        let mut config = Config::new(data);
+        config.listen = self.listen;
+        config.socket = if self.no_socket {
+            None
+        } else {
+            match &self.socket {
+                Some(s) => Some(s.clone()),
+                None => Some(game_store::socket_path().map_err(|e| ServerError::DataDir {
+                    path: PathBuf::from("socket"),
+                    source: std::io::Error::other(e.to_string()),
+                })?),
+            }
+        };
+        config.away = Duration::from_secs(self.away);
+        config.limits.away_seconds = self.away;
+        config.hand_pause = Duration::from_secs(self.hand_pause);
+        config.bot_delay = Duration::from_millis(self.bot_delay);
+        config.limits.idle_seconds = self.idle.max(1);
+        config.limits.messages_per_second = self.rate.max(1);
+        config.limits.burst = self.rate.max(1) * 2;
+        Ok(config)
+    }
+}
+
+/// Runs the server until Ctrl-C or SIGTERM, logging to standard error
+/// (`RUST_LOG` chooses how much; `info` by default).
+pub fn run(args: &ServeArgs) -> Result<(), ServerError> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+    let config = args.config()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| ServerError::Listen {
+            at: "the runtime".into(),
+            source,
+        })?;
+    runtime.block_on(crate::serve(config))
+}

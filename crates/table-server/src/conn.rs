@@ -1,0 +1,578 @@
+//! One connection: the `hello` handshake (names and tokens), the limits
+//! (size, rate, idle time), and the routing of every other message to the
+//! lobby or to a table's actor. Nothing a client sends can make it panic;
+//! whatever is wrong is answered with an error, or the connection is closed
+//! with a reason.
+
+use crate::games::{CUBES_SCORES, ServerGame};
+use crate::store::{NewTable, StoredTable};
+use crate::table::Cmd;
+use crate::{Out, Outbox, Shared};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use cubes_engine::Cubes;
+use futures_util::{SinkExt, StreamExt};
+use mille_engine::Mille;
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use table_protocol::{
+    ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatRequest,
+    ServerMessage, TableId, VERSION, check_name,
+};
+use tokio::sync::{Notify, mpsc};
+
+/// Messages queued for one connection before it counts as too slow.
+const OUTBOX: usize = 1024;
+
+/// A policy-violation close (RFC 6455).
+const POLICY: u16 = 1008;
+
+/// A token bucket: `rate` messages a second on average, `burst` at once.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: Instant,
+    refused: u32,
+}
+
+impl Bucket {
+    fn new(rate: u32, burst: u32) -> Bucket {
+        Bucket {
+            tokens: f64::from(burst),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            at: Instant::now(),
+            refused: 0,
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.refused = 0;
+            true
+        } else {
+            self.refused += 1;
+            false
+        }
+    }
+}
+
+/// What one connection knows of itself.
+struct Session {
+    id: u64,
+    name: Option<String>,
+    tables: HashSet<TableId>,
+    out: Outbox,
+}
+
+/// Serves one WebSocket until it closes.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+    shared.metrics.connections.inc();
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Out>(OUTBOX);
+    let slow = Arc::new(Notify::new());
+    let out = Outbox {
+        tx: tx.clone(),
+        slow: Arc::clone(&slow),
+    };
+    let writer = tokio::spawn(async move {
+        while let Some(o) = rx.recv().await {
+            match o {
+                Out::Text(text) => {
+                    if sink
+                        .send(Message::Text(text.as_ref().into()))
+                        .await
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+                Out::Close(reason) => {
+                    let frame = CloseFrame {
+                        code: POLICY,
+                        reason: reason.into(),
+                    };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+            }
+        }
+    });
+    let mut session = Session {
+        id: shared.next_conn(),
+        name: None,
+        tables: HashSet::new(),
+        out,
+    };
+    let limits = shared.config.limits;
+    let mut bucket = Bucket::new(limits.messages_per_second, limits.burst);
+    let hello_by = Instant::now() + shared.config.handshake;
+    let idle = Duration::from_secs(limits.idle_seconds);
+    let mut last = Instant::now();
+    let reason = loop {
+        let deadline = if session.name.is_none() {
+            hello_by
+        } else {
+            last + idle
+        };
+        let next = tokio::select! {
+            () = slow.notified() => break Some("too slow: messages were not read".to_string()),
+            next = tokio::time::timeout_at(deadline.into(), stream.next()) => next,
+        };
+        let msg = match next {
+            Err(_) if session.name.is_none() => {
+                break Some(format!(
+                    "no hello within {} s",
+                    shared.config.handshake.as_secs()
+                ));
+            }
+            Err(_) => break Some(format!("idle for {} s", limits.idle_seconds)),
+            Ok(None) | Ok(Some(Ok(Message::Close(_)))) => break None,
+            Ok(Some(Err(e))) => break Some(format!("bad WebSocket data: {e}")),
+            Ok(Some(Ok(msg))) => msg,
+        };
+        last = Instant::now();
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                refuse(
+                    &session.out,
+                    ErrorCode::BadMessage,
+                    "send text messages (JSON)",
+                );
+                continue;
+            }
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Close(_) => break None,
+        };
+        if !bucket.take() {
+            if bucket.refused > limits.burst {
+                break Some("too many messages".to_string());
+            }
+            let why = format!(
+                "more than {} messages a second: this one was dropped",
+                limits.messages_per_second
+            );
+            refuse(&session.out, ErrorCode::RateLimited, &why);
+            continue;
+        }
+        let parsed = ClientMessage::parse(text.as_str());
+        let msg = match parsed {
+            Ok(m) => m,
+            Err(why) => {
+                refuse(&session.out, ErrorCode::BadMessage, &why);
+                continue;
+            }
+        };
+        match handle(&shared, &mut session, msg).await {
+            Ok(()) => {}
+            Err(reason) => break Some(reason),
+        }
+    };
+    for table in &session.tables {
+        if let Some(h) = shared.table(*table) {
+            let _ = h.commands.send(Cmd::Gone { conn: session.id });
+        }
+    }
+    if let Some(reason) = reason {
+        tracing::debug!(conn = session.id, reason, "closing a connection");
+        let _ = tx.send(Out::Close(reason)).await;
+    } else {
+        let _ = tx.send(Out::Close(String::new())).await;
+    }
+    drop(tx);
+    drop(session);
+    if tokio::time::timeout(Duration::from_secs(2), writer)
+        .await
+        .is_err()
+    {
+        tracing::debug!("a connection's writer did not finish");
+    }
+    shared.metrics.connections.dec();
+}
+
+fn refuse(out: &Outbox, code: ErrorCode, message: &str) {
+    out.send_msg(&ServerMessage::error(code, message));
+}
+
+fn refuse_at(out: &Outbox, code: ErrorCode, message: &str, table: TableId) {
+    out.send_msg(&ServerMessage::Error(ErrorBody {
+        code,
+        message: message.to_string(),
+        id: None,
+        table: Some(table),
+    }));
+}
+
+/// Handles one message; an `Err` closes the connection with that reason.
+async fn handle(
+    shared: &Arc<Shared>,
+    session: &mut Session,
+    msg: ClientMessage,
+) -> Result<(), String> {
+    let out = session.out.clone();
+    let name = match (&session.name, msg) {
+        (
+            None,
+            ClientMessage::Hello {
+                version,
+                name,
+                token,
+                ..
+            },
+        ) => return hello(shared, session, version, name, token).await,
+        (Some(_), ClientMessage::Hello { .. }) => {
+            refuse(
+                &out,
+                ErrorCode::Handshake,
+                "hello was already said on this connection",
+            );
+            return Ok(());
+        }
+        (None, _) => {
+            refuse(&out, ErrorCode::Handshake, "say hello first");
+            return Ok(());
+        }
+        (Some(name), msg) => (name.clone(), msg),
+    };
+    let (name, msg) = name;
+    match msg {
+        ClientMessage::Hello { .. } => {}
+        ClientMessage::Ping => {
+            out.send_msg(&ServerMessage::Pong);
+        }
+        ClientMessage::List => {
+            out.send_msg(&ServerMessage::Tables {
+                tables: shared.list(&name),
+            });
+        }
+        ClientMessage::Create(create) => {
+            let sit = create.sit;
+            match open_table(shared, create).await {
+                Ok((table, code)) => {
+                    let id = table.id;
+                    out.send_msg(&ServerMessage::Created { table, code });
+                    if let Some(seat) = sit {
+                        route(shared, session, id, |conn, out| Cmd::Join {
+                            conn,
+                            name,
+                            out,
+                            seat: Some(seat),
+                            code: None,
+                            since: None,
+                        });
+                        session.tables.insert(id);
+                    }
+                }
+                Err((code, why)) => refuse(&out, code, &why),
+            }
+        }
+        ClientMessage::Join {
+            table,
+            seat,
+            code,
+            since,
+        } => {
+            if route(shared, session, table, |conn, out| Cmd::Join {
+                conn,
+                name,
+                out,
+                seat,
+                code,
+                since,
+            }) {
+                session.tables.insert(table);
+            }
+        }
+        ClientMessage::Watch { table, code, since } => {
+            if route(shared, session, table, |conn, out| Cmd::Watch {
+                conn,
+                name,
+                out,
+                code,
+                since,
+            }) {
+                session.tables.insert(table);
+            }
+        }
+        ClientMessage::Move { table, id, action } => {
+            let at = Instant::now();
+            route(shared, session, table, |conn, out| Cmd::Move {
+                conn,
+                out,
+                id,
+                action,
+                at,
+            });
+        }
+        ClientMessage::Ready { table } => {
+            route(shared, session, table, |conn, _| Cmd::Ready { conn });
+        }
+        ClientMessage::Leave { table } => {
+            if route(shared, session, table, |conn, out| Cmd::Leave { conn, out }) {
+                session.tables.remove(&table);
+            }
+        }
+        ClientMessage::Rankings {
+            game,
+            kind,
+            min_games,
+        } => {
+            let answer = rankings(shared, game, kind, min_games.unwrap_or(5)).await;
+            match answer {
+                Ok(text) => out.send_msg(&ServerMessage::Rankings { game, text }),
+                Err(why) => out.send_msg(&ServerMessage::error(ErrorCode::Unavailable, why)),
+            };
+        }
+    }
+    Ok(())
+}
+
+/// Sends a command to a table; answers whether the table exists.
+fn route(
+    shared: &Shared,
+    session: &Session,
+    table: TableId,
+    cmd: impl FnOnce(u64, Outbox) -> Cmd,
+) -> bool {
+    match shared.table(table) {
+        Some(h)
+            if h.commands
+                .send(cmd(session.id, session.out.clone()))
+                .is_ok() =>
+        {
+            true
+        }
+        _ => {
+            refuse_at(
+                &session.out,
+                ErrorCode::NoSuchTable,
+                &format!("there is no table {table}"),
+                table,
+            );
+            false
+        }
+    }
+}
+
+/// A random secret of 128 bits, as 32 hexadecimal digits.
+fn secret(bytes: usize) -> Result<String, String> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| format!("no randomness for a token: {e}"))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+async fn hello(
+    shared: &Arc<Shared>,
+    session: &mut Session,
+    version: u32,
+    name: Option<String>,
+    token: Option<String>,
+) -> Result<(), String> {
+    let out = &session.out;
+    if version != VERSION {
+        let why = format!("this server speaks version {VERSION} of the protocol, not {version}");
+        refuse(out, ErrorCode::Version, &why);
+        return Err(why);
+    }
+    let unavailable = |e: crate::store::StoreError| {
+        refuse(out, ErrorCode::Unavailable, &e.to_string());
+        Ok(())
+    };
+    let (name, token) = match token {
+        Some(token) => {
+            let owner = match shared.store.name_of(&token).await {
+                Ok(o) => o,
+                Err(e) => return unavailable(e),
+            };
+            match (owner, name) {
+                (None, _) => {
+                    refuse(
+                        out,
+                        ErrorCode::BadToken,
+                        "this server does not know that token: say hello with a name and no token",
+                    );
+                    return Ok(());
+                }
+                (Some(owner), Some(asked)) if owner != asked => {
+                    let why = format!(
+                        "that token is {owner}'s: say hello without a token to play as {asked}"
+                    );
+                    refuse(out, ErrorCode::BadToken, &why);
+                    return Ok(());
+                }
+                (Some(owner), _) => (owner, token),
+            }
+        }
+        None => {
+            let Some(name) = name else {
+                refuse(out, ErrorCode::BadName, "say hello with a name");
+                return Ok(());
+            };
+            if let Err(why) = check_name(&name) {
+                refuse(out, ErrorCode::BadName, &why);
+                return Ok(());
+            }
+            let token = match secret(16) {
+                Ok(t) => t,
+                Err(why) => {
+                    refuse(out, ErrorCode::Unavailable, &why);
+                    return Ok(());
+                }
+            };
+            match shared.store.claim(&name, &token).await {
+                Ok(true) => (name, token),
+                Ok(false) => {
+                    let why = format!("the name {name} is taken: choose another");
+                    refuse(out, ErrorCode::NameTaken, &why);
+                    return Ok(());
+                }
+                Err(e) => return unavailable(e),
+            }
+        }
+    };
+    let seats = match shared.store.seats_of(&name).await {
+        Ok(s) => s,
+        Err(e) => return unavailable(e),
+    };
+    out.send_msg(&ServerMessage::Welcome {
+        version: VERSION,
+        server: format!("table-server {}", env!("CARGO_PKG_VERSION")),
+        name: name.clone(),
+        token,
+        limits: shared.config.limits,
+        seats,
+        games: vec![
+            GameInfo {
+                game: GameKind::Mille,
+                levels: Mille::levels(),
+            },
+            GameInfo {
+                game: GameKind::Cubes,
+                levels: Cubes::levels(),
+            },
+        ],
+    });
+    tracing::debug!(conn = session.id, name, "hello");
+    session.name = Some(name);
+    Ok(())
+}
+
+/// Opens a table as asked; answers its lobby line and invitation code.
+async fn open_table(
+    shared: &Arc<Shared>,
+    create: CreateTable,
+) -> Result<(table_protocol::TableSummary, Option<String>), (ErrorCode, String)> {
+    if shared.table_count() >= shared.config.max_tables {
+        return Err((
+            ErrorCode::Unavailable,
+            format!(
+                "the server has {} tables open, its most",
+                shared.config.max_tables
+            ),
+        ));
+    }
+    let (setup, levels) = match create.game {
+        GameKind::Mille => check::<Mille>(&create)?,
+        GameKind::Cubes => check::<Cubes>(&create)?,
+    };
+    if let Some(sit) = create.sit
+        && levels.get(sit).is_none_or(Option::is_some)
+    {
+        return Err((
+            ErrorCode::BadSetup,
+            format!("seat {} is not a person's seat", sit + 1),
+        ));
+    }
+    let unavailable = |why: String| (ErrorCode::Unavailable, why);
+    let seed = secret(8)
+        .ok()
+        .and_then(|hex| u64::from_str_radix(&hex, 16).ok())
+        .ok_or_else(|| unavailable("no randomness for the deal".into()))?;
+    let code = if create.private {
+        Some(secret(5).map_err(unavailable)?)
+    } else {
+        None
+    };
+    let new = NewTable {
+        game: create.game,
+        setup: setup.clone(),
+        seed,
+        code: code.clone(),
+        levels: levels.clone(),
+    };
+    let id = shared
+        .store
+        .create(new)
+        .await
+        .map_err(|e| unavailable(e.to_string()))?;
+    let stored = StoredTable {
+        id,
+        game: create.game,
+        setup,
+        seed,
+        code: code.clone(),
+        seats: levels.into_iter().map(|l| (l, None)).collect(),
+        moves: Vec::new(),
+    };
+    let handle = shared
+        .launch_any(stored)
+        .map_err(|why| (ErrorCode::BadSetup, why))?;
+    let summary = handle
+        .summary
+        .lock()
+        .map(|s| s.clone())
+        .map_err(|_| unavailable("the table is lost".into()))?;
+    tracing::info!(table = id, game = create.game.name(), "a table opens");
+    Ok((summary, code))
+}
+
+type Checked = (serde_json::Value, Vec<Option<String>>);
+
+/// The setup (normalized) and each seat's level, or why not.
+fn check<G: ServerGame>(create: &CreateTable) -> Result<Checked, (ErrorCode, String)> {
+    let bad = |why: String| (ErrorCode::BadSetup, why);
+    let setup = G::setup(&create.setup).map_err(bad)?;
+    G::check_seats(&setup, create.seats.len()).map_err(bad)?;
+    let levels = create
+        .seats
+        .iter()
+        .map(|s| match s {
+            SeatRequest::Human => Ok(None),
+            SeatRequest::Computer { level } => G::bot(level, 0).map(|_| Some(level.clone())),
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(bad)?;
+    let json = serde_json::to_value(&setup).map_err(|e| bad(e.to_string()))?;
+    Ok((json, levels))
+}
+
+async fn rankings(
+    shared: &Shared,
+    game: GameKind,
+    kind: Option<String>,
+    min_games: u32,
+) -> Result<String, String> {
+    if game != GameKind::Cubes {
+        return Err("this server keeps rankings for cubes only".into());
+    }
+    let path = shared.config.data.join(CUBES_SCORES);
+    let kind = kind.unwrap_or_else(|| cubes_engine::Settings::standard().name);
+    tokio::task::spawn_blocking(move || {
+        if !path.exists() {
+            return Ok(String::from(
+                "No games have been played on this server yet.\n",
+            ));
+        }
+        let file = cubes_store::ScoreFile::open_to_read(&path).map_err(|e| e.to_string())?;
+        cubes_store::rank_text(&file, &kind, min_games).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}

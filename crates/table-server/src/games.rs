@@ -1,0 +1,343 @@
+//! What the server needs of each game besides the table layer: reading a
+//! setup, making computer players, the actions' wire form, the deal
+//! between hands and the results to record. The rules stay in the
+//! engines; this is only their translation to the protocol.
+
+use cubes_engine::{Cubes, JokerRule, Settings};
+use game_table::{Bot, Game, SeatInfo, Turn};
+use mille_engine::{Action as MilleAction, GameConfig, Mille, RulesetId};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+use table_protocol::GameKind;
+
+/// The cubes score file in the server's data directory, which `cubes rank
+/// --connect` ranks from.
+pub const CUBES_SCORES: &str = "cubes-scores.db";
+
+/// One seat's result at the end of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatResult {
+    /// Its final score (the team's, in team games).
+    pub score: i64,
+    /// Whether it won.
+    pub won: bool,
+}
+
+/// A game the server hosts.
+pub trait ServerGame: Game<Observation: Serialize> + Send {
+    /// Which game.
+    const KIND: GameKind;
+    /// What a table of this game is set up with.
+    type Setup: Clone + Send + Sync + Serialize + 'static;
+
+    /// Reads a setup (`null`: the default), with a sentence saying what is
+    /// wrong.
+    fn setup(value: &Value) -> Result<Self::Setup, String>;
+    /// The setup in words, for the lobby.
+    fn describe(setup: &Self::Setup, seats: usize) -> String;
+    /// Seat counts this setup allows.
+    fn check_seats(setup: &Self::Setup, seats: usize) -> Result<(), String>;
+    /// The game at its start.
+    fn start(setup: &Self::Setup, seats: usize, seed: u64) -> Result<Self::State, String>;
+    /// The computer players' levels, weakest first.
+    fn levels() -> Vec<String>;
+    /// The level that plays for a person who is away.
+    fn stand_in() -> &'static str;
+    /// A computer player at `level`.
+    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
+    /// The name a computer player at `level` sits under.
+    fn bot_name(level: &str, seat: usize) -> String;
+    /// Reads an action in its wire form.
+    fn read_action(value: &Value) -> Result<Self::Action, String>;
+    /// An action in its wire form (the form the log keeps too).
+    fn write_action(action: Self::Action) -> Value;
+    /// What the host does when the table waits for it (deal the next
+    /// hand), if anything.
+    fn host_action(state: &Self::State) -> Option<Self::Action>;
+    /// Every seat's result, once the game is over.
+    fn results(state: &Self::State) -> Vec<SeatResult>;
+    /// Writes a finished game to the game's own score file in the
+    /// server's data directory, if it keeps one.
+    fn record(_state: &Self::State, _seats: &[SeatInfo], _data: &Path) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+impl ServerGame for Mille {
+    const KIND: GameKind = GameKind::Mille;
+    type Setup = GameConfig;
+
+    fn setup(value: &Value) -> Result<GameConfig, String> {
+        if value.is_null() {
+            return Ok(GameConfig::default());
+        }
+        serde_json::from_value(value.clone()).map_err(|e| {
+            format!("a mille setup is {{\"rules\":\"bsd|classic|milebones\",\"players\":N,\"stacking\":false}}: {e}")
+        })
+    }
+
+    fn describe(setup: &GameConfig, seats: usize) -> String {
+        let rules = match setup.rules {
+            RulesetId::Bsd => "bsd",
+            RulesetId::Classic => "classic",
+            RulesetId::Milebones => "milebones",
+        };
+        let teams = match seats {
+            4 => " in 2 teams",
+            6 => " in 3 teams",
+            _ => "",
+        };
+        let stacking = if setup.stacking { ", stacking" } else { "" };
+        format!("{rules}, {seats} players{teams}{stacking}")
+    }
+
+    fn check_seats(setup: &GameConfig, seats: usize) -> Result<(), String> {
+        if usize::from(setup.players) != seats {
+            return Err(format!(
+                "the setup is for {} players, and {seats} seats were given",
+                setup.players
+            ));
+        }
+        mille_engine::Rules::new(*setup)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn start(setup: &GameConfig, _seats: usize, seed: u64) -> Result<mille_engine::State, String> {
+        mille_engine::State::new(*setup, seed).map_err(|e| e.to_string())
+    }
+
+    fn levels() -> Vec<String> {
+        mille_ai::Level::ALL
+            .iter()
+            .map(|l| l.id().to_string())
+            .collect()
+    }
+
+    fn stand_in() -> &'static str {
+        "classic"
+    }
+
+    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Mille>>, String> {
+        let level: mille_ai::Level = level.parse().map_err(|e| format!("{e}"))?;
+        Ok(mille_ai::make_bot(level, seed))
+    }
+
+    fn bot_name(level: &str, seat: usize) -> String {
+        format!("Computer {} ({level})", seat + 1)
+    }
+
+    fn read_action(value: &Value) -> Result<MilleAction, String> {
+        let text = value
+            .as_str()
+            .ok_or("a mille action is a string such as \"draw\" or \"play D200 1\"")?;
+        text.parse::<MilleAction>().map_err(|e| e.to_string())
+    }
+
+    fn write_action(action: MilleAction) -> Value {
+        Value::from(action.to_string())
+    }
+
+    fn host_action(state: &mille_engine::State) -> Option<MilleAction> {
+        (Mille::turn(state) == Turn::Host).then_some(MilleAction::NextHand)
+    }
+
+    fn results(state: &mille_engine::State) -> Vec<SeatResult> {
+        let winners = state.winners();
+        let seats = Mille::seat_count(state);
+        (0..seats)
+            .map(|s| {
+                let team = state
+                    .rules()
+                    .seat(u8::try_from(s).unwrap_or(u8::MAX))
+                    .map_or(0, |seat| state.team_of(seat));
+                SeatResult {
+                    score: state
+                        .totals()
+                        .get(usize::from(team))
+                        .map_or(0, |&t| i64::from(t)),
+                    won: winners.contains(&team),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A cubes table's setup: the kind of game and its dice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CubesSetup {
+    /// "standard" (10,000) or "blitz" (7,500).
+    #[serde(default = "standard")]
+    pub game: String,
+    /// "never", "always" or "sometimes" (about one game in six).
+    #[serde(default = "never")]
+    pub jokers: String,
+}
+
+fn standard() -> String {
+    "standard".into()
+}
+
+fn never() -> String {
+    "never".into()
+}
+
+impl CubesSetup {
+    fn settings(&self) -> Result<Settings, String> {
+        let base = match self.game.as_str() {
+            "standard" => Settings::standard(),
+            "blitz" => Settings::blitz(),
+            other => return Err(format!("a cubes game is standard or blitz, not {other:?}")),
+        };
+        let jokers = match self.jokers.as_str() {
+            "never" => JokerRule::Never,
+            "always" => JokerRule::Always,
+            "sometimes" => JokerRule::OneGameInSix,
+            other => {
+                return Err(format!(
+                    "cubes jokers are never, always or sometimes, not {other:?}"
+                ));
+            }
+        };
+        Ok(base.with_jokers(jokers))
+    }
+}
+
+impl ServerGame for Cubes {
+    const KIND: GameKind = GameKind::Cubes;
+    type Setup = CubesSetup;
+
+    fn setup(value: &Value) -> Result<CubesSetup, String> {
+        let setup: CubesSetup = if value.is_null() {
+            CubesSetup {
+                game: standard(),
+                jokers: never(),
+            }
+        } else {
+            serde_json::from_value(value.clone()).map_err(|e| {
+                format!("a cubes setup is {{\"game\":\"standard|blitz\",\"jokers\":\"never|always|sometimes\"}}: {e}")
+            })?
+        };
+        setup.settings()?;
+        Ok(setup)
+    }
+
+    fn describe(setup: &CubesSetup, seats: usize) -> String {
+        let jokers = match setup.jokers.as_str() {
+            "always" => ", jokers",
+            "sometimes" => ", jokers sometimes",
+            _ => "",
+        };
+        format!("{}, {seats} players{jokers}", setup.game)
+    }
+
+    fn check_seats(setup: &CubesSetup, seats: usize) -> Result<(), String> {
+        Self::start(setup, seats, 0).map(|_| ())
+    }
+
+    fn start(setup: &CubesSetup, seats: usize, seed: u64) -> Result<cubes_engine::State, String> {
+        cubes_engine::State::new(setup.settings()?, seats, seed).map_err(|e| e.to_string())
+    }
+
+    fn levels() -> Vec<String> {
+        cubes_ai::BOT_NAMES.iter().map(|n| n.to_string()).collect()
+    }
+
+    fn stand_in() -> &'static str {
+        "steady"
+    }
+
+    fn bot(level: &str, _seed: u64) -> Result<Box<dyn Bot<Cubes>>, String> {
+        if !cubes_ai::BOT_NAMES.contains(&level) {
+            return Err(format!(
+                "cubes computer players are {}, not {level:?}",
+                cubes_ai::BOT_NAMES.join(", ")
+            ));
+        }
+        cubes_ai::by_name(level).ok_or_else(|| format!("no computer player {level:?}"))
+    }
+
+    fn bot_name(level: &str, _seat: usize) -> String {
+        cubes_ai::by_name(level).map_or_else(|| level.to_string(), |b| b.name().to_string())
+    }
+
+    fn read_action(value: &Value) -> Result<cubes_engine::Action, String> {
+        serde_json::from_value(value.clone())
+            .map_err(|e| format!("a cubes action is \"Roll\", {{\"Keep\":MASK}} or \"Hold\": {e}"))
+    }
+
+    fn write_action(action: cubes_engine::Action) -> Value {
+        serde_json::to_value(action).unwrap_or(Value::Null)
+    }
+
+    fn host_action(_state: &cubes_engine::State) -> Option<cubes_engine::Action> {
+        None
+    }
+
+    fn record(state: &cubes_engine::State, seats: &[SeatInfo], data: &Path) -> Result<(), String> {
+        let mut file =
+            cubes_store::ScoreFile::open(&data.join(CUBES_SCORES)).map_err(|e| e.to_string())?;
+        file.record(&cubes_store::GameResult::of(state, seats))
+            .map_err(|e| e.to_string())
+    }
+
+    fn results(state: &cubes_engine::State) -> Vec<SeatResult> {
+        let winner = state.winner();
+        state
+            .players()
+            .iter()
+            .enumerate()
+            .map(|(k, p)| SeatResult {
+                score: i64::from(p.score),
+                won: winner == Some(k),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_makes_a_bot_and_nonsense_does_not() {
+        for level in Mille::levels() {
+            assert!(Mille::bot(&level, 1).is_ok(), "{level}");
+        }
+        for level in Cubes::levels() {
+            assert!(Cubes::bot(&level, 1).is_ok(), "{level}");
+        }
+        assert!(Mille::bot("godlike", 1).is_err());
+        assert!(Cubes::bot("Steady Sam", 1).is_err());
+    }
+
+    #[test]
+    fn actions_go_through_their_wire_form_unchanged() {
+        for a in MilleAction::every(3) {
+            assert_eq!(Mille::read_action(&Mille::write_action(a)), Ok(a));
+        }
+        let state = cubes_engine::State::new(Settings::standard(), 2, 1).expect("state");
+        for &a in state.legal_actions().as_slice() {
+            assert_eq!(Cubes::read_action(&Cubes::write_action(a)), Ok(a));
+        }
+        assert!(Mille::read_action(&Value::from(3)).is_err());
+        assert!(Cubes::read_action(&Value::from("jump")).is_err());
+    }
+
+    #[test]
+    fn setups_are_read_or_refused_with_a_reason() {
+        assert_eq!(Mille::setup(&Value::Null), Ok(GameConfig::default()));
+        let four: Value = serde_json::json!({"rules":"classic","players":4});
+        let config = Mille::setup(&four).expect("classic 4");
+        assert!(Mille::check_seats(&config, 4).is_ok());
+        assert!(Mille::check_seats(&config, 3).is_err());
+        let bsd4 = Mille::setup(&serde_json::json!({"rules":"bsd","players":4})).expect("reads");
+        assert!(Mille::check_seats(&bsd4, 4).is_err());
+        assert!(Cubes::setup(&serde_json::json!({"game":"blitz"})).is_ok());
+        let e = Cubes::setup(&serde_json::json!({"game":"marathon"})).unwrap_err();
+        assert!(e.contains("marathon"), "{e}");
+        assert!(Cubes::check_seats(&Cubes::setup(&Value::Null).expect("default"), 0).is_err());
+    }
+}

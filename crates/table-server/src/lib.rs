@@ -1,0 +1,452 @@
+//! The table server: tables of both games for people at different
+//! terminals and browsers, computer players filling the empty places, every
+//! move in SQLite before anybody hears of it.
+//!
+//! ```text
+//!  clients --WebSocket /ws (TCP and Unix socket)--> conn (one task each)
+//!                                                     | commands
+//!                                                     v
+//!                                   table actor (one task per table) --> Store (writer thread)
+//!                                     owns Table<G>, seats, connections
+//! ```
+//!
+//! - [`conn`]: a connection: handshake, names and tokens, limits, routing.
+//! - [`table`]: one table's actor, the only owner of its game.
+//! - [`store`]: the database (group commit).
+//! - [`games`]: what the server needs of each game.
+//! - [`metrics`]: `/health` and `/metrics`.
+//!
+//! `mille serve` and `cubes serve` both run [`serve`]; the protocol is the
+//! `table-protocol` crate's, documented in `docs/table-protocol.md`.
+
+pub mod cli;
+pub mod conn;
+pub mod games;
+pub mod metrics;
+pub mod store;
+pub mod table;
+
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use cubes_engine::Cubes;
+use mille_engine::Mille;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use store::{Store, StoredTable};
+use table::{Actor, TableHandle};
+use table_protocol::{GameKind, Limits, ServerMessage, TableId, TableSummary};
+use tokio::sync::{Notify, mpsc};
+
+/// How a server is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The TCP address to listen on.
+    pub listen: SocketAddr,
+    /// The Unix socket to listen on too, if any.
+    pub socket: Option<PathBuf>,
+    /// The data directory: the database and the score files.
+    pub data: PathBuf,
+    /// How long a person may be away before a computer plays the seat.
+    pub away: Duration,
+    /// How long the table waits between hands for people to be ready.
+    pub hand_pause: Duration,
+    /// The pause before each computer move while somebody watches, so
+    /// that people can follow.
+    pub bot_delay: Duration,
+    /// How long a new connection has to say `hello`.
+    pub handshake: Duration,
+    /// The limits of every connection.
+    pub limits: Limits,
+    /// The most tables open at once.
+    pub max_tables: usize,
+}
+
+impl Config {
+    /// The defaults, with the data in `data`.
+    pub fn new(data: PathBuf) -> Config {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], table_protocol::DEFAULT_PORT)),
+            socket: None,
+            data,
+            away: Duration::from_secs(60),
+            hand_pause: Duration::from_secs(30),
+            bot_delay: Duration::from_millis(500),
+            handshake: Duration::from_secs(10),
+            limits: Limits {
+                max_message_bytes: 16 * 1024,
+                messages_per_second: 20,
+                burst: 40,
+                idle_seconds: 120,
+                away_seconds: 60,
+            },
+            max_tables: 20_000,
+        }
+    }
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The data directory could not be made.
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An address could not be listened on.
+    #[error("cannot listen on {at}: {source}")]
+    Listen {
+        /// The address or socket path.
+        at: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Another server already answers on the Unix socket.
+    #[error("another table server already listens on {0}")]
+    SocketInUse(PathBuf),
+    /// A stored table cannot be replayed.
+    #[error("table {table} cannot be restored: {why}")]
+    Restore {
+        /// The table.
+        table: TableId,
+        /// Why.
+        why: String,
+    },
+}
+
+/// What a connection is sent: a message, or the last word before the
+/// connection closes.
+#[derive(Debug)]
+pub enum Out {
+    /// A message (JSON text).
+    Text(Arc<str>),
+    /// Close the connection with this reason.
+    Close(String),
+}
+
+/// Where a table writes to a connection. A connection that does not read
+/// its messages fast enough is closed rather than let its queue grow.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    tx: mpsc::Sender<Out>,
+    slow: Arc<Notify>,
+}
+
+impl Outbox {
+    /// Queues `text`; answers false (and has the connection closed) if its
+    /// queue is full.
+    pub fn send(&self, text: Arc<str>) -> bool {
+        match self.tx.try_send(Out::Text(text)) {
+            Ok(()) => true,
+            Err(_) => {
+                self.slow.notify_one();
+                false
+            }
+        }
+    }
+
+    /// Queues a message.
+    pub fn send_msg(&self, msg: &ServerMessage) -> bool {
+        self.send(msg.to_json().into())
+    }
+}
+
+/// What every connection and table shares.
+pub struct Shared {
+    /// The setup.
+    pub config: Config,
+    /// The database.
+    pub store: Store,
+    /// The figures.
+    pub metrics: metrics::Metrics,
+    tables: Mutex<HashMap<TableId, TableHandle>>,
+    next_conn: AtomicU64,
+}
+
+impl Shared {
+    /// A table's handle.
+    pub fn table(&self, id: TableId) -> Option<TableHandle> {
+        self.tables.lock().ok()?.get(&id).cloned()
+    }
+
+    /// The lobby as `name` sees it: every public table and the private
+    /// ones `name` sits at.
+    pub fn list(&self, name: &str) -> Vec<TableSummary> {
+        let handles: Vec<TableHandle> = match self.tables.lock() {
+            Ok(t) => t.values().cloned().collect(),
+            Err(_) => return Vec::new(),
+        };
+        let mut list: Vec<TableSummary> = handles
+            .iter()
+            .filter_map(|h| h.summary.lock().ok().map(|s| s.clone()))
+            .filter(|s| {
+                !s.private
+                    || s.seats
+                        .iter()
+                        .any(|seat| seat.player.as_deref() == Some(name))
+            })
+            .collect();
+        list.sort_by_key(|s| s.id);
+        list
+    }
+
+    /// How many tables are open.
+    pub fn table_count(&self) -> usize {
+        self.tables.lock().map_or(0, |t| t.len())
+    }
+
+    /// A new connection's number.
+    pub fn next_conn(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn forget(&self, id: TableId) {
+        if let Ok(mut t) = self.tables.lock() {
+            t.remove(&id);
+            self.metrics.tables.set(t.len() as i64);
+        }
+    }
+
+    /// Starts a table's actor and lists it.
+    fn launch<G: games::ServerGame>(
+        self: &Arc<Shared>,
+        stored: StoredTable,
+    ) -> Result<TableHandle, String> {
+        let id = stored.id;
+        let actor = Actor::<G>::restore(stored, Arc::clone(self))?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        let handle = actor.handle(tx);
+        if let Ok(mut t) = self.tables.lock() {
+            t.insert(id, handle.clone());
+            self.metrics.tables.set(t.len() as i64);
+        }
+        tokio::spawn(actor.run(rx));
+        Ok(handle)
+    }
+
+    /// Starts a stored table of either game.
+    fn launch_any(self: &Arc<Shared>, stored: StoredTable) -> Result<TableHandle, String> {
+        match stored.game {
+            GameKind::Mille => self.launch::<Mille>(stored),
+            GameKind::Cubes => self.launch::<Cubes>(stored),
+        }
+    }
+}
+
+/// A server that runs: its addresses, and how to stop it.
+pub struct Running {
+    /// The TCP address it listens on (with the port chosen, if 0 was
+    /// asked).
+    pub addr: SocketAddr,
+    /// The Unix socket it listens on.
+    pub socket: Option<PathBuf>,
+    /// What it shares (for tests: the figures).
+    pub shared: Arc<Shared>,
+    stop: Arc<Notify>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Running {
+    /// Stops listening and waits for the listeners to end.
+    pub async fn stop(self) {
+        self.stop.notify_waiters();
+        for t in self.tasks {
+            let _ = tokio::time::timeout(Duration::from_secs(2), t).await;
+        }
+        if let Some(path) = &self.socket {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Opens the database, restores every unfinished table and starts
+/// listening.
+pub async fn start(config: Config) -> Result<Running, ServerError> {
+    std::fs::create_dir_all(&config.data).map_err(|source| ServerError::DataDir {
+        path: config.data.clone(),
+        source,
+    })?;
+    let (store, stored) = Store::open(&config.data.join("server.db"))?;
+    let shared = Arc::new(Shared {
+        config: config.clone(),
+        store,
+        metrics: metrics::Metrics::default(),
+        tables: Mutex::new(HashMap::new()),
+        next_conn: AtomicU64::new(1),
+    });
+    let restored = stored.len();
+    for table in stored {
+        let id = table.id;
+        shared
+            .launch_any(table)
+            .map_err(|why| ServerError::Restore { table: id, why })?;
+    }
+    if restored > 0 {
+        tracing::info!(tables = restored, "restored the unfinished tables");
+    }
+    let app = router(Arc::clone(&shared));
+    let stop = Arc::new(Notify::new());
+    let mut tasks = Vec::new();
+    let tcp = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| ServerError::Listen {
+            at: config.listen.to_string(),
+            source,
+        })?;
+    let addr = tcp.local_addr().map_err(|source| ServerError::Listen {
+        at: config.listen.to_string(),
+        source,
+    })?;
+    let stopped = Arc::clone(&stop);
+    let tcp_app = app.clone();
+    tasks.push(tokio::spawn(async move {
+        let serving = axum::serve(tcp, tcp_app).with_graceful_shutdown(async move {
+            stopped.notified().await;
+        });
+        if let Err(e) = serving.await {
+            tracing::error!(error = %e, "the TCP listener failed");
+        }
+    }));
+    let socket = match &config.socket {
+        Some(path) => {
+            let unix = bind_unix(path).await?;
+            let stopped = Arc::clone(&stop);
+            tasks.push(tokio::spawn(async move {
+                let serving = axum::serve(unix, app).with_graceful_shutdown(async move {
+                    stopped.notified().await;
+                });
+                if let Err(e) = serving.await {
+                    tracing::error!(error = %e, "the Unix socket listener failed");
+                }
+            }));
+            Some(path.clone())
+        }
+        None => None,
+    };
+    let ticking = Arc::clone(&shared);
+    let stopped = Arc::clone(&stop);
+    tasks.push(tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tokio::select! {
+                _ = every.tick() => ticking.metrics.tick(),
+                () = stopped.notified() => break,
+            }
+        }
+    }));
+    Ok(Running {
+        addr,
+        socket,
+        shared,
+        stop,
+        tasks,
+    })
+}
+
+/// Listens on a Unix socket, replacing a stale socket file left by a server
+/// that died, but never one a live server answers on.
+async fn bind_unix(path: &Path) -> Result<tokio::net::UnixListener, ServerError> {
+    if path.exists() {
+        if tokio::net::UnixStream::connect(path).await.is_ok() {
+            return Err(ServerError::SocketInUse(path.to_path_buf()));
+        }
+        let _ = std::fs::remove_file(path);
+    }
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    tokio::net::UnixListener::bind(path).map_err(|source| ServerError::Listen {
+        at: path.display().to_string(),
+        source,
+    })
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route(table_protocol::WS_PATH, get(upgrade))
+        .route("/health", get(health))
+        .route("/metrics", get(metrics_text))
+        .route("/", get(index))
+        .with_state(shared)
+}
+
+async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> impl IntoResponse {
+    let max = shared.config.limits.max_message_bytes;
+    ws.max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| conn::serve(socket, shared))
+}
+
+async fn health(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
+    axum::Json(serde_json::json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "protocol": table_protocol::VERSION,
+        "tables": shared.table_count(),
+        "connections": shared.metrics.connections.get(),
+    }))
+}
+
+async fn metrics_text(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        shared.metrics.text(),
+    )
+}
+
+async fn index() -> impl IntoResponse {
+    "mille and cubes table server: play with `mille --connect HOST` or `cubes --connect HOST`; \
+     the protocol is WebSocket at /ws\n"
+}
+
+/// Runs a server until Ctrl-C or SIGTERM: what `mille serve` and `cubes
+/// serve` do.
+pub async fn serve(config: Config) -> Result<(), ServerError> {
+    let running = start(config).await?;
+    let socket = running
+        .socket
+        .as_ref()
+        .map(|p| format!(" and unix:{}", p.display()))
+        .unwrap_or_default();
+    println!(
+        "table server listening on ws://{}{}{socket}",
+        running.addr,
+        table_protocol::WS_PATH
+    );
+    wait_for_stop().await;
+    tracing::info!("stopping");
+    running.stop().await;
+    Ok(())
+}
+
+async fn wait_for_stop() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        if let Ok(mut term) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            tokio::select! {
+                _ = ctrl_c => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = ctrl_c.await;
+}

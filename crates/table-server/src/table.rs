@@ -1,0 +1,970 @@
+//! One table's actor: the only owner of its [`Table`], its seats' owners
+//! and the connections at it.
+//!
+//! Everything that concerns a table goes through its command queue, one at
+//! a time, so its story is a sequence: a move is checked by the engine,
+//! written to the database, and only then acknowledged and shown. Computer
+//! players think on the blocking pool (`spawn_blocking`), so a slow search
+//! delays its own table and nobody else's.
+
+use crate::games::ServerGame;
+use crate::store::{StoreError, StoredTable};
+use crate::{Outbox, Shared};
+use game_table::{Player, SeatInfo, Table, TableError, Turn, Viewer};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use table_protocol::{
+    ErrorBody, ErrorCode, GameKind, SeatKindSummary, SeatSummary, ServerMessage, TableId,
+    TableStatus, TableSummary,
+};
+use tokio::sync::mpsc;
+
+/// A connection's number, for the tables it sits at.
+pub type ConnId = u64;
+
+/// What a table is asked to do.
+pub enum Cmd {
+    /// Seat this connection's player.
+    Join {
+        /// The connection.
+        conn: ConnId,
+        /// Its player.
+        name: String,
+        /// Where to write to it.
+        out: Outbox,
+        /// The seat asked for.
+        seat: Option<usize>,
+        /// The invitation code given.
+        code: Option<String>,
+        /// The last sequence number it saw.
+        since: Option<u64>,
+    },
+    /// Let this connection watch.
+    Watch {
+        /// The connection.
+        conn: ConnId,
+        /// Its player.
+        name: String,
+        /// Where to write to it.
+        out: Outbox,
+        /// The invitation code given.
+        code: Option<String>,
+        /// The last sequence number it saw.
+        since: Option<u64>,
+    },
+    /// A person's move.
+    Move {
+        /// The connection.
+        conn: ConnId,
+        /// Where to write to it.
+        out: Outbox,
+        /// The client's id of the move.
+        id: u64,
+        /// The action, in the game's wire form.
+        action: Value,
+        /// When it arrived, for the latency histogram.
+        at: Instant,
+    },
+    /// Ready for the next hand.
+    Ready {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// The connection leaves the table.
+    Leave {
+        /// The connection.
+        conn: ConnId,
+        /// Where to write to it.
+        out: Outbox,
+    },
+    /// The connection closed.
+    Gone {
+        /// The connection.
+        conn: ConnId,
+    },
+}
+
+/// How the server reaches a table.
+#[derive(Clone)]
+pub struct TableHandle {
+    /// Its command queue.
+    pub commands: mpsc::UnboundedSender<Cmd>,
+    /// Its lobby line, kept current by the table.
+    pub summary: Arc<Mutex<TableSummary>>,
+}
+
+/// Per seat: who it was made for, who holds it, whether a computer plays
+/// it while its person is away.
+struct Slot {
+    level: Option<String>,
+    owner: Option<String>,
+    away: bool,
+    away_at: Option<Instant>,
+}
+
+struct Seated {
+    viewer: Viewer,
+    out: Outbox,
+    /// How many of the table's events this connection has been shown.
+    shown: usize,
+}
+
+/// How many accepted move ids a seat remembers, for moves sent again.
+const REMEMBERED: usize = 64;
+
+/// One table.
+pub struct Actor<G: ServerGame> {
+    id: TableId,
+    setup: G::Setup,
+    setup_json: Value,
+    seed: u64,
+    code: Option<String>,
+    table: Table<G>,
+    slots: Vec<Slot>,
+    conns: HashMap<ConnId, Seated>,
+    /// `events_at[seq]`: how many events the table had after `seq` moves.
+    events_at: Vec<usize>,
+    accepted: Vec<VecDeque<(u64, u64)>>,
+    ready: HashSet<usize>,
+    host_at: Option<Instant>,
+    status: TableStatus,
+    shared: Arc<Shared>,
+    summary: Arc<Mutex<TableSummary>>,
+    /// Bots that failed in a row, so a broken table stops trying.
+    failures: u32,
+}
+
+fn bot_seed(seed: u64, seat: usize) -> u64 {
+    seed ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+fn person(slot: &Slot, seat: usize) -> SeatInfo {
+    SeatInfo::human(
+        slot.owner
+            .clone()
+            .unwrap_or_else(|| format!("Seat {}", seat + 1)),
+    )
+}
+
+impl<G: ServerGame> Actor<G> {
+    /// A table as stored, its log replayed (computer players watch the
+    /// replay as they watched the game).
+    pub fn restore(stored: StoredTable, shared: Arc<Shared>) -> Result<Actor<G>, String> {
+        let setup = G::setup(&stored.setup)?;
+        let slots: Vec<Slot> = stored
+            .seats
+            .iter()
+            .map(|(level, owner)| Slot {
+                level: level.clone(),
+                owner: owner.clone(),
+                away: false,
+                away_at: None,
+            })
+            .collect();
+        let mut players = Vec::with_capacity(slots.len());
+        for (k, slot) in slots.iter().enumerate() {
+            players.push(match &slot.level {
+                Some(level) => (
+                    SeatInfo::computer(G::bot_name(level, k), level.clone()),
+                    Player::Bot(G::bot(level, bot_seed(stored.seed, k))?),
+                ),
+                None => (person(slot, k), Player::Person),
+            });
+        }
+        let state = G::start(&setup, slots.len(), stored.seed)?;
+        let mut table = Table::new(state, players);
+        let mut events_at = vec![table.event_count()];
+        let mut accepted = vec![VecDeque::new(); slots.len()];
+        for (seq, (seat, action, client_id)) in stored.moves.iter().enumerate() {
+            let action = G::read_action(action).map_err(|e| format!("move {}: {e}", seq + 1))?;
+            table
+                .replay(action)
+                .map_err(|e| format!("move {}: {e}", seq + 1))?;
+            events_at.push(table.event_count());
+            if let (Some(seat), Some(id)) = (seat, client_id)
+                && let Some(ids) = accepted.get_mut(*seat)
+            {
+                remember(ids, *id, seq as u64 + 1);
+            }
+        }
+        let waiting = slots.iter().any(|s| s.level.is_none() && s.owner.is_none());
+        let status = if table.turn() == Turn::Over {
+            TableStatus::Over
+        } else if waiting {
+            TableStatus::Waiting
+        } else {
+            TableStatus::Playing
+        };
+        let summary = Arc::new(Mutex::new(empty_summary(stored.id, G::KIND)));
+        let mut actor = Actor {
+            id: stored.id,
+            setup,
+            setup_json: stored.setup,
+            seed: stored.seed,
+            code: stored.code,
+            table,
+            slots,
+            conns: HashMap::new(),
+            events_at,
+            accepted,
+            ready: HashSet::new(),
+            host_at: None,
+            status,
+            shared,
+            summary,
+            failures: 0,
+        };
+        // Nobody is connected after a restart: the away clock starts for
+        // every person.
+        let away_at = Instant::now() + actor.shared.config.away;
+        if actor.status == TableStatus::Playing {
+            for slot in &mut actor.slots {
+                if slot.level.is_none() {
+                    slot.away_at = Some(away_at);
+                }
+            }
+        }
+        actor.publish();
+        Ok(actor)
+    }
+
+    /// The handle to reach this table.
+    pub fn handle(&self, commands: mpsc::UnboundedSender<Cmd>) -> TableHandle {
+        TableHandle {
+            commands,
+            summary: Arc::clone(&self.summary),
+        }
+    }
+
+    /// The table's invitation code.
+    pub fn code(&self) -> Option<&str> {
+        self.code.as_deref()
+    }
+
+    /// Runs the table until its game is over and everybody has left.
+    pub async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Cmd>) {
+        loop {
+            if let Err(e) = self.advance().await {
+                self.fail(&e);
+                break;
+            }
+            if self.status == TableStatus::Over && self.conns.is_empty() {
+                break;
+            }
+            let deadline = self.next_deadline();
+            let cmd = match deadline {
+                Some(at) => {
+                    tokio::select! {
+                        cmd = commands.recv() => cmd,
+                        () = tokio::time::sleep_until(at.into()) => {
+                            self.on_timer();
+                            continue;
+                        }
+                    }
+                }
+                None => commands.recv().await,
+            };
+            let Some(cmd) = cmd else { break };
+            if let Err(e) = self.handle_cmd(cmd).await {
+                self.fail(&e);
+                break;
+            }
+        }
+        self.shared.forget(self.id);
+    }
+
+    /// The database failed: the table stops (its log is whole up to the
+    /// last acknowledged move, and the next start replays it).
+    fn fail(&mut self, e: &StoreError) {
+        tracing::error!(table = self.id, error = %e, "the table stops");
+        self.shared.metrics.errors.inc();
+        let msg = ServerMessage::Error(ErrorBody {
+            code: ErrorCode::Unavailable,
+            message: format!("the table stopped: {e}"),
+            id: None,
+            table: Some(self.id),
+        });
+        let text: Arc<str> = msg.to_json().into();
+        for c in self.conns.values() {
+            c.out.send(Arc::clone(&text));
+        }
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        self.slots
+            .iter()
+            .filter_map(|s| s.away_at)
+            .chain(self.host_at)
+            .min()
+    }
+
+    fn on_timer(&mut self) {
+        let now = Instant::now();
+        for seat in 0..self.slots.len() {
+            if self.slots[seat].away_at.is_some_and(|at| at <= now) {
+                self.slots[seat].away_at = None;
+                self.stand_in(seat);
+            }
+        }
+        // A passed host deadline is acted on by `advance`.
+    }
+
+    /// A computer plays `seat` while its person is away.
+    fn stand_in(&mut self, seat: usize) {
+        let level = G::stand_in();
+        let Ok(bot) = G::bot(level, bot_seed(self.seed, seat)) else {
+            return;
+        };
+        let name = self.slots[seat]
+            .owner
+            .clone()
+            .unwrap_or_else(|| format!("Seat {}", seat + 1));
+        let info = SeatInfo::computer(format!("{name} (away)"), level);
+        if self.table.seat(seat, info, Player::Bot(bot)).is_ok() {
+            tracing::info!(table = self.id, seat, "a computer plays for an away player");
+            self.slots[seat].away = true;
+            self.broadcast();
+        }
+    }
+
+    /// Runs computer players and the host until a person must act.
+    async fn advance(&mut self) -> Result<(), StoreError> {
+        loop {
+            if self.status != TableStatus::Playing {
+                return Ok(());
+            }
+            match self.table.turn() {
+                Turn::Over => {
+                    return self.finish().await;
+                }
+                Turn::Host => {
+                    let people: Vec<usize> = self.connected_people();
+                    let all_ready = people.iter().all(|s| self.ready.contains(s));
+                    let due = self.host_at.is_some_and(|at| at <= Instant::now());
+                    if !(all_ready || due) {
+                        if self.host_at.is_none() {
+                            self.host_at = Some(Instant::now() + self.shared.config.hand_pause);
+                        }
+                        return Ok(());
+                    }
+                    let Some(action) = G::host_action(self.table.state()) else {
+                        return Ok(());
+                    };
+                    if self.table.host_act(action).is_err() {
+                        return Ok(());
+                    }
+                    self.host_at = None;
+                    self.ready.clear();
+                    self.record(None, action, None).await?;
+                }
+                Turn::Seat(seat) => {
+                    if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
+                        return Ok(());
+                    }
+                    if !self.conns.is_empty() && !self.shared.config.bot_delay.is_zero() {
+                        tokio::time::sleep(self.shared.config.bot_delay).await;
+                    }
+                    if !self.bot_step().await? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// One computer move, thought out on the blocking pool. Answers
+    /// whether the table moved.
+    async fn bot_step(&mut self) -> Result<bool, StoreError> {
+        // The table goes to the worker and comes back: nothing else
+        // happens at this table meanwhile (its commands wait in line).
+        let placeholder = Table::new(self.table.state().clone(), Vec::new());
+        let mut table = std::mem::replace(&mut self.table, placeholder);
+        let joined = tokio::task::spawn_blocking(move || {
+            let step = table.step();
+            (table, step)
+        })
+        .await;
+        let step = match joined {
+            Ok((table, step)) => {
+                self.table = table;
+                step
+            }
+            Err(e) => {
+                tracing::error!(table = self.id, error = %e, "a computer player crashed");
+                return Err(StoreError::Corrupt(
+                    "a computer player crashed; the table is lost until the next start".into(),
+                ));
+            }
+        };
+        match step {
+            Ok(game_table::Step::Moved { seat, action }) => {
+                self.failures = 0;
+                self.record(Some(seat), action, None).await?;
+                Ok(true)
+            }
+            Ok(_) => Ok(false),
+            Err(TableError::BotIllegal { seat, .. } | TableError::BotFailed { seat, .. })
+                if self.failures < 3 =>
+            {
+                self.failures += 1;
+                tracing::error!(
+                    table = self.id,
+                    seat,
+                    "a computer player failed; classic stands in"
+                );
+                self.shared.metrics.errors.inc();
+                let level = G::stand_in();
+                if let Ok(bot) = G::bot(level, bot_seed(self.seed, seat) ^ 1) {
+                    let mut info = self.table.seats()[seat].clone();
+                    info.kind = game_table::SeatKind::Computer {
+                        level: level.to_string(),
+                    };
+                    let _ = self.table.seat(seat, info, Player::Bot(bot));
+                }
+                Ok(true)
+            }
+            Err(e) => {
+                tracing::error!(table = self.id, error = %e, "the table cannot go on");
+                Ok(false)
+            }
+        }
+    }
+
+    /// Writes an accepted move, then shows it.
+    async fn record(
+        &mut self,
+        seat: Option<usize>,
+        action: G::Action,
+        client_id: Option<u64>,
+    ) -> Result<(), StoreError> {
+        let seq = self.table.seq();
+        let status = self.status;
+        self.shared
+            .store
+            .append(
+                self.id,
+                seq,
+                seat,
+                G::write_action(action),
+                client_id,
+                status,
+            )
+            .await?;
+        self.events_at.push(self.table.event_count());
+        if let (Some(seat), Some(id)) = (seat, client_id)
+            && let Some(ids) = self.accepted.get_mut(seat)
+        {
+            remember(ids, id, seq);
+        }
+        self.shared.metrics.moves.inc();
+        Ok(())
+    }
+
+    async fn finish(&mut self) -> Result<(), StoreError> {
+        self.status = TableStatus::Over;
+        let results = G::results(self.table.state());
+        let seats = self.table.seats().to_vec();
+        let rows = results
+            .iter()
+            .zip(&seats)
+            .enumerate()
+            .map(|(k, (r, info))| {
+                let name = self.slots[k].owner.clone().unwrap_or(info.name.clone());
+                (name, self.slots[k].level.is_some(), r.score, r.won)
+            })
+            .collect();
+        self.shared.store.finish(self.id, rows).await?;
+        let state = self.table.state().clone();
+        let data = self.shared.config.data.clone();
+        let people: Vec<SeatInfo> = seats
+            .iter()
+            .enumerate()
+            .map(|(k, info)| match &self.slots[k].owner {
+                Some(owner) => SeatInfo::human(owner.clone()),
+                None => info.clone(),
+            })
+            .collect();
+        let recorded = tokio::task::spawn_blocking(move || G::record(&state, &people, &data)).await;
+        if let Ok(Err(e)) = recorded {
+            tracing::error!(table = self.id, error = %e, "cannot record the scores");
+        }
+        self.shared.metrics.tables.dec();
+        tracing::info!(table = self.id, "game over");
+        self.broadcast();
+        Ok(())
+    }
+
+    fn connected_people(&self) -> Vec<usize> {
+        let mut seats: Vec<usize> = self
+            .conns
+            .values()
+            .filter_map(|c| match c.viewer {
+                Viewer::Seat(s) if !self.slots[s].away => Some(s),
+                _ => None,
+            })
+            .collect();
+        seats.sort_unstable();
+        seats.dedup();
+        seats
+    }
+
+    async fn handle_cmd(&mut self, cmd: Cmd) -> Result<(), StoreError> {
+        match cmd {
+            Cmd::Join {
+                conn,
+                name,
+                out,
+                seat,
+                code,
+                since,
+            } => self.join(conn, name, out, seat, code, since).await,
+            Cmd::Watch {
+                conn,
+                name,
+                out,
+                code,
+                since,
+            } => {
+                if !self.may_enter(&name, code.as_deref()) {
+                    self.refuse(
+                        &out,
+                        ErrorCode::NoSuchTable,
+                        "there is no such table".into(),
+                        None,
+                    );
+                    return Ok(());
+                }
+                let shown = self.table.event_count();
+                let from = self.from(since);
+                let observation = self.observation(Viewer::Spectator, from);
+                out.send_msg(&ServerMessage::Watching {
+                    table: self.id,
+                    seq: self.table.seq(),
+                    observation,
+                });
+                self.conns.insert(
+                    conn,
+                    Seated {
+                        viewer: Viewer::Spectator,
+                        out,
+                        shown,
+                    },
+                );
+                self.publish();
+                Ok(())
+            }
+            Cmd::Move {
+                conn,
+                out,
+                id,
+                action,
+                at,
+            } => self.person_move(conn, out, id, action, at).await,
+            Cmd::Ready { conn } => {
+                if let Some(Seated {
+                    viewer: Viewer::Seat(s),
+                    ..
+                }) = self.conns.get(&conn)
+                {
+                    self.ready.insert(*s);
+                }
+                Ok(())
+            }
+            Cmd::Leave { conn, out } => {
+                let left = self.conns.remove(&conn);
+                out.send_msg(&ServerMessage::Left { table: self.id });
+                if let Some(Seated {
+                    viewer: Viewer::Seat(s),
+                    ..
+                }) = left
+                {
+                    if self.status == TableStatus::Waiting {
+                        self.slots[s].owner = None;
+                        self.shared.store.set_owner(self.id, s, None).await?;
+                        let info = person(&self.slots[s], s);
+                        let _ = self.table.seat(s, info, Player::Person);
+                    } else {
+                        self.seat_emptied(s);
+                    }
+                }
+                self.broadcast();
+                Ok(())
+            }
+            Cmd::Gone { conn } => {
+                if let Some(Seated {
+                    viewer: Viewer::Seat(s),
+                    ..
+                }) = self.conns.remove(&conn)
+                {
+                    self.seat_emptied(s);
+                    self.broadcast();
+                } else {
+                    self.publish();
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The last connection of a seat went: its away clock starts.
+    fn seat_emptied(&mut self, seat: usize) {
+        let still = self.conns.values().any(|c| c.viewer == Viewer::Seat(seat));
+        if !still && self.status == TableStatus::Playing && !self.slots[seat].away {
+            self.slots[seat].away_at = Some(Instant::now() + self.shared.config.away);
+        }
+    }
+
+    fn may_enter(&self, name: &str, code: Option<&str>) -> bool {
+        match &self.code {
+            None => true,
+            Some(c) => {
+                code == Some(c.as_str())
+                    || self.slots.iter().any(|s| s.owner.as_deref() == Some(name))
+            }
+        }
+    }
+
+    fn from(&self, since: Option<u64>) -> usize {
+        since
+            .and_then(|s| usize::try_from(s).ok())
+            .and_then(|s| self.events_at.get(s).copied())
+            .unwrap_or(self.table.event_count())
+    }
+
+    fn observation(&self, viewer: Viewer, from: usize) -> Value {
+        serde_json::to_value(self.table.observe_since(viewer, from)).unwrap_or(Value::Null)
+    }
+
+    fn refuse(&self, out: &Outbox, code: ErrorCode, message: String, id: Option<u64>) {
+        self.shared.metrics.errors.inc();
+        out.send_msg(&ServerMessage::Error(ErrorBody {
+            code,
+            message,
+            id,
+            table: Some(self.id),
+        }));
+    }
+
+    async fn join(
+        &mut self,
+        conn: ConnId,
+        name: String,
+        out: Outbox,
+        seat: Option<usize>,
+        code: Option<String>,
+        since: Option<u64>,
+    ) -> Result<(), StoreError> {
+        if !self.may_enter(&name, code.as_deref()) {
+            self.refuse(
+                &out,
+                ErrorCode::NoSuchTable,
+                "there is no such table".into(),
+                None,
+            );
+            return Ok(());
+        }
+        let mine = self
+            .slots
+            .iter()
+            .position(|s| s.owner.as_deref() == Some(name.as_str()));
+        let seat = match (seat, mine) {
+            (Some(s), Some(m)) if s != m => {
+                let why = format!("you already sit at seat {} of this table", m + 1);
+                self.refuse(&out, ErrorCode::SeatTaken, why, None);
+                return Ok(());
+            }
+            (_, Some(m)) => m,
+            (Some(s), None) => match self.slots.get(s) {
+                None => {
+                    let why = format!("there is no seat {} at this table", s + 1);
+                    self.refuse(&out, ErrorCode::NoSuchSeat, why, None);
+                    return Ok(());
+                }
+                Some(slot) if slot.level.is_some() => {
+                    let why = format!("seat {} is a computer player's", s + 1);
+                    self.refuse(&out, ErrorCode::NoSuchSeat, why, None);
+                    return Ok(());
+                }
+                Some(slot) if slot.owner.is_some() => {
+                    let why = format!("seat {} is taken", s + 1);
+                    self.refuse(&out, ErrorCode::SeatTaken, why, None);
+                    return Ok(());
+                }
+                Some(_) => s,
+            },
+            (None, None) => {
+                match self
+                    .slots
+                    .iter()
+                    .position(|s| s.level.is_none() && s.owner.is_none())
+                {
+                    Some(s) => s,
+                    None => {
+                        self.refuse(
+                            &out,
+                            ErrorCode::TableFull,
+                            "every seat of this table is taken".into(),
+                            None,
+                        );
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        if self.slots[seat].owner.is_none() {
+            self.shared
+                .store
+                .set_owner(self.id, seat, Some(name.clone()))
+                .await?;
+            self.slots[seat].owner = Some(name.clone());
+            let _ = self
+                .table
+                .seat(seat, person(&self.slots[seat], seat), Player::Person);
+            let full = self
+                .slots
+                .iter()
+                .all(|s| s.level.is_some() || s.owner.is_some());
+            if full && self.status == TableStatus::Waiting {
+                self.shared
+                    .store
+                    .set_status(self.id, TableStatus::Playing)
+                    .await?;
+                self.status = TableStatus::Playing;
+                tracing::info!(table = self.id, "the game starts");
+            }
+        }
+        if self.slots[seat].away {
+            // Back: the seat is the person's again.
+            self.slots[seat].away = false;
+            let _ = self
+                .table
+                .seat(seat, person(&self.slots[seat], seat), Player::Person);
+        }
+        self.slots[seat].away_at = None;
+        // A second connection of the same seat replaces the first.
+        let before: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.viewer == Viewer::Seat(seat))
+            .map(|(&k, _)| k)
+            .collect();
+        for k in before {
+            if let Some(old) = self.conns.remove(&k) {
+                old.out.send_msg(&ServerMessage::Left { table: self.id });
+            }
+        }
+        let from = self.from(since);
+        let observation = self.observation(Viewer::Seat(seat), from);
+        out.send_msg(&ServerMessage::Joined {
+            table: self.id,
+            seat,
+            seq: self.table.seq(),
+            observation,
+        });
+        self.conns.insert(
+            conn,
+            Seated {
+                viewer: Viewer::Seat(seat),
+                out,
+                shown: self.table.event_count(),
+            },
+        );
+        self.broadcast();
+        Ok(())
+    }
+
+    async fn person_move(
+        &mut self,
+        conn: ConnId,
+        out: Outbox,
+        id: u64,
+        action: Value,
+        at: Instant,
+    ) -> Result<(), StoreError> {
+        let Some(Seated {
+            viewer: Viewer::Seat(seat),
+            ..
+        }) = self.conns.get(&conn)
+        else {
+            let why = "you have no seat at this table: join it first".to_string();
+            self.refuse(&out, ErrorCode::NotSeated, why, Some(id));
+            return Ok(());
+        };
+        let seat = *seat;
+        if let Some(&(_, seq)) = self.accepted[seat].iter().find(|(i, _)| *i == id) {
+            // Sent again after a drop: the first answer, nothing applied.
+            out.send_msg(&ServerMessage::Ack {
+                table: self.id,
+                id,
+                seq,
+            });
+            return Ok(());
+        }
+        match self.status {
+            TableStatus::Waiting => {
+                let free = self
+                    .slots
+                    .iter()
+                    .filter(|s| s.level.is_none() && s.owner.is_none())
+                    .count();
+                let why = format!("the game starts when every seat is taken ({free} free)");
+                self.refuse(&out, ErrorCode::Waiting, why, Some(id));
+                return Ok(());
+            }
+            TableStatus::Over => {
+                self.refuse(
+                    &out,
+                    ErrorCode::GameOver,
+                    "the game is over".into(),
+                    Some(id),
+                );
+                return Ok(());
+            }
+            TableStatus::Playing => {}
+        }
+        let action = match G::read_action(&action) {
+            Ok(a) => a,
+            Err(why) => {
+                self.refuse(&out, ErrorCode::BadMessage, why, Some(id));
+                return Ok(());
+            }
+        };
+        if let Err(e) = self.table.act(seat, action) {
+            let (code, why) = match e {
+                TableError::Illegal { reason, .. } => (ErrorCode::Illegal, reason.to_string()),
+                TableError::NotYourTurn { turn, .. } => (
+                    ErrorCode::NotYourTurn,
+                    match turn {
+                        Turn::Seat(s) => format!(
+                            "it is not your turn: {} is to play",
+                            self.table
+                                .seats()
+                                .get(s)
+                                .map_or("somebody", |i| i.name.as_str())
+                        ),
+                        Turn::Host => "the hand is over: the next one is being dealt".into(),
+                        Turn::Over => "the game is over".into(),
+                    },
+                ),
+                other => (ErrorCode::NoSuchSeat, other.to_string()),
+            };
+            self.refuse(&out, code, why, Some(id));
+            return Ok(());
+        }
+        self.record(Some(seat), action, Some(id)).await?;
+        out.send_msg(&ServerMessage::Ack {
+            table: self.id,
+            id,
+            seq: self.table.seq(),
+        });
+        self.shared.metrics.observe_move(at.elapsed());
+        self.broadcast();
+        Ok(())
+    }
+
+    /// The seats as the lobby and the table show them.
+    fn seat_summaries(&self) -> Vec<SeatSummary> {
+        self.slots
+            .iter()
+            .enumerate()
+            .map(|(k, slot)| {
+                let connected = self.conns.values().any(|c| c.viewer == Viewer::Seat(k));
+                let level = match (&slot.level, slot.away) {
+                    (Some(level), _) => Some(level.clone()),
+                    (None, true) => Some(G::stand_in().to_string()),
+                    (None, false) => None,
+                };
+                SeatSummary {
+                    kind: if slot.level.is_some() {
+                        SeatKindSummary::Computer
+                    } else {
+                        SeatKindSummary::Human
+                    },
+                    level,
+                    player: match &slot.level {
+                        Some(_) => self.table.seats().get(k).map(|i| i.name.clone()),
+                        None => slot.owner.clone(),
+                    },
+                    connected: connected || slot.level.is_some(),
+                    away: slot.away,
+                }
+            })
+            .collect()
+    }
+
+    /// Sends every connection its observation with the events it has not
+    /// seen, and refreshes the lobby line.
+    fn broadcast(&mut self) {
+        let seats = self.seat_summaries();
+        let seq = self.table.seq();
+        let count = self.table.event_count();
+        // Spectators who have seen the same events get the same text.
+        let mut made: HashMap<(Viewer, usize), Arc<str>> = HashMap::new();
+        for c in self.conns.values_mut() {
+            let text = made
+                .entry((c.viewer, c.shown))
+                .or_insert_with(|| {
+                    let observation =
+                        serde_json::to_value(self.table.observe_since(c.viewer, c.shown))
+                            .unwrap_or(Value::Null);
+                    ServerMessage::Update {
+                        table: self.id,
+                        seq,
+                        observation,
+                        seats: seats.clone(),
+                    }
+                    .to_json()
+                    .into()
+                })
+                .clone();
+            c.out.send(text);
+            c.shown = count;
+        }
+        self.publish();
+    }
+
+    /// Refreshes the lobby line.
+    fn publish(&self) {
+        let summary = TableSummary {
+            id: self.id,
+            game: G::KIND,
+            ruleset: G::describe(&self.setup, self.slots.len()),
+            setup: self.setup_json.clone(),
+            seats: self.seat_summaries(),
+            status: self.status,
+            private: self.code.is_some(),
+            spectators: self
+                .conns
+                .values()
+                .filter(|c| c.viewer == Viewer::Spectator)
+                .count(),
+            seq: self.table.seq(),
+        };
+        if let Ok(mut s) = self.summary.lock() {
+            *s = summary;
+        }
+    }
+}
+
+fn remember(ids: &mut VecDeque<(u64, u64)>, id: u64, seq: u64) {
+    if ids.len() == REMEMBERED {
+        ids.pop_front();
+    }
+    ids.push_back((id, seq));
+}
+
+fn empty_summary(id: TableId, game: GameKind) -> TableSummary {
+    TableSummary {
+        id,
+        game,
+        ruleset: String::new(),
+        setup: Value::Null,
+        seats: Vec::new(),
+        status: TableStatus::Waiting,
+        private: false,
+        spectators: 0,
+        seq: 0,
+    }
+}
