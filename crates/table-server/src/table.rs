@@ -358,6 +358,7 @@ impl<G: ServerGame> Actor<G> {
                     self.host_at = None;
                     self.ready.clear();
                     self.record(None, action, None).await?;
+                    self.broadcast();
                 }
                 Turn::Seat(seat) => {
                     if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
@@ -402,6 +403,7 @@ impl<G: ServerGame> Actor<G> {
             Ok(game_table::Step::Moved { seat, action }) => {
                 self.failures = 0;
                 self.record(Some(seat), action, None).await?;
+                self.broadcast();
                 Ok(true)
             }
             Ok(_) => Ok(false),

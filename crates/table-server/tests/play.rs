@@ -1,0 +1,343 @@
+//! The server over real sockets on loopback: tables of both games played
+//! to their end, reconnection to the same seat, moves sent twice, and the
+//! refusals a client can provoke.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::time::Duration;
+use table_protocol::{ClientMessage, ErrorCode, ServerMessage, TableStatus, VERSION};
+use table_server::{Config, Running};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+struct Client {
+    ws: Ws,
+}
+
+impl Client {
+    async fn open(server: &Running) -> Client {
+        let url = format!("ws://{}/ws", server.addr);
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connect");
+        Client { ws }
+    }
+
+    async fn send(&mut self, msg: &ClientMessage) {
+        self.ws
+            .send(Message::Text(msg.to_json().into()))
+            .await
+            .expect("send");
+    }
+
+    async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let next = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+                .await
+                .expect("an answer within 20 s")
+                .expect("open")
+                .expect("a frame");
+            if let Message::Text(t) = next {
+                if std::env::var("TEST_DEBUG").is_ok() {
+                    eprintln!("<< {}", &t.as_str()[..t.len().min(300)]);
+                }
+                return serde_json::from_str(t.as_str()).expect("a server message");
+            }
+        }
+    }
+
+    /// Waits for a message `pick` accepts, skipping others.
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let m = self.recv().await;
+            if let Some(t) = pick(&m) {
+                return t;
+            }
+        }
+    }
+
+    async fn hello(&mut self, name: &str, token: Option<String>) -> String {
+        self.send(&ClientMessage::Hello {
+            version: VERSION,
+            name: Some(name.into()),
+            token,
+            client: Some("test".into()),
+        })
+        .await;
+        match self.recv().await {
+            ServerMessage::Welcome { token, .. } => token,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+}
+
+fn config(dir: &std::path::Path) -> Config {
+    let mut c = Config::new(dir.to_path_buf());
+    c.listen = "127.0.0.1:0".parse().expect("addr");
+    c.bot_delay = Duration::ZERO;
+    c.hand_pause = Duration::from_millis(200);
+    c
+}
+
+fn create(game: &str, setup: Value, seats: Value, sit: Option<usize>) -> ClientMessage {
+    ClientMessage::parse(
+        &json!({"type": "create", "game": game, "setup": setup, "seats": seats, "sit": sit})
+            .to_string(),
+    )
+    .expect("create")
+}
+
+fn legal(observation: &Value) -> Vec<Value> {
+    observation["legal"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_and_a_computer_play_a_mille_hand_and_a_spectator_watches() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("start");
+    let mut ann = Client::open(&server).await;
+    ann.hello("ann", None).await;
+    ann.send(&create(
+        "mille",
+        Value::Null,
+        json!([{"kind": "human"}, {"kind": "computer", "level": "classic"}]),
+        Some(0),
+    ))
+    .await;
+    let table = ann
+        .until(|m| match m {
+            ServerMessage::Created { table, .. } => Some(table.id),
+            _ => None,
+        })
+        .await;
+    let mut obs = ann
+        .until(|m| match m {
+            ServerMessage::Joined { observation, .. } => Some(observation.clone()),
+            _ => None,
+        })
+        .await;
+    let mut eve = Client::open(&server).await;
+    eve.hello("eve", None).await;
+    eve.send(&ClientMessage::Watch {
+        table,
+        code: None,
+        since: None,
+    })
+    .await;
+    eve.until(|m| matches!(m, ServerMessage::Watching { .. }).then_some(()))
+        .await;
+    let mut id = 100;
+    let mut hands = 0;
+    while hands == 0 {
+        if let Some(action) = legal(&obs).first().cloned() {
+            id += 1;
+            ann.send(&ClientMessage::Move { table, id, action }).await;
+            let acked = ann
+                .until(|m| match m {
+                    ServerMessage::Ack { id: i, .. } if *i == id => Some(true),
+                    ServerMessage::Error(e) if e.id == Some(id) => Some(false),
+                    _ => None,
+                })
+                .await;
+            assert!(acked, "a legal move is accepted");
+        }
+        obs = ann
+            .until(|m| match m {
+                ServerMessage::Update { observation, .. } => Some(observation.clone()),
+                _ => None,
+            })
+            .await;
+        if obs["hand_number"].as_u64().unwrap_or(0) > 1 || obs["last_hand"].is_object() {
+            hands += 1;
+        }
+    }
+    // The move sent again after a (pretended) drop is answered, not replayed.
+    ann.send(&ClientMessage::Move {
+        table,
+        id,
+        action: json!("draw"),
+    })
+    .await;
+    let again = ann
+        .until(|m| match m {
+            ServerMessage::Ack { id: i, seq, .. } if *i == id => Some(*seq),
+            ServerMessage::Error(e) if e.id == Some(id) => panic!("refused: {e:?}"),
+            _ => None,
+        })
+        .await;
+    assert!(again > 0);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_people_finish_a_game_of_cubes() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("start");
+    let names = ["ann", "bob", "cy"];
+    let mut clients = Vec::new();
+    for n in names {
+        let mut c = Client::open(&server).await;
+        c.hello(n, None).await;
+        clients.push(c);
+    }
+    clients[0]
+        .send(&create(
+            "cubes",
+            json!({"game": "blitz"}),
+            json!([{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "computer", "level": "steady"}]),
+            Some(0),
+        ))
+        .await;
+    let table = clients[0]
+        .until(|m| match m {
+            ServerMessage::Created { table, .. } => Some(table.id),
+            _ => None,
+        })
+        .await;
+    for c in clients.iter_mut().skip(1) {
+        c.send(&ClientMessage::Join {
+            table,
+            seat: None,
+            code: None,
+            since: None,
+        })
+        .await;
+    }
+    let mut id = 0;
+    let mut over = false;
+    let mut moves = 0;
+    // The sequence number each client last moved at: an observation of
+    // that moment is stale once the move is sent.
+    let mut moved_at = [u64::MAX; 3];
+    while !over {
+        // Whoever has legal actions plays the first one.
+        for (k, c) in clients.iter_mut().enumerate() {
+            let m = tokio::time::timeout(Duration::from_millis(50), c.recv()).await;
+            let Ok(m) = m else { continue };
+            match m {
+                ServerMessage::Update {
+                    observation, seq, ..
+                }
+                | ServerMessage::Joined {
+                    observation, seq, ..
+                } => {
+                    if moved_at[k] == seq {
+                        continue;
+                    }
+                    if observation["winner"].is_number() {
+                        over = true;
+                    }
+                    let legal = legal(&observation);
+                    // Hold when a few hundred points are banked; else roll on.
+                    let pick = if observation["hold_value"].as_u64().unwrap_or(0) >= 300 {
+                        legal.iter().find(|a| *a == "Hold").cloned()
+                    } else {
+                        legal.iter().find(|a| *a != "Hold").cloned()
+                    }
+                    .or_else(|| legal.first().cloned());
+                    if let Some(action) = pick {
+                        moved_at[k] = seq;
+                        id += 1;
+                        moves += 1;
+                        c.send(&ClientMessage::Move { table, id, action }).await;
+                    }
+                }
+                ServerMessage::Error(e) => panic!("refused: {e:?}"),
+                _ => {}
+            }
+        }
+        assert!(moves < 5000, "the game ends");
+    }
+    // The results are written just after the last move is shown.
+    let mut status = None;
+    for _ in 0..50 {
+        clients[1].send(&ClientMessage::List).await;
+        status = clients[1]
+            .until(|m| match m {
+                ServerMessage::Tables { tables } => {
+                    Some(tables.iter().find(|t| t.id == table).map(|t| t.status))
+                }
+                _ => None,
+            })
+            .await;
+        if status == Some(TableStatus::Over) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, Some(TableStatus::Over));
+    clients[0]
+        .send(&ClientMessage::Rankings {
+            game: table_protocol::GameKind::Cubes,
+            kind: Some("Blitz".into()),
+            min_games: Some(1),
+        })
+        .await;
+    let text = clients[0]
+        .until(|m| match m {
+            ServerMessage::Rankings { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(text.contains("ann") && text.contains("cy"), "{text}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_tokens_and_refusals() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("start");
+    let mut ann = Client::open(&server).await;
+    ann.send(&ClientMessage::List).await;
+    assert!(matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::Handshake));
+    let token = ann.hello("ann", None).await;
+    assert_eq!(token.len(), 32, "128 bits in hexadecimal");
+    let mut thief = Client::open(&server).await;
+    thief
+        .send(&ClientMessage::Hello {
+            version: VERSION,
+            name: Some("ann".into()),
+            token: None,
+            client: None,
+        })
+        .await;
+    assert!(
+        matches!(thief.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::NameTaken)
+    );
+    let mut again = Client::open(&server).await;
+    assert_eq!(again.hello("ann", Some(token.clone())).await, token);
+    ann.send_raw_json("{\"type\":\"move\",\"table\":99,\"id\":1,\"action\":\"draw\"}")
+        .await;
+    assert!(
+        matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::NoSuchTable)
+    );
+    ann.send_raw_json("not json").await;
+    assert!(matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadMessage));
+    ann.send(&create(
+        "mille",
+        json!({"rules":"bsd","players":4}),
+        json!([{"kind":"human"},{"kind":"human"},{"kind":"human"},{"kind":"human"}]),
+        None,
+    ))
+    .await;
+    assert!(matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadSetup));
+    server.stop().await;
+}
+
+impl Client {
+    async fn send_raw_json(&mut self, text: &str) {
+        self.ws
+            .send(Message::Text(text.to_string().into()))
+            .await
+            .expect("send");
+    }
+}
