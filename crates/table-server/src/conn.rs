@@ -151,6 +151,15 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
             Message::Ping(_) | Message::Pong(_) => continue,
             Message::Close(_) => break None,
         };
+        if text.len() > limits.max_message_bytes {
+            let why = format!(
+                "a message may have {} bytes at most ({} sent)",
+                limits.max_message_bytes,
+                text.len()
+            );
+            refuse(&session.out, ErrorCode::TooLarge, &why);
+            break Some(why);
+        }
         if !bucket.take() {
             if bucket.refused > limits.burst {
                 break Some("too many messages".to_string());
@@ -312,7 +321,7 @@ async fn handle(
             });
         }
         ClientMessage::Ready { table } => {
-            route(shared, session, table, |conn, _| Cmd::Ready { conn });
+            route(shared, session, table, |conn, out| Cmd::Ready { conn, out });
         }
         ClientMessage::Leave { table } => {
             if route(shared, session, table, |conn, out| Cmd::Leave { conn, out }) {

@@ -383,7 +383,10 @@ fn router(shared: Arc<Shared>) -> Router {
 }
 
 async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> impl IntoResponse {
-    let max = shared.config.limits.max_message_bytes;
+    // Up to four times the limit is read, so that a message a little too
+    // large is answered with `too_large`; anything larger is cut off by
+    // the WebSocket layer.
+    let max = shared.config.limits.max_message_bytes.saturating_mul(4);
     ws.max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| conn::serve(socket, shared))

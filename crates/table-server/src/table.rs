@@ -71,6 +71,8 @@ pub enum Cmd {
     Ready {
         /// The connection.
         conn: ConnId,
+        /// Where to write to it.
+        out: Outbox,
     },
     /// The connection leaves the table.
     Leave {
@@ -564,18 +566,28 @@ impl<G: ServerGame> Actor<G> {
                 action,
                 at,
             } => self.person_move(conn, out, id, action, at).await,
-            Cmd::Ready { conn } => {
-                if let Some(Seated {
-                    viewer: Viewer::Seat(s),
-                    ..
-                }) = self.conns.get(&conn)
-                {
-                    self.ready.insert(*s);
+            Cmd::Ready { conn, out } => {
+                match self.conns.get(&conn).map(|c| c.viewer) {
+                    Some(Viewer::Seat(s)) if self.status != TableStatus::Over => {
+                        self.ready.insert(s);
+                    }
+                    Some(Viewer::Seat(_)) => {
+                        self.refuse(&out, ErrorCode::GameOver, "the game is over".into(), None);
+                    }
+                    _ => {
+                        let why = "you have no seat at this table".to_string();
+                        self.refuse(&out, ErrorCode::NotSeated, why, None);
+                    }
                 }
                 Ok(())
             }
             Cmd::Leave { conn, out } => {
                 let left = self.conns.remove(&conn);
+                if left.is_none() {
+                    let why = "you neither sit at nor watch this table".to_string();
+                    self.refuse(&out, ErrorCode::NotSeated, why, None);
+                    return Ok(());
+                }
                 out.send_msg(&ServerMessage::Left { table: self.id });
                 if let Some(Seated {
                     viewer: Viewer::Seat(s),
@@ -889,7 +901,7 @@ impl<G: ServerGame> Actor<G> {
                         Some(_) => self.table.seats().get(k).map(|i| i.name.clone()),
                         None => slot.owner.clone(),
                     },
-                    connected: connected || slot.level.is_some(),
+                    connected,
                     away: slot.away,
                 }
             })
