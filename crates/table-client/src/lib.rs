@@ -1,0 +1,25 @@
+//! The client side of the table server (`docs/table-protocol.md`), for the
+//! terminal games, the tests and load generators:
+//!
+//! - [`Target`]: where a server is (its Unix socket, or host and port);
+//! - [`Connection`]: one async WebSocket connection, typed or raw;
+//! - [`TokenStore`]: the tokens that keep a player's name, per server;
+//! - [`Session`]: a blocking session for a game's loop that reconnects by
+//!   itself and resumes where it was ([`Resume`]: what is sent again).
+
+mod connection;
+mod resume;
+mod session;
+mod target;
+mod tokens;
+
+pub use connection::{
+    CLIENT_NAME, CONNECT_TIMEOUT, ClientError, Connection, HELLO_TIMEOUT, Welcome,
+};
+pub use resume::{PendingMove, Place, Presence, Resume};
+pub use session::{Backoff, Link, Note, Session};
+pub use target::{Target, TargetError};
+pub use tokens::{Credentials, TOKENS_FILE, TokenError, TokenStore};
+
+/// The protocol's types, so a client needs no second dependency for them.
+pub use table_protocol as protocol;

@@ -1,0 +1,537 @@
+//! A blocking, self-healing session with a table server, for terminal
+//! games: a background thread keeps the connection (saying `hello` with the
+//! saved token, pinging, reconnecting with backoff), and after each
+//! reconnection takes the player back to its tables and sends its
+//! unanswered moves again ([`Resume`]). The game's loop sends with
+//! [`Session::send`] / [`Session::play`] and polls [`Note`]s.
+
+use crate::Target;
+use crate::connection::{ClientError, Connection, Welcome};
+use crate::resume::Resume;
+use crate::tokens::{Credentials, TokenStore};
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc as std_mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use table_protocol::{ClientMessage, ErrorCode, ServerMessage, TableId};
+use tokio::sync::mpsc;
+
+/// What the session tells the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Note {
+    /// A message from the server, as it came. After every (re)connection
+    /// this starts with `welcome`, then the answers to the `join`/`watch`
+    /// the session sent again (whose observations carry the events missed).
+    Message(ServerMessage),
+    /// The connection's state changed.
+    Connection(Link),
+}
+
+/// The state of a session's connection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// Connected and welcomed (the `welcome` message follows as a note).
+    Connected,
+    /// The connection is down; the session tries again (attempt 1, 2, ...).
+    Reconnecting {
+        /// How many tries since the last connection.
+        attempt: u32,
+        /// Why the last one failed, as a sentence.
+        why: String,
+    },
+    /// Something the player should know that does not stop the session
+    /// (the new token could not be saved).
+    Warning(String),
+    /// The session gave up (the name is taken, the server speaks another
+    /// version, the saved tokens are damaged...): the sentence says why.
+    /// Nothing more comes; start a new session to try again.
+    Failed(String),
+}
+
+/// The pause before the next reconnection attempt: 0.2 s, doubling up to
+/// 5 s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Backoff {
+    next: Duration,
+}
+
+impl Backoff {
+    /// The first pause.
+    pub const FIRST: Duration = Duration::from_millis(200);
+    /// The longest pause.
+    pub const MAX: Duration = Duration::from_secs(5);
+
+    /// A backoff at its first pause.
+    pub fn new() -> Backoff {
+        Backoff { next: Self::FIRST }
+    }
+
+    /// The pause to take now; the next one is twice as long (at most
+    /// [`Backoff::MAX`]).
+    pub fn pause(&mut self) -> Duration {
+        let pause = self.next;
+        self.next = (pause * 2).min(Self::MAX);
+        pause
+    }
+}
+
+impl Default for Backoff {
+    fn default() -> Backoff {
+        Backoff::new()
+    }
+}
+
+/// Messages the game sends while the connection is down, kept for the next
+/// one (moves are kept apart, in [`Resume`]).
+const OUTBOX: usize = 64;
+
+/// A session with a table server. Dropping it closes the connection.
+#[derive(Debug)]
+pub struct Session {
+    target: Target,
+    commands: Option<mpsc::UnboundedSender<ClientMessage>>,
+    notes: std_mpsc::Receiver<Note>,
+    next_id: AtomicU64,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Session {
+    /// Starts a session with the server at `target` under `name` (or the
+    /// name saved for that server in `tokens` if `None`). With the name
+    /// saved for the server its token is sent; a new name is registered and
+    /// its token saved in place of the old one. Connection trouble is told
+    /// by notes, never by an error here.
+    pub fn start(target: Target, name: Option<String>, tokens: TokenStore) -> Session {
+        let (commands, command_rx) = mpsc::unbounded_channel();
+        let (note_tx, notes) = std_mpsc::channel();
+        let failed = note_tx.clone();
+        let background = Background {
+            target: target.clone(),
+            name,
+            tokens,
+            commands: command_rx,
+            notes: note_tx,
+        };
+        let thread = std::thread::Builder::new()
+            .name("table-session".into())
+            .spawn(move || background.run());
+        let thread = match thread {
+            Ok(handle) => Some(handle),
+            Err(e) => {
+                let _ = failed.send(Note::Connection(Link::Failed(format!(
+                    "cannot start the connection's thread: {e}"
+                ))));
+                None
+            }
+        };
+        Session {
+            target,
+            commands: Some(commands),
+            notes,
+            next_id: AtomicU64::new(first_move_id()),
+            thread,
+        }
+    }
+
+    /// The server.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// Sends a message (`list`, `create`, `join`, `watch`, `leave`,
+    /// `ready`, `rankings`...). While the connection is down it is kept and
+    /// sent after the next `welcome` (a `ping` or `hello` is dropped). After
+    /// [`Link::Failed`] nothing is sent.
+    pub fn send(&self, message: ClientMessage) {
+        if let Some(commands) = &self.commands {
+            let _ = commands.send(message);
+        }
+    }
+
+    /// Sends a move for this player's seat at `table` and returns its id,
+    /// which the server's `ack` or `error` for it carries. Until then the
+    /// move is sent again, with the same id, after each reconnection.
+    pub fn play(&self, table: TableId, action: Value) -> u64 {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.send(ClientMessage::Move { table, id, action });
+        id
+    }
+
+    /// The next note, if one is there.
+    pub fn try_recv(&self) -> Option<Note> {
+        self.notes.try_recv().ok()
+    }
+
+    /// The next note, waiting up to `timeout` for it.
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<Note> {
+        self.notes.recv_timeout(timeout).ok()
+    }
+
+    /// Whether the session has stopped (after [`Link::Failed`]).
+    pub fn is_ended(&self) -> bool {
+        self.commands.as_ref().is_none_or(|c| c.is_closed())
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Closing the channel stops the background, which closes the
+        // connection politely (within a second) before the thread ends.
+        self.commands = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Move ids start from the clock (microseconds), so a restarted program
+/// never reuses an id the server has seen from this seat.
+fn first_move_id() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|d| u64::try_from(d.as_micros()).ok())
+        .unwrap_or(1)
+}
+
+/// Who to say `hello` as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Identity {
+    name: String,
+    token: Option<String>,
+}
+
+/// The `hello` to send, from the name asked for and what was saved for the
+/// server.
+fn identity(name: Option<String>, saved: Option<Credentials>) -> Result<Identity, String> {
+    match (name, saved) {
+        (Some(name), saved) => {
+            table_protocol::check_name(&name)?;
+            let token = saved.filter(|s| s.name == name).map(|s| s.token);
+            Ok(Identity { name, token })
+        }
+        (None, Some(saved)) => Ok(Identity {
+            name: saved.name,
+            token: Some(saved.token),
+        }),
+        (None, None) => Err(
+            "this server does not know you yet and no name was given: choose a name to play under"
+                .into(),
+        ),
+    }
+}
+
+/// How a connection attempt ended.
+enum Greeting {
+    Welcomed(Box<Connection>, Welcome),
+    /// Worth trying again later.
+    Retry(String),
+    /// Trying again would be refused the same way.
+    GiveUp(String),
+}
+
+/// Refusals of `hello` that another try would get again.
+fn final_refusal(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::Version
+            | ErrorCode::NameTaken
+            | ErrorCode::BadName
+            | ErrorCode::BadToken
+            | ErrorCode::Handshake
+            | ErrorCode::BadMessage
+    )
+}
+
+/// The background thread's side.
+struct Background {
+    target: Target,
+    name: Option<String>,
+    tokens: TokenStore,
+    commands: mpsc::UnboundedReceiver<ClientMessage>,
+    notes: std_mpsc::Sender<Note>,
+}
+
+/// What the session keeps across connections.
+struct Keep {
+    resume: Resume,
+    outbox: VecDeque<ClientMessage>,
+}
+
+impl Keep {
+    /// Takes a message from the game while the connection is down.
+    fn hold(&mut self, message: ClientMessage) {
+        self.resume.sent(&message);
+        match message {
+            // A move is kept by `resume`; ping and hello belong to a
+            // connection.
+            ClientMessage::Move { .. } | ClientMessage::Ping | ClientMessage::Hello { .. } => {}
+            other => {
+                if self.outbox.len() == OUTBOX {
+                    self.outbox.pop_front();
+                }
+                self.outbox.push_back(other);
+            }
+        }
+    }
+}
+
+impl Background {
+    fn run(self) {
+        let notes = self.notes.clone();
+        match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime.block_on(self.session()),
+            Err(e) => {
+                let _ = notes.send(Note::Connection(Link::Failed(format!(
+                    "cannot start the connection's runtime: {e}"
+                ))));
+            }
+        }
+    }
+
+    fn note(&self, note: Note) {
+        let _ = self.notes.send(note);
+    }
+
+    async fn session(mut self) {
+        let saved = match self.tokens.get(&self.target) {
+            Ok(saved) => saved,
+            Err(e) => return self.note(Note::Connection(Link::Failed(e.to_string()))),
+        };
+        let mut who = match identity(self.name.take(), saved) {
+            Ok(who) => who,
+            Err(why) => return self.note(Note::Connection(Link::Failed(why))),
+        };
+        let mut keep = Keep {
+            resume: Resume::new(),
+            outbox: VecDeque::new(),
+        };
+        let mut backoff = Backoff::new();
+        let mut attempt = 0;
+        loop {
+            let greeting = tokio::select! {
+                g = greet(&self.target, &mut who) => g,
+                () = hold_until_stopped(&mut self.commands, &mut keep) => return,
+            };
+            let why = match greeting {
+                Greeting::Welcomed(conn, welcome) => {
+                    attempt = 0;
+                    backoff = Backoff::new();
+                    self.welcomed(&mut who, &welcome);
+                    match self.serve(*conn, &welcome, &mut keep).await {
+                        Some(why) => why,
+                        None => return,
+                    }
+                }
+                Greeting::Retry(why) => why,
+                Greeting::GiveUp(why) => return self.note(Note::Connection(Link::Failed(why))),
+            };
+            attempt += 1;
+            self.note(Note::Connection(Link::Reconnecting { attempt, why }));
+            tokio::select! {
+                () = tokio::time::sleep(backoff.pause()) => {}
+                () = hold_until_stopped(&mut self.commands, &mut keep) => return,
+            }
+        }
+    }
+
+    /// Keeps the name and token the server gave, and tells the game.
+    fn welcomed(&self, who: &mut Identity, welcome: &Welcome) {
+        who.name.clone_from(&welcome.name);
+        who.token = Some(welcome.token.clone());
+        let credentials = Credentials {
+            name: welcome.name.clone(),
+            token: welcome.token.clone(),
+        };
+        self.note(Note::Connection(Link::Connected));
+        if let Err(e) = self.tokens.set(&self.target, credentials) {
+            self.note(Note::Connection(Link::Warning(format!(
+                "playing on, but the name will not be recognised next time: {e}"
+            ))));
+        }
+        self.note(Note::Message(welcome.clone().into()));
+    }
+
+    /// Runs a welcomed connection until it drops (the reason) or the game
+    /// stops the session (`None`).
+    async fn serve(
+        &mut self,
+        mut conn: Connection,
+        welcome: &Welcome,
+        keep: &mut Keep,
+    ) -> Option<String> {
+        let mut resend = keep.resume.after_welcome();
+        resend.extend(keep.outbox.drain(..));
+        for message in &resend {
+            if let Err(e) = conn.send(message).await {
+                return Some(e.to_string());
+            }
+        }
+        let idle = Duration::from_secs(welcome.limits.idle_seconds.max(3));
+        let period = idle / 3;
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut heard = Instant::now();
+        // Pongs answering the session's own pings are not the game's news.
+        let mut own_pings = 0u32;
+        loop {
+            tokio::select! {
+                command = self.commands.recv() => {
+                    let Some(message) = command else {
+                        conn.close().await;
+                        return None;
+                    };
+                    keep.resume.sent(&message);
+                    if let Err(e) = conn.send(&message).await {
+                        if !matches!(message, ClientMessage::Move { .. }) {
+                            keep.outbox.push_back(message);
+                        }
+                        return Some(e.to_string());
+                    }
+                }
+                incoming = conn.recv() => {
+                    let message = match incoming {
+                        Ok(message) => message,
+                        Err(e) => return Some(e.to_string()),
+                    };
+                    heard = Instant::now();
+                    if message == ServerMessage::Pong && own_pings > 0 {
+                        own_pings -= 1;
+                        continue;
+                    }
+                    keep.resume.received(&message);
+                    self.note(Note::Message(message));
+                }
+                _ = ticks.tick() => {
+                    if heard.elapsed() >= idle {
+                        return Some(format!(
+                            "the table server has not answered for {} s",
+                            idle.as_secs()
+                        ));
+                    }
+                    if let Err(e) = conn.send(&ClientMessage::Ping).await {
+                        return Some(e.to_string());
+                    }
+                    own_pings += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Opens a connection and says `hello`. A token the server does not know
+/// any more (its records were reset) is dropped and the name asked for
+/// afresh.
+async fn greet(target: &Target, who: &mut Identity) -> Greeting {
+    let mut conn = match Connection::open(target).await {
+        Ok(conn) => conn,
+        Err(ClientError::NoUnixSockets) => {
+            return Greeting::GiveUp(ClientError::NoUnixSockets.to_string());
+        }
+        Err(e) => return Greeting::Retry(e.to_string()),
+    };
+    loop {
+        match conn.hello(Some(&who.name), who.token.as_deref()).await {
+            Ok(welcome) => return Greeting::Welcomed(Box::new(conn), welcome),
+            Err(ClientError::Refused(body))
+                if body.code == ErrorCode::BadToken && who.token.is_some() =>
+            {
+                who.token = None;
+            }
+            Err(ClientError::Refused(body)) if final_refusal(body.code) => {
+                return Greeting::GiveUp(format!(
+                    "the table server at {target} refused {:?}: {}",
+                    who.name, body.message
+                ));
+            }
+            Err(e) => return Greeting::Retry(e.to_string()),
+        }
+    }
+}
+
+/// Takes the game's messages while there is no connection; returns when the
+/// game drops the session.
+async fn hold_until_stopped(
+    commands: &mut mpsc::UnboundedReceiver<ClientMessage>,
+    keep: &mut Keep,
+) {
+    while let Some(message) = commands.recv().await {
+        keep.hold(message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_five_seconds() {
+        let mut b = Backoff::new();
+        let pauses: Vec<u128> = (0..8).map(|_| b.pause().as_millis()).collect();
+        assert_eq!(pauses, [200, 400, 800, 1600, 3200, 5000, 5000, 5000]);
+    }
+
+    fn saved(name: &str, token: &str) -> Option<Credentials> {
+        Some(Credentials {
+            name: name.into(),
+            token: token.into(),
+        })
+    }
+
+    #[test]
+    fn the_saved_token_goes_with_its_own_name_only() {
+        assert_eq!(
+            identity(Some("ann".into()), saved("ann", "t")),
+            Ok(Identity {
+                name: "ann".into(),
+                token: Some("t".into())
+            })
+        );
+        assert_eq!(
+            identity(Some("bob".into()), saved("ann", "t")),
+            Ok(Identity {
+                name: "bob".into(),
+                token: None
+            })
+        );
+        assert_eq!(
+            identity(None, saved("ann", "t")),
+            Ok(Identity {
+                name: "ann".into(),
+                token: Some("t".into())
+            })
+        );
+        assert!(identity(None, None).is_err_and(|e| e.contains("choose a name")));
+        assert!(identity(Some(" x".into()), None).is_err_and(|e| e.contains("space")));
+    }
+
+    #[test]
+    fn messages_held_offline_wait_for_the_next_connection() {
+        let mut keep = Keep {
+            resume: Resume::new(),
+            outbox: VecDeque::new(),
+        };
+        keep.hold(ClientMessage::List);
+        keep.hold(ClientMessage::Ping);
+        keep.hold(ClientMessage::Move {
+            table: 1,
+            id: 5,
+            action: Value::from("draw"),
+        });
+        assert_eq!(keep.outbox, [ClientMessage::List]);
+        assert_eq!(keep.resume.pending().len(), 1);
+        for _ in 0..OUTBOX + 3 {
+            keep.hold(ClientMessage::Ready { table: 2 });
+        }
+        assert_eq!(keep.outbox.len(), OUTBOX);
+        assert_eq!(
+            keep.outbox.front(),
+            Some(&ClientMessage::Ready { table: 2 })
+        );
+    }
+}
