@@ -1,0 +1,876 @@
+//! The lobby of a table server in the terminal, the same for both games:
+//! the tables with their seats, a new table from the game's presets, join,
+//! watch, join a private table by its code. [`Lobby`] is the pure model
+//! (keys and server messages in, [`Step`]s out) and [`draw`] its view;
+//! [`run`] is the loop over a [`Session`] that returns what the player
+//! chose.
+
+use game_signals::Stop;
+use ratatui::Frame;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph, Row, Table as Grid, TableState};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+use table_client::protocol::{
+    ClientMessage, CreateTable, GameInfo, GameKind, SeatKindSummary, SeatRequest, ServerMessage,
+    TableId, TableStatus, TableSummary,
+};
+use table_client::{Link, Note, Session};
+
+/// A kind of table the player can open: a setup and its number of seats.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Preset {
+    /// What the menu says ("bsd, 2 players").
+    pub label: String,
+    /// The setup, as the game reads it.
+    pub setup: Value,
+    /// Number of seats.
+    pub seats: usize,
+    /// The level the other seats start at (a person's place if `None`).
+    pub others: Option<String>,
+}
+
+/// What the player chose.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    /// Play at `table` in `seat`; the `joined` message's sequence number
+    /// and observation.
+    Play {
+        /// The table.
+        table: TableId,
+        /// The seat.
+        seat: usize,
+        /// The table's sequence number.
+        seq: u64,
+        /// The seat's observation.
+        observation: Value,
+    },
+    /// Watch `table`.
+    Watch {
+        /// The table.
+        table: TableId,
+        /// The table's sequence number.
+        seq: u64,
+        /// The spectators' observation.
+        observation: Value,
+    },
+    /// Leave the program.
+    Quit,
+}
+
+/// What the lobby shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Screen {
+    /// The tables.
+    List,
+    /// A new table: the preset, and each seat but the player's (seat 0).
+    New {
+        /// The preset chosen.
+        preset: usize,
+        /// Per seat after the first: `None` for a person, else a level.
+        seats: Vec<Option<String>>,
+        /// The line of the form that has the cursor (0: the preset, 1..:
+        /// the seats, then "private").
+        line: usize,
+        /// Whether the table is private.
+        private: bool,
+    },
+    /// Typing a private table's number and code: "12 abcdef0123".
+    Code(String),
+}
+
+/// What the loop must do after a step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Nothing.
+    Stay,
+    /// Send this to the server.
+    Send(ClientMessage),
+    /// The lobby is done.
+    Done(Choice),
+}
+
+/// The lobby's model.
+#[derive(Clone, Debug)]
+pub struct Lobby {
+    /// The game this program plays (its tables come first and are the only
+    /// ones that can be joined).
+    pub game: GameKind,
+    /// The server, as the player named it.
+    pub server: String,
+    /// The player's name, once welcomed.
+    pub name: Option<String>,
+    /// The game's presets.
+    pub presets: Vec<Preset>,
+    /// The computer levels, from the welcome.
+    pub levels: Vec<String>,
+    /// The tables, this game's only.
+    pub tables: Vec<TableSummary>,
+    /// The selected line.
+    pub selected: usize,
+    /// The screen.
+    pub screen: Screen,
+    /// The status line: the connection, a refusal, what happens.
+    pub status: String,
+    /// The seats the player holds at unfinished tables (from the welcome).
+    pub held: Vec<TableId>,
+    /// The invitation code of the private table just opened, to show.
+    pub invitation: Option<(TableId, String)>,
+}
+
+impl Lobby {
+    /// An empty lobby for `game` at `server`.
+    pub fn new(game: GameKind, server: impl Into<String>, presets: Vec<Preset>) -> Lobby {
+        Lobby {
+            game,
+            server: server.into(),
+            name: None,
+            presets,
+            levels: Vec::new(),
+            tables: Vec::new(),
+            selected: 0,
+            screen: Screen::List,
+            status: "connecting...".into(),
+            held: Vec::new(),
+            invitation: None,
+        }
+    }
+
+    /// A note from the session.
+    pub fn note(&mut self, note: Note) -> Step {
+        match note {
+            Note::Connection(Link::Connected) => {
+                self.status = "connected".into();
+                Step::Stay
+            }
+            Note::Connection(Link::Reconnecting { attempt, why }) => {
+                self.status = format!("reconnecting (attempt {attempt}): {why}");
+                Step::Stay
+            }
+            Note::Connection(Link::Warning(w)) => {
+                self.status = w;
+                Step::Stay
+            }
+            Note::Connection(Link::Failed(why)) => {
+                self.status = format!("cannot play on this server: {why}");
+                Step::Stay
+            }
+            Note::Message(m) => self.message(m),
+        }
+    }
+
+    /// A message from the server.
+    pub fn message(&mut self, m: ServerMessage) -> Step {
+        match m {
+            ServerMessage::Welcome {
+                name, seats, games, ..
+            } => {
+                self.status = format!("welcome, {name}");
+                self.name = Some(name);
+                self.held = seats
+                    .iter()
+                    .filter(|s| s.game == self.game)
+                    .map(|s| s.table)
+                    .collect();
+                self.levels = games
+                    .into_iter()
+                    .find(|g: &GameInfo| g.game == self.game)
+                    .map(|g| g.levels)
+                    .unwrap_or_default();
+                if let Some(&table) = self.held.first() {
+                    self.status = format!("taking your seat back at table {table}");
+                    return Step::Send(ClientMessage::Join {
+                        table,
+                        seat: None,
+                        code: None,
+                        since: None,
+                    });
+                }
+                Step::Send(ClientMessage::List)
+            }
+            ServerMessage::Tables { tables } => {
+                self.tables = tables.into_iter().filter(|t| t.game == self.game).collect();
+                self.selected = self.selected.min(self.tables.len().saturating_sub(1));
+                Step::Stay
+            }
+            ServerMessage::Created { table, code } => {
+                if let Some(code) = code {
+                    self.invitation = Some((table.id, code));
+                }
+                self.status = format!("table {} is open", table.id);
+                Step::Stay
+            }
+            ServerMessage::Joined {
+                table,
+                seat,
+                seq,
+                observation,
+            } => Step::Done(Choice::Play {
+                table,
+                seat,
+                seq,
+                observation,
+            }),
+            ServerMessage::Watching {
+                table,
+                seq,
+                observation,
+            } => Step::Done(Choice::Watch {
+                table,
+                seq,
+                observation,
+            }),
+            ServerMessage::Error(e) => {
+                self.status = e.message;
+                Step::Send(ClientMessage::List)
+            }
+            _ => Step::Stay,
+        }
+    }
+
+    /// A key.
+    pub fn key(&mut self, key: KeyEvent) -> Step {
+        if key.kind == KeyEventKind::Release {
+            return Step::Stay;
+        }
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            return Step::Done(Choice::Quit);
+        }
+        match self.screen.clone() {
+            Screen::List => self.list_key(key.code),
+            Screen::New {
+                preset,
+                seats,
+                line,
+                private,
+            } => self.new_key(key.code, preset, seats, line, private),
+            Screen::Code(text) => self.code_key(key.code, text),
+        }
+    }
+
+    fn list_key(&mut self, code: KeyCode) -> Step {
+        let chosen = self.tables.get(self.selected).map(|t| t.id);
+        match code {
+            KeyCode::Char('q') | KeyCode::Esc => Step::Done(Choice::Quit),
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.selected = self.selected.saturating_sub(1);
+                Step::Stay
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                if self.selected + 1 < self.tables.len() {
+                    self.selected += 1;
+                }
+                Step::Stay
+            }
+            KeyCode::Char('r') => Step::Send(ClientMessage::List),
+            KeyCode::Enter | KeyCode::Char('p') => match chosen {
+                Some(table) => {
+                    self.status = format!("joining table {table}...");
+                    Step::Send(ClientMessage::Join {
+                        table,
+                        seat: None,
+                        code: None,
+                        since: None,
+                    })
+                }
+                None => {
+                    self.status = "no table yet: press n to open one".into();
+                    Step::Stay
+                }
+            },
+            KeyCode::Char('w') => match chosen {
+                Some(table) => Step::Send(ClientMessage::Watch {
+                    table,
+                    code: None,
+                    since: None,
+                }),
+                None => Step::Stay,
+            },
+            KeyCode::Char('n') => {
+                if self.presets.is_empty() {
+                    return Step::Stay;
+                }
+                self.screen = self.form(0, false);
+                Step::Stay
+            }
+            KeyCode::Char('c') => {
+                self.screen = Screen::Code(String::new());
+                Step::Stay
+            }
+            _ => Step::Stay,
+        }
+    }
+
+    /// The form for preset `preset`, its other seats at the preset's level.
+    fn form(&self, preset: usize, private: bool) -> Screen {
+        let p = &self.presets[preset];
+        Screen::New {
+            preset,
+            seats: vec![p.others.clone(); p.seats.saturating_sub(1)],
+            line: 0,
+            private,
+        }
+    }
+
+    /// The choices a seat cycles through: a person, then every level.
+    fn seat_choices(&self) -> Vec<Option<String>> {
+        std::iter::once(None)
+            .chain(self.levels.iter().cloned().map(Some))
+            .collect()
+    }
+
+    fn new_key(
+        &mut self,
+        code: KeyCode,
+        preset: usize,
+        mut seats: Vec<Option<String>>,
+        line: usize,
+        private: bool,
+    ) -> Step {
+        let lines = seats.len() + 2;
+        match code {
+            KeyCode::Esc => {
+                self.screen = Screen::List;
+                Step::Stay
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.screen = Screen::New {
+                    preset,
+                    seats,
+                    line: line.saturating_sub(1),
+                    private,
+                };
+                Step::Stay
+            }
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
+                self.screen = Screen::New {
+                    preset,
+                    seats,
+                    line: (line + 1).min(lines - 1),
+                    private,
+                };
+                Step::Stay
+            }
+            KeyCode::Left
+            | KeyCode::Right
+            | KeyCode::Char(' ')
+            | KeyCode::Char('h')
+            | KeyCode::Char('l') => {
+                let back = matches!(code, KeyCode::Left | KeyCode::Char('h'));
+                if line == 0 {
+                    let n = self.presets.len();
+                    let next = if back {
+                        (preset + n - 1) % n
+                    } else {
+                        (preset + 1) % n
+                    };
+                    self.screen = self.form(next, private);
+                } else if line <= seats.len() {
+                    let choices = self.seat_choices();
+                    let now = choices
+                        .iter()
+                        .position(|c| *c == seats[line - 1])
+                        .unwrap_or(0);
+                    let n = choices.len();
+                    let next = if back {
+                        (now + n - 1) % n
+                    } else {
+                        (now + 1) % n
+                    };
+                    seats[line - 1] = choices[next].clone();
+                    self.screen = Screen::New {
+                        preset,
+                        seats,
+                        line,
+                        private,
+                    };
+                } else {
+                    self.screen = Screen::New {
+                        preset,
+                        seats,
+                        line,
+                        private: !private,
+                    };
+                }
+                Step::Stay
+            }
+            KeyCode::Enter => {
+                let p = &self.presets[preset];
+                let mut requests = vec![SeatRequest::Human];
+                requests.extend(seats.iter().map(|s| match s {
+                    None => SeatRequest::Human,
+                    Some(level) => SeatRequest::Computer {
+                        level: level.clone(),
+                    },
+                }));
+                let create = CreateTable {
+                    game: self.game,
+                    setup: p.setup.clone(),
+                    seats: requests,
+                    private,
+                    sit: Some(0),
+                };
+                self.screen = Screen::List;
+                self.status = format!("opening a table: {}...", p.label);
+                Step::Send(ClientMessage::Create(create))
+            }
+            _ => {
+                self.screen = Screen::New {
+                    preset,
+                    seats,
+                    line,
+                    private,
+                };
+                Step::Stay
+            }
+        }
+    }
+
+    fn code_key(&mut self, code: KeyCode, mut text: String) -> Step {
+        match code {
+            KeyCode::Esc => {
+                self.screen = Screen::List;
+                Step::Stay
+            }
+            KeyCode::Backspace => {
+                text.pop();
+                self.screen = Screen::Code(text);
+                Step::Stay
+            }
+            KeyCode::Char(c) if text.len() < 40 && (c.is_ascii_alphanumeric() || c == ' ') => {
+                text.push(c);
+                self.screen = Screen::Code(text);
+                Step::Stay
+            }
+            KeyCode::Enter => {
+                let mut words = text.split_whitespace();
+                let table = words.next().and_then(|w| w.parse::<TableId>().ok());
+                let code = words.next().map(str::to_string);
+                self.screen = Screen::List;
+                match (table, code) {
+                    (Some(table), Some(code)) => Step::Send(ClientMessage::Join {
+                        table,
+                        seat: None,
+                        code: Some(code),
+                        since: None,
+                    }),
+                    _ => {
+                        self.status = "type the table's number, a space and its code".into();
+                        self.screen = Screen::Code(text);
+                        Step::Stay
+                    }
+                }
+            }
+            _ => {
+                self.screen = Screen::Code(text);
+                Step::Stay
+            }
+        }
+    }
+}
+
+/// A table's seats in words: names, computers, free places.
+pub fn seats_text(t: &TableSummary) -> String {
+    t.seats
+        .iter()
+        .map(|s| match (s.kind, &s.player, s.away) {
+            (SeatKindSummary::Computer, _, _) => {
+                format!("[{}]", s.level.as_deref().unwrap_or("computer"))
+            }
+            (SeatKindSummary::Human, Some(p), true) => format!("{p} (away)"),
+            (SeatKindSummary::Human, Some(p), false) if !s.connected => format!("{p} (gone)"),
+            (SeatKindSummary::Human, Some(p), false) => p.clone(),
+            (SeatKindSummary::Human, None, _) => "(free)".into(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn status_text(s: TableStatus) -> &'static str {
+    match s {
+        TableStatus::Waiting => "waiting",
+        TableStatus::Playing => "playing",
+        TableStatus::Over => "over",
+    }
+}
+
+/// Draws the lobby.
+pub fn draw(lobby: &Lobby, f: &mut Frame) {
+    let [head, body, help, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(f.area());
+    let who = lobby.name.as_deref().unwrap_or("...");
+    f.render_widget(
+        Paragraph::new(format!(
+            "{} tables at {} - you are {who}",
+            lobby.game.name(),
+            lobby.server
+        ))
+        .style(Style::default().add_modifier(Modifier::BOLD)),
+        head,
+    );
+    match &lobby.screen {
+        Screen::List => {
+            let rows: Vec<Row> = lobby
+                .tables
+                .iter()
+                .map(|t| {
+                    Row::new(vec![
+                        t.id.to_string(),
+                        t.ruleset.clone(),
+                        status_text(t.status).to_string(),
+                        seats_text(t),
+                        if t.spectators > 0 {
+                            t.spectators.to_string()
+                        } else {
+                            String::new()
+                        },
+                    ])
+                })
+                .collect();
+            let grid = Grid::new(
+                rows,
+                [
+                    Constraint::Length(5),
+                    Constraint::Length(28),
+                    Constraint::Length(8),
+                    Constraint::Min(20),
+                    Constraint::Length(8),
+                ],
+            )
+            .header(
+                Row::new(vec!["#", "game", "", "seats", "watching"])
+                    .style(Style::default().add_modifier(Modifier::UNDERLINED)),
+            )
+            .row_highlight_style(Style::default().add_modifier(Modifier::REVERSED))
+            .block(Block::default().borders(Borders::ALL).title(" tables "));
+            let mut state = TableState::default();
+            if !lobby.tables.is_empty() {
+                state.select(Some(lobby.selected));
+            }
+            f.render_stateful_widget(grid, body, &mut state);
+            let keys =
+                "Enter join  w watch  n new table  c private table by code  r refresh  q quit";
+            f.render_widget(Paragraph::new(keys), help);
+        }
+        Screen::New {
+            preset,
+            seats,
+            line,
+            private,
+        } => {
+            let mark = |k: usize| if k == *line { "> " } else { "  " };
+            let mut lines = vec![Line::from(format!(
+                "{}game:    < {} >",
+                mark(0),
+                lobby.presets.get(*preset).map_or("", |p| p.label.as_str())
+            ))];
+            lines.push(Line::from(format!(
+                "  seat 1:  you ({})",
+                lobby.name.as_deref().unwrap_or("")
+            )));
+            for (k, s) in seats.iter().enumerate() {
+                let who = match s {
+                    None => "a person".to_string(),
+                    Some(level) => format!("computer: {level}"),
+                };
+                lines.push(Line::from(format!(
+                    "{}seat {}:  < {who} >",
+                    mark(k + 1),
+                    k + 2
+                )));
+            }
+            lines.push(Line::from(format!(
+                "{}private: < {} >",
+                mark(seats.len() + 1),
+                if *private {
+                    "yes (joined with a code)"
+                } else {
+                    "no"
+                }
+            )));
+            f.render_widget(
+                Paragraph::new(lines)
+                    .block(Block::default().borders(Borders::ALL).title(" new table ")),
+                body,
+            );
+            f.render_widget(
+                Paragraph::new("Up/Down line  Left/Right change  Enter open and sit  Esc back"),
+                help,
+            );
+        }
+        Screen::Code(text) => {
+            f.render_widget(
+                Paragraph::new(format!("table number and code: {text}_")).block(
+                    Block::default()
+                        .borders(Borders::ALL)
+                        .title(" private table "),
+                ),
+                body,
+            );
+            f.render_widget(Paragraph::new("Enter join  Esc back"), help);
+        }
+    }
+    let mut line = lobby.status.clone();
+    if let Some((table, code)) = &lobby.invitation {
+        line = format!("{line} - invitation to table {table}: code {code}");
+    }
+    f.render_widget(Paragraph::new(line), status);
+}
+
+/// Runs the lobby full screen until the player has a seat, watches a table
+/// or quits. Keys are read here; the terminal is restored before it
+/// returns.
+pub fn run(session: &Session, lobby: &mut Lobby, stop: &Stop) -> std::io::Result<Choice> {
+    let mut terminal = ratatui::init();
+    let result = lobby_loop(&mut terminal, session, lobby, stop);
+    ratatui::restore();
+    result
+}
+
+fn lobby_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    session: &Session,
+    lobby: &mut Lobby,
+    stop: &Stop,
+) -> std::io::Result<Choice> {
+    let mut refreshed = Instant::now();
+    loop {
+        if stop.signal().is_some() {
+            return Ok(Choice::Quit);
+        }
+        while let Some(note) = session.try_recv() {
+            match lobby.note(note) {
+                Step::Stay => {}
+                Step::Send(m) => session.send(m),
+                Step::Done(choice) => return Ok(choice),
+            }
+        }
+        if refreshed.elapsed() > Duration::from_secs(3) && lobby.screen == Screen::List {
+            session.send(ClientMessage::List);
+            refreshed = Instant::now();
+        }
+        terminal.draw(|f| draw(lobby, f))?;
+        if event::poll(Duration::from_millis(100))?
+            && let Event::Key(key) = event::read()?
+        {
+            match lobby.key(key) {
+                Step::Stay => {}
+                Step::Send(m) => session.send(m),
+                Step::Done(choice) => return Ok(choice),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use table_client::protocol::{ErrorBody, ErrorCode, Limits, SeatRef, SeatSummary};
+
+    fn presets() -> Vec<Preset> {
+        vec![
+            Preset {
+                label: "bsd, 2 players".into(),
+                setup: serde_json::json!({"rules":"bsd","players":2}),
+                seats: 2,
+                others: Some("classic".into()),
+            },
+            Preset {
+                label: "classic, 4 players in 2 teams".into(),
+                setup: serde_json::json!({"rules":"classic","players":4}),
+                seats: 4,
+                others: None,
+            },
+        ]
+    }
+
+    fn welcome(seats: Vec<SeatRef>) -> ServerMessage {
+        ServerMessage::Welcome {
+            version: 1,
+            server: "test".into(),
+            name: "ann".into(),
+            token: "0".repeat(32),
+            limits: Limits {
+                max_message_bytes: 16384,
+                messages_per_second: 20,
+                burst: 40,
+                idle_seconds: 120,
+                away_seconds: 60,
+            },
+            seats,
+            games: vec![GameInfo {
+                game: GameKind::Mille,
+                levels: vec!["random".into(), "classic".into()],
+            }],
+        }
+    }
+
+    fn table(id: TableId, game: GameKind) -> TableSummary {
+        TableSummary {
+            id,
+            game,
+            ruleset: "bsd, 2 players".into(),
+            setup: Value::Null,
+            seats: vec![
+                SeatSummary {
+                    kind: SeatKindSummary::Human,
+                    level: None,
+                    player: Some("bob".into()),
+                    connected: true,
+                    away: false,
+                },
+                SeatSummary {
+                    kind: SeatKindSummary::Human,
+                    level: None,
+                    player: None,
+                    connected: false,
+                    away: false,
+                },
+            ],
+            status: TableStatus::Waiting,
+            private: false,
+            spectators: 1,
+            seq: 0,
+        }
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn screen(lobby: &Lobby) -> String {
+        let mut t = Terminal::new(TestBackend::new(90, 12)).expect("terminal");
+        t.draw(|f| draw(lobby, f)).expect("draw");
+        let buf = t.backend().buffer().clone();
+        (0..buf.area.height)
+            .map(|y| {
+                (0..buf.area.width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn a_welcome_lists_the_tables_of_this_game_and_enter_joins() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        assert_eq!(
+            lobby.message(welcome(Vec::new())),
+            Step::Send(ClientMessage::List)
+        );
+        lobby.message(ServerMessage::Tables {
+            tables: vec![table(3, GameKind::Mille), table(4, GameKind::Cubes)],
+        });
+        assert_eq!(lobby.tables.len(), 1, "only this game's tables");
+        let text = screen(&lobby);
+        assert!(text.contains("bob, (free)"), "{text}");
+        assert!(text.contains("you are ann"), "{text}");
+        assert_eq!(
+            lobby.key(key(KeyCode::Enter)),
+            Step::Send(ClientMessage::Join {
+                table: 3,
+                seat: None,
+                code: None,
+                since: None
+            })
+        );
+        let joined = ServerMessage::Joined {
+            table: 3,
+            seat: 1,
+            seq: 0,
+            observation: Value::Null,
+        };
+        assert!(matches!(
+            lobby.message(joined),
+            Step::Done(Choice::Play {
+                table: 3,
+                seat: 1,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_returning_player_is_taken_back_to_its_seat() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        let held = SeatRef {
+            table: 9,
+            game: GameKind::Mille,
+            seat: 0,
+        };
+        assert_eq!(
+            lobby.message(welcome(vec![held])),
+            Step::Send(ClientMessage::Join {
+                table: 9,
+                seat: None,
+                code: None,
+                since: None
+            })
+        );
+    }
+
+    #[test]
+    fn the_new_table_form_cycles_presets_and_seats_and_creates() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        lobby.message(welcome(Vec::new()));
+        lobby.key(key(KeyCode::Char('n')));
+        assert!(screen(&lobby).contains("computer: classic"));
+        lobby.key(key(KeyCode::Right));
+        assert!(screen(&lobby).contains("classic, 4 players"));
+        lobby.key(key(KeyCode::Down));
+        lobby.key(key(KeyCode::Right));
+        let step = lobby.key(key(KeyCode::Enter));
+        let Step::Send(ClientMessage::Create(c)) = step else {
+            panic!("{step:?}")
+        };
+        assert_eq!(c.seats.len(), 4);
+        assert_eq!(c.seats[0], SeatRequest::Human);
+        assert_eq!(
+            c.seats[1],
+            SeatRequest::Computer {
+                level: "random".into()
+            }
+        );
+        assert_eq!(c.seats[2], SeatRequest::Human);
+        assert_eq!(c.sit, Some(0));
+    }
+
+    #[test]
+    fn a_refusal_is_shown_and_a_private_table_is_joined_by_code() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        lobby.message(ServerMessage::Error(ErrorBody {
+            code: ErrorCode::SeatTaken,
+            message: "seat 2 is taken".into(),
+            id: None,
+            table: Some(3),
+        }));
+        assert!(screen(&lobby).contains("seat 2 is taken"));
+        lobby.key(key(KeyCode::Char('c')));
+        for c in "12 ab12".chars() {
+            lobby.key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(
+            lobby.key(key(KeyCode::Enter)),
+            Step::Send(ClientMessage::Join {
+                table: 12,
+                seat: None,
+                code: Some("ab12".into()),
+                since: None
+            })
+        );
+        assert_eq!(lobby.key(key(KeyCode::Char('q'))), Step::Done(Choice::Quit));
+    }
+}
