@@ -192,9 +192,9 @@ impl<G: ServerGame> Actor<G> {
             }
         }
         let waiting = slots.iter().any(|s| s.level.is_none() && s.owner.is_none());
-        let status = if table.turn() == Turn::Over {
-            TableStatus::Over
-        } else if waiting {
+        // A game that ended just before a crash counts as playing until
+        // `advance` finds it over and records its results.
+        let status = if waiting {
             TableStatus::Waiting
         } else {
             TableStatus::Playing
@@ -677,6 +677,11 @@ impl<G: ServerGame> Actor<G> {
                 "there is no such table".into(),
                 None,
             );
+            return Ok(());
+        }
+        if self.status == TableStatus::Over {
+            let why = "the game at this table is over: watch it instead".to_string();
+            self.refuse(&out, ErrorCode::GameOver, why, None);
             return Ok(());
         }
         let mine = self
