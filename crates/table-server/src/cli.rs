@@ -36,6 +36,11 @@ pub struct ServeArgs {
     /// Seconds of silence after which a connection is closed.
     #[arg(long, default_value_t = 120)]
     pub idle: u64,
+    /// Offer a bot program (speaking the Mille Bornes Bot Protocol) as a
+    /// mille computer player named NAME: `--bot 'mybot=python3 bot.py'`
+    /// (repeat for more).
+    #[arg(long = "bot", value_name = "NAME=COMMAND", value_parser = program)]
+    pub bots: Vec<(String, String)>,
     /// Messages a second a connection may send on average.
     #[arg(long, default_value_t = 20)]
     pub rate: u32,
@@ -71,6 +76,7 @@ impl ServeArgs {
         config.limits.idle_seconds = self.idle.max(1);
         config.limits.messages_per_second = self.rate.max(1);
         config.limits.burst = self.rate.max(1) * 2;
+        config.programs = self.bots.clone();
         Ok(config)
     }
 }
@@ -93,4 +99,15 @@ pub fn run(args: &ServeArgs) -> Result<(), ServerError> {
             source,
         })?;
     runtime.block_on(crate::serve(config))
+}
+
+/// Reads `NAME=COMMAND`.
+fn program(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => {
+            table_protocol::check_name(name.trim())?;
+            Ok((name.trim().to_string(), command.trim().to_string()))
+        }
+        _ => Err(format!("a bot program is NAME=COMMAND, not {text:?}")),
+    }
 }

@@ -460,11 +460,11 @@ async fn hello(
         games: vec![
             GameInfo {
                 game: GameKind::Mille,
-                levels: Mille::levels(),
+                levels: shared.levels::<Mille>(),
             },
             GameInfo {
                 game: GameKind::Cubes,
-                levels: Cubes::levels(),
+                levels: shared.levels::<Cubes>(),
             },
         ],
     });
@@ -488,8 +488,8 @@ async fn open_table(
         ));
     }
     let (setup, levels) = match create.game {
-        GameKind::Mille => check::<Mille>(&create)?,
-        GameKind::Cubes => check::<Cubes>(&create)?,
+        GameKind::Mille => check::<Mille>(shared, &create)?,
+        GameKind::Cubes => check::<Cubes>(shared, &create)?,
     };
     if let Some(sit) = create.sit
         && levels.get(sit).is_none_or(Option::is_some)
@@ -545,7 +545,10 @@ async fn open_table(
 type Checked = (serde_json::Value, Vec<Option<String>>);
 
 /// The setup (normalized) and each seat's level, or why not.
-fn check<G: ServerGame>(create: &CreateTable) -> Result<Checked, (ErrorCode, String)> {
+fn check<G: ServerGame>(
+    shared: &Shared,
+    create: &CreateTable,
+) -> Result<Checked, (ErrorCode, String)> {
     let bad = |why: String| (ErrorCode::BadSetup, why);
     let setup = G::setup(&create.setup).map_err(bad)?;
     G::check_seats(&setup, create.seats.len()).map_err(bad)?;
@@ -554,7 +557,9 @@ fn check<G: ServerGame>(create: &CreateTable) -> Result<Checked, (ErrorCode, Str
         .iter()
         .map(|s| match s {
             SeatRequest::Human => Ok(None),
-            SeatRequest::Computer { level } => G::bot(level, 0).map(|_| Some(level.clone())),
+            SeatRequest::Computer { level } => {
+                shared.check_level::<G>(level).map(|()| Some(level.clone()))
+            }
         })
         .collect::<Result<Vec<_>, String>>()
         .map_err(bad)?;

@@ -9,6 +9,7 @@ use mille_engine::{Action as MilleAction, GameConfig, Mille, RulesetId};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
+use std::time::Duration;
 use table_protocol::GameKind;
 
 /// The cubes score file in the server's data directory, which `cubes rank
@@ -46,6 +47,12 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
     fn stand_in() -> &'static str;
     /// A computer player at `level`.
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
+    /// A bot program speaking the game's bot protocol, started with
+    /// `command` (the server's operator names such programs; a client only
+    /// picks one by its name).
+    fn program(command: &str, _timeout: Duration) -> Result<Box<dyn Bot<Self>>, String> {
+        Err(format!("bot programs play mille only, not {command:?}"))
+    }
     /// The name a computer player at `level` sits under.
     fn bot_name(level: &str, seat: usize) -> String;
     /// Reads an action in its wire form.
@@ -122,6 +129,12 @@ impl ServerGame for Mille {
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Mille>>, String> {
         let level: mille_ai::Level = level.parse().map_err(|e| format!("{e}"))?;
         Ok(mille_ai::make_bot(level, seed))
+    }
+
+    fn program(command: &str, timeout: Duration) -> Result<Box<dyn Bot<Mille>>, String> {
+        mille_protocol::ExternalBot::spawn(command, timeout)
+            .map(|b| Box::new(b) as Box<dyn Bot<Mille>>)
+            .map_err(|e| e.to_string())
     }
 
     fn bot_name(level: &str, seat: usize) -> String {

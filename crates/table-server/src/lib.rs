@@ -44,6 +44,9 @@ use table::{Actor, TableHandle};
 use table_protocol::{GameKind, Limits, ServerMessage, TableId, TableSummary};
 use tokio::sync::{Notify, mpsc};
 
+/// How long a bot program may think over one decision.
+const PROGRAM_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How a server is set up.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -66,6 +69,9 @@ pub struct Config {
     pub limits: Limits,
     /// The most tables open at once.
     pub max_tables: usize,
+    /// Bot programs offered as mille computer players: (level name,
+    /// command line).
+    pub programs: Vec<(String, String)>,
 }
 
 impl Config {
@@ -87,6 +93,7 @@ impl Config {
                 away_seconds: 60,
             },
             max_tables: 20_000,
+            programs: Vec::new(),
         }
     }
 }
@@ -210,6 +217,49 @@ impl Shared {
     /// A new connection's number.
     pub fn next_conn(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A computer player at `level`: a built-in level, or a bot program
+    /// the operator named.
+    pub fn bot<G: games::ServerGame>(
+        &self,
+        level: &str,
+        seed: u64,
+    ) -> Result<Box<dyn game_table::Bot<G>>, String> {
+        match self.program::<G>(level) {
+            Some(command) => G::program(command, PROGRAM_TIMEOUT),
+            None => G::bot(level, seed),
+        }
+    }
+
+    /// The computer levels of a game: the built-in ones, then the bot
+    /// programs.
+    pub fn levels<G: games::ServerGame>(&self) -> Vec<String> {
+        let mut levels = G::levels();
+        if G::KIND == GameKind::Mille {
+            levels.extend(self.config.programs.iter().map(|(name, _)| name.clone()));
+        }
+        levels
+    }
+
+    /// Whether `level` is one of the game's levels (a program is checked
+    /// by name, not started).
+    pub fn check_level<G: games::ServerGame>(&self, level: &str) -> Result<(), String> {
+        if self.program::<G>(level).is_some() {
+            return Ok(());
+        }
+        G::bot(level, 0).map(|_| ())
+    }
+
+    fn program<G: games::ServerGame>(&self, level: &str) -> Option<&str> {
+        if G::KIND != GameKind::Mille {
+            return None;
+        }
+        self.config
+            .programs
+            .iter()
+            .find(|(name, _)| name == level)
+            .map(|(_, command)| command.as_str())
     }
 
     fn forget(&self, id: TableId) {

@@ -170,7 +170,7 @@ impl<G: ServerGame> Actor<G> {
             players.push(match &slot.level {
                 Some(level) => (
                     SeatInfo::computer(G::bot_name(level, k), level.clone()),
-                    Player::Bot(G::bot(level, bot_seed(stored.seed, k))?),
+                    Player::Bot(shared.bot::<G>(level, bot_seed(stored.seed, k))?),
                 ),
                 None => (person(slot, k), Player::Person),
             });
