@@ -206,6 +206,9 @@ fn a_dropped_connection_is_resumed_where_it_was() {
             },
         )
         .await;
+        // Asked for while the connection was down: sent after the resumption.
+        assert_eq!(hear(&mut second).await, ClientMessage::List);
+        say(&mut second, ServerMessage::Tables { tables: vec![] }).await;
         // Idle 3 s: the session pings within about a second.
         assert_eq!(hear(&mut second).await, ClientMessage::Ping);
         say(&mut second, ServerMessage::Pong).await;
@@ -245,6 +248,7 @@ fn a_dropped_connection_is_resumed_where_it_was() {
         note(&session),
         Note::Connection(Link::Reconnecting { attempt: 1, .. })
     ));
+    session.send(ClientMessage::List);
     assert_eq!(note(&session), Note::Connection(Link::Connected));
     assert!(matches!(message(&session), ServerMessage::Welcome { .. }));
     assert!(matches!(
@@ -259,6 +263,7 @@ fn a_dropped_connection_is_resumed_where_it_was() {
             seq: 7
         }
     );
+    assert_eq!(message(&session), ServerMessage::Tables { tables: vec![] });
     // The pong answering the session's own ping is not passed on.
     assert_eq!(message(&session), update(7));
     assert_eq!(session.play(3, Value::from("x")), id + 1);
