@@ -253,6 +253,9 @@ impl Connection {
                     });
                 }
                 Message::Close(frame) => {
+                    // Sends the close's answer, which tungstenite queued, so
+                    // the server is not left waiting for it.
+                    let _ = self.ws.flush().await;
                     let reason = match frame {
                         Some(f) if !f.reason.is_empty() => f.reason.as_str().to_owned(),
                         Some(f) => format!("no reason given (code {})", u16::from(f.code)),

@@ -8,6 +8,8 @@
 //!   itself and resumes where it was ([`Resume`]: what is sent again).
 
 mod connection;
+#[cfg(test)]
+mod fake_server_tests;
 mod resume;
 mod session;
 mod target;

@@ -175,13 +175,29 @@ impl Session {
     }
 }
 
+/// How long dropping a session waits for its connection to close.
+const CLOSING: Duration = Duration::from_secs(2);
+
 impl Drop for Session {
     fn drop(&mut self) {
         // Closing the channel stops the background, which closes the
-        // connection politely (within a second) before the thread ends.
+        // connection politely (within a second) before the thread ends. A
+        // connection stuck in a write is left to the thread, so a game
+        // never hangs on its way out.
         self.commands = None;
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        let deadline = Instant::now() + CLOSING;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.notes.recv_timeout(left) {
+                Ok(_) => {}
+                Err(std_mpsc::RecvTimeoutError::Disconnected) => {
+                    if let Some(thread) = self.thread.take() {
+                        let _ = thread.join();
+                    }
+                    return;
+                }
+                Err(std_mpsc::RecvTimeoutError::Timeout) => return,
+            }
         }
     }
 }
@@ -365,12 +381,17 @@ impl Background {
         welcome: &Welcome,
         keep: &mut Keep,
     ) -> Option<String> {
-        let mut resend = keep.resume.after_welcome();
-        resend.extend(keep.outbox.drain(..));
-        for message in &resend {
+        for message in keep.resume.after_welcome() {
+            if let Err(e) = conn.send(&message).await {
+                return Some(e.to_string());
+            }
+        }
+        // Each held message leaves the outbox only once sent.
+        while let Some(message) = keep.outbox.front() {
             if let Err(e) = conn.send(message).await {
                 return Some(e.to_string());
             }
+            keep.outbox.pop_front();
         }
         let idle = Duration::from_secs(welcome.limits.idle_seconds.max(3));
         let period = idle / 3;
