@@ -324,7 +324,12 @@ mod tests {
         let cli = Cli::try_parse_from(std::iter::once("cubes").chain(args.iter().copied()))?;
         Ok(seats(&cli)?
             .into_iter()
-            .map(|(s, _)| (s.name.clone(), matches!(s.kind, game_table::SeatKind::Computer { .. })))
+            .map(|(s, _)| {
+                (
+                    s.name.clone(),
+                    matches!(s.kind, game_table::SeatKind::Computer { .. }),
+                )
+            })
             .collect())
     }
 

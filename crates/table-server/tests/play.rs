@@ -341,3 +341,123 @@ impl Client {
             .expect("send");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_away_player_is_stood_in_for_and_gets_the_seat_back() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut c = config(dir.path());
+    c.away = Duration::from_millis(300);
+    let server = table_server::start(c).await.expect("start");
+    let mut ann = Client::open(&server).await;
+    let token = ann.hello("ann", None).await;
+    let mut bob = Client::open(&server).await;
+    bob.hello("bob", None).await;
+    ann.send(&create(
+        "cubes",
+        Value::Null,
+        json!([{"kind": "human"}, {"kind": "human"}]),
+        Some(0),
+    ))
+    .await;
+    let table = ann
+        .until(|m| match m {
+            ServerMessage::Created { table, .. } => Some(table.id),
+            _ => None,
+        })
+        .await;
+    bob.send(&ClientMessage::Join {
+        table,
+        seat: Some(1),
+        code: None,
+        since: None,
+    })
+    .await;
+    bob.until(|m| matches!(m, ServerMessage::Joined { .. }).then_some(()))
+        .await;
+    // ann goes; after the away time a computer plays her turns, and
+    // everybody is told.
+    drop(ann);
+    let (away, mut next) = bob
+        .until(|m| match m {
+            ServerMessage::Update { seats, .. } if seats[0].away => {
+                Some((seats[0].clone(), Some(m.clone())))
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(away.player.as_deref(), Some("ann"));
+    assert_eq!(away.level.as_deref(), Some("steady"));
+    // bob plays his turns (holding at once) until the stand-in has rolled
+    // for ann.
+    let mut id = 0;
+    let mut last_moved = u64::MAX;
+    let mut stood_in = false;
+    for _ in 0..200 {
+        let m = match next.take() {
+            Some(m) => m,
+            None => bob.recv().await,
+        };
+        let ServerMessage::Update {
+            observation, seq, ..
+        } = m
+        else {
+            continue;
+        };
+        let events = observation["events"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if events.iter().any(|e| e.to_string().contains("\"seat\":0")) {
+            stood_in = true;
+            break;
+        }
+        let legal = legal(&observation);
+        if seq != last_moved && !legal.is_empty() {
+            last_moved = seq;
+            id += 1;
+            let action = legal
+                .iter()
+                .find(|a| *a == "Hold")
+                .unwrap_or(&legal[0])
+                .clone();
+            bob.send(&ClientMessage::Move { table, id, action }).await;
+        }
+    }
+    assert!(stood_in, "a computer played ann's turn while she was away");
+    // She comes back with her token: the seat is hers again, with what she
+    // missed since the last number she saw.
+    let mut ann = Client::open(&server).await;
+    assert_eq!(ann.hello("ann", Some(token)).await.len(), 32);
+    ann.send(&ClientMessage::Join {
+        table,
+        seat: None,
+        code: None,
+        since: Some(0),
+    })
+    .await;
+    let (seat, observation) = ann
+        .until(|m| match m {
+            ServerMessage::Joined {
+                seat, observation, ..
+            } => Some((*seat, observation.clone())),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seat, 0);
+    assert!(
+        observation["events"]
+            .as_array()
+            .is_some_and(|e| !e.is_empty()),
+        "the events since seq 0: {observation}"
+    );
+    let back = bob
+        .until(|m| match m {
+            ServerMessage::Update { seats, .. } if !seats[0].away && seats[0].connected => {
+                Some(seats[0].clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(back.player.as_deref(), Some("ann"));
+    server.stop().await;
+}
