@@ -64,6 +64,12 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
     fn host_action(state: &Self::State) -> Option<Self::Action>;
     /// Every seat's result, once the game is over.
     fn results(state: &Self::State) -> Vec<SeatResult>;
+    /// Whether the seat to act decides something the others may not know
+    /// it is asked (a coup fourré chance): a computer answers it without
+    /// the pause people watch its moves with, so the pause tells nothing.
+    fn secret_decision(_state: &Self::State) -> bool {
+        false
+    }
     /// Writes a finished game to the game's own score file in the
     /// server's data directory, if it keeps one.
     fn record(_state: &Self::State, _seats: &[SeatInfo], _data: &Path) -> Result<(), String> {
@@ -150,6 +156,10 @@ impl ServerGame for Mille {
 
     fn write_action(action: MilleAction) -> Value {
         Value::from(action.to_string())
+    }
+
+    fn secret_decision(state: &mille_engine::State) -> bool {
+        matches!(state.phase(), mille_engine::Phase::CoupFourre { .. })
     }
 
     fn host_action(state: &mille_engine::State) -> Option<MilleAction> {

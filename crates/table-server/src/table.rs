@@ -366,7 +366,10 @@ impl<G: ServerGame> Actor<G> {
                     if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
                         return Ok(());
                     }
-                    if !self.conns.is_empty() && !self.shared.config.bot_delay.is_zero() {
+                    if !self.conns.is_empty()
+                        && !self.shared.config.bot_delay.is_zero()
+                        && !G::secret_decision(self.table.state())
+                    {
                         tokio::time::sleep(self.shared.config.bot_delay).await;
                     }
                     if !self.bot_step().await? {
@@ -856,13 +859,10 @@ impl<G: ServerGame> Actor<G> {
                 TableError::NotYourTurn { turn, .. } => (
                     ErrorCode::NotYourTurn,
                     match turn {
-                        Turn::Seat(s) => format!(
-                            "it is not your turn: {} is to play",
-                            self.table
-                                .seats()
-                                .get(s)
-                                .map_or("somebody", |i| i.name.as_str())
-                        ),
+                        // Who is to play is not named: a seat deciding on a
+                        // coup fourré out of turn must not be told apart from
+                        // the seat everybody else sees to act.
+                        Turn::Seat(_) => "it is not your turn".to_string(),
                         Turn::Host => "the hand is over: the next one is being dealt".into(),
                         Turn::Over => "the game is over".into(),
                     },
