@@ -428,6 +428,16 @@ async fn hello(
                 refuse(out, ErrorCode::BadName, &why);
                 return Ok(());
             }
+            // The score file tells people from computers by name too.
+            let lower = name.to_lowercase();
+            if cubes_ai::computer_names()
+                .iter()
+                .any(|c| c.to_lowercase() == lower)
+            {
+                let why = format!("{name} is the name of a computer player: choose another");
+                refuse(out, ErrorCode::BadName, &why);
+                return Ok(());
+            }
             let token = match secret(16) {
                 Ok(t) => t,
                 Err(why) => {

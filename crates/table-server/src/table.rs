@@ -551,7 +551,7 @@ impl<G: ServerGame> Actor<G> {
                     seq: self.table.seq(),
                     observation,
                 });
-                self.conns.insert(
+                let before = self.conns.insert(
                     conn,
                     Seated {
                         viewer: Viewer::Spectator,
@@ -559,6 +559,15 @@ impl<G: ServerGame> Actor<G> {
                         shown,
                     },
                 );
+                // A player who turns spectator has left the seat.
+                if let Some(Seated {
+                    viewer: Viewer::Seat(s),
+                    ..
+                }) = before
+                {
+                    self.seat_emptied(s);
+                    self.broadcast();
+                }
                 self.publish();
                 Ok(())
             }

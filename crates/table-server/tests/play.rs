@@ -313,6 +313,15 @@ async fn names_tokens_and_refusals() {
     assert!(
         matches!(thief.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::NameTaken)
     );
+    thief
+        .send(&ClientMessage::Hello {
+            version: VERSION,
+            name: Some("steady sam".into()),
+            token: None,
+            client: None,
+        })
+        .await;
+    assert!(matches!(thief.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadName));
     let mut again = Client::open(&server).await;
     assert_eq!(again.hello("ann", Some(token.clone())).await, token);
     ann.send_raw_json("{\"type\":\"move\",\"table\":99,\"id\":1,\"action\":\"draw\"}")
