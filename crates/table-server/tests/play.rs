@@ -470,3 +470,96 @@ async fn an_away_player_is_stood_in_for_and_gets_the_seat_back() {
     assert_eq!(back.player.as_deref(), Some("ann"));
     server.stop().await;
 }
+
+/// A bot program in a few lines of Python: it discards its first card,
+/// never calls coup fourré and never extends.
+const DISCARDER: &str = r#"
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if "hello" in r:
+        a = {"id": r["id"], "name": "discarder", "protocol": 1}
+    elif r.get("decide") == "turn":
+        a = {"id": r["id"], "discard": r["view"]["hand"][0]}
+    elif r.get("decide") == "coup_fourre":
+        a = {"id": r["id"], "coup_fourre": False}
+    elif r.get("decide") == "extension":
+        a = {"id": r["id"], "extend": False}
+    else:
+        a = {"id": r.get("id"), "error": "unknown request"}
+    print(json.dumps(a), flush=True)
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_program_named_by_the_operator_takes_a_seat() {
+    let dir = tempfile::tempdir().expect("dir");
+    let script = dir.path().join("discarder.py");
+    std::fs::write(&script, DISCARDER).expect("script");
+    let mut c = config(dir.path());
+    c.programs = vec![("discarder".into(), format!("python3 {}", script.display()))];
+    let server = table_server::start(c).await.expect("start");
+    let mut ann = Client::open(&server).await;
+    ann.send(&ClientMessage::Hello {
+        version: VERSION,
+        name: Some("ann".into()),
+        token: None,
+        client: None,
+    })
+    .await;
+    let levels = ann
+        .until(|m| match m {
+            ServerMessage::Welcome { games, .. } => Some(games[0].levels.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(levels.contains(&"discarder".to_string()), "{levels:?}");
+    ann.send(&create(
+        "mille",
+        Value::Null,
+        json!([{"kind": "human"}, {"kind": "computer", "level": "discarder"}]),
+        Some(0),
+    ))
+    .await;
+    let table = ann
+        .until(|m| match m {
+            ServerMessage::Created { table, .. } => Some(table.id),
+            _ => None,
+        })
+        .await;
+    let mut id = 0;
+    let mut last = u64::MAX;
+    let mut bot_discarded = false;
+    for _ in 0..100 {
+        let (seq, observation) = ann
+            .until(|m| match m {
+                ServerMessage::Joined {
+                    seq, observation, ..
+                }
+                | ServerMessage::Update {
+                    seq, observation, ..
+                } => Some((*seq, observation.clone())),
+                _ => None,
+            })
+            .await;
+        let events = observation["events"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if events
+            .iter()
+            .any(|e| e["event"] == "discarded" && e["seat"] == 1)
+        {
+            bot_discarded = true;
+            break;
+        }
+        if let Some(action) = legal(&observation).first().cloned()
+            && seq != last
+        {
+            last = seq;
+            id += 1;
+            ann.send(&ClientMessage::Move { table, id, action }).await;
+        }
+    }
+    assert!(bot_discarded, "the program played its seat");
+    server.stop().await;
+}
