@@ -126,7 +126,10 @@ pub struct Actor<G: ServerGame> {
     table: Table<G>,
     slots: Vec<Slot>,
     conns: HashMap<ConnId, Seated>,
-    /// `events_at[seq]`: how many events the table had after `seq` moves.
+    /// `events_at[seq]`: how many events the table had after its `seq`-th
+    /// public move. The sequence number the protocol speaks of counts the
+    /// moves everybody sees something of: a move only its maker sees (a
+    /// declined coup fourré) must not show in a number everybody gets.
     events_at: Vec<usize>,
     accepted: Vec<VecDeque<(u64, u64)>>,
     ready: HashSet<usize>,
@@ -184,11 +187,14 @@ impl<G: ServerGame> Actor<G> {
             table
                 .replay(action)
                 .map_err(|e| format!("move {}: {e}", seq + 1))?;
-            events_at.push(table.event_count());
+            let last = events_at.last().copied().unwrap_or(0);
+            if public::<G>(&table, last) {
+                events_at.push(table.event_count());
+            }
             if let (Some(seat), Some(id)) = (seat, client_id)
                 && let Some(ids) = accepted.get_mut(*seat)
             {
-                remember(ids, *id, seq as u64 + 1);
+                remember(ids, *id, events_at.len() as u64 - 1);
             }
         }
         let waiting = slots.iter().any(|s| s.level.is_none() && s.owner.is_none());
@@ -360,7 +366,7 @@ impl<G: ServerGame> Actor<G> {
                     self.host_at = None;
                     self.ready.clear();
                     self.record(None, action, None).await?;
-                    self.broadcast();
+                    self.broadcast_news();
                 }
                 Turn::Seat(seat) => {
                     if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
@@ -408,7 +414,7 @@ impl<G: ServerGame> Actor<G> {
             Ok(game_table::Step::Moved { seat, action }) => {
                 self.failures = 0;
                 self.record(Some(seat), action, None).await?;
-                self.broadcast();
+                self.broadcast_news();
                 Ok(true)
             }
             Ok(_) => Ok(false),
@@ -459,11 +465,15 @@ impl<G: ServerGame> Actor<G> {
                 status,
             )
             .await?;
-        self.events_at.push(self.table.event_count());
+        let last = self.events_at.last().copied().unwrap_or(0);
+        if public::<G>(&self.table, last) {
+            self.events_at.push(self.table.event_count());
+        }
+        let public_seq = self.seq();
         if let (Some(seat), Some(id)) = (seat, client_id)
             && let Some(ids) = self.accepted.get_mut(seat)
         {
-            remember(ids, id, seq);
+            remember(ids, id, public_seq);
         }
         self.shared.metrics.moves.inc();
         Ok(())
@@ -497,7 +507,6 @@ impl<G: ServerGame> Actor<G> {
         if let Ok(Err(e)) = recorded {
             tracing::error!(table = self.id, error = %e, "cannot record the scores");
         }
-        self.shared.metrics.tables.dec();
         tracing::info!(table = self.id, "game over");
         self.broadcast();
         Ok(())
@@ -548,7 +557,7 @@ impl<G: ServerGame> Actor<G> {
                 let observation = self.observation(Viewer::Spectator, from);
                 out.send_msg(&ServerMessage::Watching {
                     table: self.id,
-                    seq: self.table.seq(),
+                    seq: self.seq(),
                     observation,
                 });
                 let before = self.conns.insert(
@@ -791,7 +800,7 @@ impl<G: ServerGame> Actor<G> {
         out.send_msg(&ServerMessage::Joined {
             table: self.id,
             seat,
-            seq: self.table.seq(),
+            seq: self.seq(),
             observation,
         });
         self.conns.insert(
@@ -885,10 +894,10 @@ impl<G: ServerGame> Actor<G> {
         out.send_msg(&ServerMessage::Ack {
             table: self.id,
             id,
-            seq: self.table.seq(),
+            seq: self.seq(),
         });
         self.shared.metrics.observe_move(at.elapsed());
-        self.broadcast();
+        self.broadcast_news();
         Ok(())
     }
 
@@ -922,32 +931,51 @@ impl<G: ServerGame> Actor<G> {
             .collect()
     }
 
+    /// The table's sequence number: its public moves so far.
+    fn seq(&self) -> u64 {
+        self.events_at.len().saturating_sub(1) as u64
+    }
+
     /// Sends every connection its observation with the events it has not
-    /// seen, and refreshes the lobby line.
+    /// seen (after a seat change), and refreshes the lobby line.
     fn broadcast(&mut self) {
+        self.send_updates(true);
+    }
+
+    /// After a move: sends an update to every connection that has
+    /// something new to see, and to nobody else (a move that only its
+    /// maker sees is not announced to the others by a message).
+    fn broadcast_news(&mut self) {
+        self.send_updates(false);
+    }
+
+    fn send_updates(&mut self, everybody: bool) {
         let seats = self.seat_summaries();
-        let seq = self.table.seq();
+        let seq = self.seq();
         let count = self.table.event_count();
         // Spectators who have seen the same events get the same text.
-        let mut made: HashMap<(Viewer, usize), Arc<str>> = HashMap::new();
+        let mut made: HashMap<(Viewer, usize), Option<Arc<str>>> = HashMap::new();
         for c in self.conns.values_mut() {
             let text = made
                 .entry((c.viewer, c.shown))
                 .or_insert_with(|| {
-                    let observation =
-                        serde_json::to_value(self.table.observe_since(c.viewer, c.shown))
-                            .unwrap_or(Value::Null);
-                    ServerMessage::Update {
+                    let observation = self.table.observe_since(c.viewer, c.shown);
+                    if !everybody && G::events_in(&observation) == 0 {
+                        return None;
+                    }
+                    let observation = serde_json::to_value(observation).unwrap_or(Value::Null);
+                    let update = ServerMessage::Update {
                         table: self.id,
                         seq,
                         observation,
                         seats: seats.clone(),
-                    }
-                    .to_json()
-                    .into()
+                    };
+                    Some(update.to_json().into())
                 })
                 .clone();
-            c.out.send(text);
+            if let Some(text) = text {
+                c.out.send(text);
+            }
             c.shown = count;
         }
         self.publish();
@@ -968,12 +996,18 @@ impl<G: ServerGame> Actor<G> {
                 .values()
                 .filter(|c| c.viewer == Viewer::Spectator)
                 .count(),
-            seq: self.table.seq(),
+            seq: self.seq(),
         };
         if let Ok(mut s) = self.summary.lock() {
             *s = summary;
         }
     }
+}
+
+/// Whether the events of a table from number `from` on include one that
+/// everybody sees.
+fn public<G: ServerGame>(table: &Table<G>, from: usize) -> bool {
+    G::events_in(&table.observe_since(Viewer::Spectator, from)) > 0
 }
 
 fn remember(ids: &mut VecDeque<(u64, u64)>, id: u64, seq: u64) {
@@ -994,5 +1028,75 @@ fn empty_summary(id: TableId, game: GameKind) -> TableSummary {
         private: false,
         spectators: 0,
         seq: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_engine::{Action, Card, GameConfig, Mille, Phase, Scenario};
+
+    #[test]
+    fn a_declined_coup_fourre_is_not_a_public_move() {
+        let config = GameConfig::default();
+        let first = mille_engine::Rules::new(config)
+            .expect("bsd")
+            .seat(0)
+            .expect("seat 0");
+        let state = Scenario::new(config)
+            .expect("bsd")
+            .hand(
+                0,
+                &[
+                    Card::Stop,
+                    Card::D25,
+                    Card::D50,
+                    Card::D75,
+                    Card::D100,
+                    Card::Go,
+                ],
+            )
+            .hand(
+                1,
+                &[
+                    Card::RightOfWay,
+                    Card::D25,
+                    Card::D50,
+                    Card::D75,
+                    Card::D100,
+                    Card::Go,
+                ],
+            )
+            .battle(1, &[Card::Go])
+            .deck(&[Card::D200, Card::D200, Card::D200, Card::D200])
+            .phase(Phase::Turn {
+                seat: first,
+                drawn: true,
+            })
+            .build();
+        let mut table: Table<Mille> = Table::new(state, Vec::new());
+        let before = table.event_count();
+        table
+            .act(
+                0,
+                Action::Play {
+                    card: Card::Stop,
+                    team: 1,
+                },
+            )
+            .expect("the stop");
+        assert!(public::<Mille>(&table, before), "a hazard is seen by all");
+        assert_eq!(table.turn(), Turn::Seat(1), "seat 1 may call coup fourré");
+        let before = table.event_count();
+        table
+            .act(1, Action::DeclineCoupFourre)
+            .expect("the decline");
+        assert!(
+            !public::<Mille>(&table, before),
+            "only its maker sees a declined coup fourré"
+        );
+        let before = table.event_count();
+        table.act(1, Action::Draw).expect("the draw");
+        assert!(public::<Mille>(&table, before), "a draw is seen by all");
     }
 }
