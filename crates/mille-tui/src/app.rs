@@ -6,9 +6,15 @@
 //! comes back with the move, game effects asked meanwhile waiting for it.
 //! A signal, a closed terminal or Ctrl-C ends the loop at once: the game,
 //! unless it is over, is kept in the autosave and the terminal restored.
+//!
+//! A game at a table server runs through the same loop with a
+//! [`RemoteHost`] in place of the [`Host`]: the effects go to the server,
+//! and the server's news, polled while the loop waits, come back as the
+//! same events (a server keeps its own game: nothing is autosaved).
 
 use crate::host::Host;
 use crate::model::{Model, is_logged};
+use crate::remote::RemoteHost;
 use crate::render;
 use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
 use crate::update::{self, Effect, Event};
@@ -104,16 +110,43 @@ impl Io {
 }
 
 /// What the event loop hears: the screen's events, the host back from a
-/// computer's turn with what it did, or the end of the terminal's input.
+/// computer's turn with what it did, the table server's news, or the end
+/// of the terminal's input.
 enum Message {
     Screen(Event),
     Back(Box<Host>, Option<Event>),
+    Table(Vec<Event>),
     InputEnded,
 }
 
 /// How often the loop looks at the signal flag and the terminal while
 /// nothing happens.
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
+
+/// How often the loop looks for a table server's news while nothing
+/// happens.
+const SERVER_CHECK: Duration = Duration::from_millis(25);
+
+/// Who carries out the game's effects.
+#[derive(Debug)]
+pub enum GameHost {
+    /// The game's table at this terminal, with its computer players.
+    Local(Box<Host>),
+    /// A table at a table server.
+    Remote(Box<RemoteHost>),
+}
+
+impl From<Host> for GameHost {
+    fn from(host: Host) -> GameHost {
+        GameHost::Local(Box::new(host))
+    }
+}
+
+impl From<RemoteHost> for GameHost {
+    fn from(host: RemoteHost) -> GameHost {
+        GameHost::Remote(Box::new(host))
+    }
+}
 
 /// How a game left the screen.
 #[derive(Debug)]
@@ -162,28 +195,46 @@ impl Io {
     }
 }
 
-/// The host, unless it is away for a computer's turn; then the record of
-/// the game as it left, which replays to the same computer move.
-struct Hosting {
-    host: Option<Box<Host>>,
-    away: GameRecord,
+/// The game's host in the loop.
+enum Hosting {
+    /// The host, unless it is away for a computer's turn; then the record
+    /// of the game as it left, which replays to the same computer move.
+    Local {
+        host: Option<Box<Host>>,
+        away: GameRecord,
+    },
+    /// A table server.
+    Remote(Box<RemoteHost>),
 }
 
 impl Hosting {
-    fn record(&self) -> GameRecord {
-        self.host
-            .as_ref()
-            .map_or_else(|| self.away.clone(), |h| h.record())
+    /// The game's record, to keep; none at a table server, which keeps it.
+    fn record(&self) -> Option<GameRecord> {
+        match self {
+            Hosting::Local { host, away } => {
+                Some(host.as_ref().map_or_else(|| away.clone(), |h| h.record()))
+            }
+            Hosting::Remote(_) => None,
+        }
+    }
+
+    /// The table server's news since the last look.
+    fn news(&mut self) -> Vec<Event> {
+        match self {
+            Hosting::Local { .. } => Vec::new(),
+            Hosting::Remote(r) => r.poll(),
+        }
     }
 }
 
 /// Plays in the terminal until the player quits, a signal arrives or the
 /// terminal closes; an unfinished game ended that way is kept in the
-/// autosave (see [`Io::keep`]). `pace` is the least time between two
-/// computer moves in a row (see [`pause_before`]).
+/// autosave (see [`Io::keep`]), unless a table server keeps it. `pace` is
+/// the least time between two computer moves in a row at this terminal
+/// (see [`pause_before`]).
 pub fn run(
     mut model: Model,
-    host: Host,
+    host: impl Into<GameHost>,
     io_: Io,
     pace: Duration,
     stop: &Stop,
@@ -191,9 +242,12 @@ pub fn run(
     let ttys = Ttys::now();
     let mut terminal = ratatui::init();
     let _ = execute!(io::stdout(), EnableMouseCapture);
-    let mut hosting = Hosting {
-        away: host.record(),
-        host: Some(Box::new(host)),
+    let mut hosting = match host.into() {
+        GameHost::Local(host) => Hosting::Local {
+            away: host.record(),
+            host: Some(host),
+        },
+        GameHost::Remote(remote) => Hosting::Remote(remote),
     };
     let result = event_loop(
         &mut terminal,
@@ -211,7 +265,13 @@ pub fn run(
         Err(_) => stop.signal().or_else(|| ttys.closed().then_some(HANGUP)),
     };
     // The game first: the terminal may be gone, the game need not be.
-    let ending = signal.map(|sig| io_.interrupted(&model, hosting.record(), sig));
+    let ending = signal.map(|sig| match hosting.record() {
+        Some(record) => io_.interrupted(&model, record, sig),
+        None => Interruption {
+            signal: sig,
+            kept: Ok(None),
+        },
+    });
     if terminal.show_cursor().is_err() {
         // The terminal is gone. Dropping ratatui's terminal would try to
         // show the cursor again and print the failure to standard error,
@@ -306,11 +366,15 @@ fn event_loop(
                 }
                 Effect::Redraw => terminal.clear()?,
                 Effect::Think { generation } if generation == model.generation => {
-                    let Some(mut h) = hosting.host.take() else {
+                    // A table server runs its computer players itself.
+                    let Hosting::Local { host, away } = hosting else {
+                        continue;
+                    };
+                    let Some(mut h) = host.take() else {
                         waiting.push_back(effect);
                         continue;
                     };
-                    hosting.away = h.record();
+                    *away = h.record();
                     let after_computer = model.last_logged_is_computer();
                     let tx = tx.clone();
                     std::thread::spawn(move || {
@@ -334,17 +398,26 @@ fn event_loop(
                         pending.extend(update::update(model, ev));
                     }
                 }
-                other => match hosting.host.as_deref_mut() {
-                    Some(h) => {
+                other => match hosting {
+                    Hosting::Local { host: Some(h), .. } => {
                         if let Some(ev) = io_.carry_out(model, h, other) {
                             pending.extend(update::update(model, ev));
                         }
                     }
-                    None => waiting.push_back(other),
+                    Hosting::Local { host: None, .. } => waiting.push_back(other),
+                    Hosting::Remote(r) => {
+                        if let Some(ev) = r.carry_out(&other) {
+                            pending.extend(update::update(model, ev));
+                        }
+                    }
                 },
             }
         }
         terminal.draw(|f| render::draw(model, f))?;
+        let check = match hosting {
+            Hosting::Local { .. } => SIGNAL_CHECK,
+            Hosting::Remote(_) => SERVER_CHECK,
+        };
         let message = loop {
             if let Some(sig) = stop.signal() {
                 return Ok(Some(sig));
@@ -353,7 +426,11 @@ fn event_loop(
                 stop.end_as(HANGUP);
                 return Ok(Some(HANGUP));
             }
-            match rx.recv_timeout(SIGNAL_CHECK) {
+            let news = hosting.news();
+            if !news.is_empty() {
+                break Message::Table(news);
+            }
+            match rx.recv_timeout(check) {
                 Ok(message) => break message,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
@@ -362,11 +439,20 @@ fn event_loop(
         let mut take = |message| match message {
             Message::Screen(ev) => Some(update::update(model, ev)),
             Message::Back(h, ev) => {
-                hosting.host = Some(h);
+                if let Hosting::Local { host, .. } = hosting {
+                    *host = Some(h);
+                }
                 // The computer's move first: the effects waiting were asked
                 // before it was known, and come next.
                 let fx = ev.map(|ev| update::update(model, ev)).unwrap_or_default();
                 Some(waiting.drain(..).chain(fx).collect())
+            }
+            Message::Table(news) => {
+                let mut fx = Vec::new();
+                for ev in news {
+                    fx.extend(update::update(model, ev));
+                }
+                Some(fx)
             }
             // No more keys can come: the terminal is gone.
             Message::InputEnded => None,

@@ -338,6 +338,10 @@ pub enum NoUndo {
     /// question was answered.
     #[error("The answer to the extension question is final: nothing to undo since")]
     ExtensionAnswered,
+    /// The game is played at a table server, where a move once made is
+    /// everybody's.
+    #[error("No undo at a shared table: a move made there is made for everyone")]
+    SharedTable,
 }
 
 /// Where to cut the log of a game that started at `start` to take back

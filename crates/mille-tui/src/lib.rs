@@ -12,6 +12,9 @@
 //! - [`host::Host`] owns the game's table (`game_table::Table`): it carries
 //!   out the game's effects and answers with the player's new observation;
 //!   computer players sit at it as bots.
+//! - [`remote::RemoteHost`] is the host's counterpart for a game at a
+//!   table server: the same effects go to the server as messages, and its
+//!   answers and the other seats' moves come back as the same events.
 //! - [`render::draw`] draws the model; [`render::Hits`] tells which part of
 //!   the screen a mouse click is on.
 //! - [`app::run`] is the event loop: one channel for keys, mouse, ticks and
@@ -32,6 +35,7 @@ pub mod commands;
 pub mod host;
 pub mod model;
 pub mod plain;
+pub mod remote;
 pub mod render;
 pub use game_signals as signals;
 pub mod update;

@@ -11,7 +11,9 @@ use mille_engine::{
 use mille_store::{MouseMethod, Options, SaveSettings};
 use std::path::PathBuf;
 
-/// The human always sits in seat 0 (team 0).
+/// The seat the player sits in at this terminal's own table (team 0). At
+/// a table server the player's seat is the observation's
+/// ([`Model::me`]).
 pub const HUMAN: u8 = 0;
 
 /// Most moves kept in the log under the board.
@@ -192,6 +194,53 @@ pub struct Model {
     /// What to print once the game has left the screen ("Game saved in
     /// FILE."): the full screen is gone by then, with its message line.
     pub farewell: Option<String>,
+    /// The table server the game is played at; `None` for a game against
+    /// the computer at this terminal.
+    pub server: Option<ServerTable>,
+}
+
+/// A game at a table server: where, the connection, and what the table
+/// waits for. The server keeps the game: no undo, no save, no high scores
+/// here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerTable {
+    /// The table's number at the server.
+    pub table: u64,
+    /// The server, as the player named it.
+    pub server: String,
+    /// The connection, as the status line shows it ("connected",
+    /// "reconnecting (attempt 2)...").
+    pub link: String,
+    /// The connection is lost for good: nothing more will come.
+    pub failed: bool,
+    /// People's seats nobody has taken yet: the game starts when there are
+    /// none left.
+    pub free: usize,
+    /// The player said it is ready for the next hand.
+    pub ready: bool,
+    /// A move of the player is on its way and the table has not answered:
+    /// another would cross it.
+    pub awaiting: bool,
+}
+
+impl ServerTable {
+    /// Table `table` at `server`, just joined.
+    pub fn new(table: u64, server: impl Into<String>) -> ServerTable {
+        ServerTable {
+            table,
+            server: server.into(),
+            link: "connected".into(),
+            failed: false,
+            free: 0,
+            ready: false,
+            awaiting: false,
+        }
+    }
+
+    /// "table 3 at host:8780".
+    pub fn place(&self) -> String {
+        format!("table {} at {}", self.table, self.server)
+    }
 }
 
 /// The login name, for the name question's default: `USER`, `LOGNAME` or
@@ -232,22 +281,23 @@ pub struct MoveLog {
 }
 
 impl MoveLog {
-    /// Adds what `event` (told in a game under `rules`) shows.
-    pub fn push(&mut self, rules: &Rules, event: &GameEvent) {
+    /// Adds what `event` shows, in the words of `model` (its rules and
+    /// the names of its seats).
+    pub fn push(&mut self, model: &Model, event: &GameEvent) {
         let (seat, fresh) = match *event {
             GameEvent::Dealt { .. } | GameEvent::NewGame => (None, true),
             GameEvent::Played { seat, .. }
             | GameEvent::Discarded { seat, .. }
             | GameEvent::CoupFourre { seat, .. }
             | GameEvent::DeclinedCoupFourre { seat }
-            | GameEvent::Extension { seat, .. } => (Some(seat), seat == HUMAN),
+            | GameEvent::Extension { seat, .. } => (Some(seat), Some(seat) == model.me()),
             _ => (None, false),
         };
         if fresh {
             self.lines.clear();
             self.last_seat = None;
         }
-        if let (Some(seat), Some(line)) = (seat, describe(rules, event)) {
+        if let (Some(seat), Some(line)) = (seat, describe(model, event)) {
             self.last_seat = Some(seat);
             self.lines.push(line);
             if self.lines.len() > MAX_LOG {
@@ -295,6 +345,7 @@ impl Model {
             screen: (80, 24),
             quit: false,
             farewell: None,
+            server: None,
         };
         let events = std::mem::take(&mut m.obs.events);
         m.take_events(&events);
@@ -325,8 +376,10 @@ impl Model {
 
     fn take_events(&mut self, events: &[GameEvent]) -> bool {
         let mut ended = false;
+        // The log is told in the model's words (its seats' names).
+        let mut log = std::mem::take(&mut self.log);
         for e in events {
-            self.log.push(&self.rules, e);
+            log.push(self, e);
             match e {
                 GameEvent::Dealt { .. } | GameEvent::NewGame => {
                     self.completed = None;
@@ -340,12 +393,47 @@ impl Model {
                 _ => {}
             }
         }
+        self.log = log;
         ended
     }
 
-    /// The seat of a team's first player.
+    /// A model for a game at a table server, from the observation the
+    /// server gave on joining (or watching) `server`'s table. The name
+    /// is never asked: the server knows the player by it already.
+    pub fn at_server(
+        obs: Observation,
+        settings: Setup,
+        server: ServerTable,
+    ) -> Result<Model, ConfigError> {
+        let mut obs = obs;
+        // The events are told once the model knows the table's names.
+        let events = std::mem::take(&mut obs.events);
+        let mut m = Model::new(
+            obs,
+            Setup {
+                ask_name: false,
+                ..settings
+            },
+        )?;
+        m.server = Some(server);
+        m.take_events(&events);
+        Ok(m)
+    }
+
+    /// The player's seat: seat 0 at this terminal's own table, the joined
+    /// seat at a table server, `None` for a spectator.
+    pub fn me(&self) -> Option<u8> {
+        self.obs.seat()
+    }
+
+    /// Whether the player only watches (a spectator at a table server).
+    pub fn watching(&self) -> bool {
+        self.me().is_none()
+    }
+
+    /// Whether `seat` is the player's own.
     pub fn is_human(&self, seat: u8) -> bool {
-        seat == HUMAN
+        Some(seat) == self.me()
     }
 
     /// Number of sides.
@@ -359,31 +447,59 @@ impl Model {
         in_teams(&self.rules)
     }
 
-    /// A seat's name.
+    /// A seat's name: "You" for the player's; at a table server the name
+    /// the table gives it (a person's name, or the computer's), else
+    /// "Computer 2".
     pub fn seat_name(&self, seat: u8) -> String {
-        seat_name(&self.rules, seat)
+        if self.is_human(seat) {
+            return "You".to_string();
+        }
+        if self.server.is_none() {
+            return seat_name(&self.rules, seat);
+        }
+        self.obs
+            .seat_info
+            .get(usize::from(seat))
+            .map_or_else(|| format!("Seat {}", seat + 1), |i| i.name.clone())
     }
 
-    /// A side's name on the board.
+    /// Whether a person plays `seat` (at a table server; at this
+    /// terminal only the player's seat is a person's).
+    pub fn is_person(&self, seat: u8) -> bool {
+        match self.obs.seat_info.get(usize::from(seat)) {
+            Some(info) if self.server.is_some() => info.kind == game_table::SeatKind::Human,
+            _ => self.is_human(seat),
+        }
+    }
+
+    /// A side's name on the board: its seats' names.
     pub fn team_name(&self, team: u8) -> String {
-        team_name(&self.rules, team)
+        let r = &self.rules;
+        let seats: Vec<String> = r
+            .seats_iter()
+            .filter(|&s| r.team_of(s) == team)
+            .map(|s| self.seat_name(s.number()))
+            .collect();
+        seats.join(" + ")
     }
 
     /// A side's name in the score window (a few letters).
     pub fn team_short(&self, team: u8) -> String {
         let r = &self.rules;
-        if self.in_teams() && r.teams == 2 {
-            if team == self.own_team() {
-                "Us".into()
-            } else {
-                "Them".into()
-            }
-        } else if team == self.own_team() {
+        let mine = Some(team) == self.my_team();
+        if self.in_teams() && r.teams == 2 && !self.watching() {
+            if mine { "Us".into() } else { "Them".into() }
+        } else if mine {
             if self.in_teams() {
                 "Us".into()
             } else {
                 "You".into()
             }
+        } else if self.server.is_some() && !self.in_teams() {
+            // Playing alone at a server, a side is one seat: its name, as
+            // much of it as the column holds.
+            let room = if r.teams > 2 { 4 } else { 5 };
+            self.team_name(team).chars().take(room).collect()
         } else if r.seats == 2 {
             "Comp".into()
         } else if self.in_teams() {
@@ -475,12 +591,13 @@ impl Model {
 
     /// Whether the player is to act (a turn, a coup fourré, an extension).
     pub fn human_to_act(&self) -> bool {
-        self.obs.status.seat() == Some(HUMAN)
+        self.obs.status.seat().is_some_and(|s| self.is_human(s))
     }
 
-    /// The seat of a computer player to act, if any.
+    /// The seat of another player to act, if any: a computer, or at a
+    /// table server anyone but the player.
     pub fn computer_to_act(&self) -> Option<u8> {
-        self.obs.status.seat().filter(|&s| s != HUMAN)
+        self.obs.status.seat().filter(|&s| !self.is_human(s))
     }
 
     /// One side's score items: running during the hand, final after it.
@@ -521,9 +638,16 @@ impl Model {
         self.obs.status == PhaseView::GameOver
     }
 
-    /// The player's side.
+    /// The player's side; a spectator's board is laid out as seat 0's.
     pub fn own_team(&self) -> u8 {
-        human_team(&self.rules)
+        self.my_team().unwrap_or(0)
+    }
+
+    /// The player's side, `None` for a spectator.
+    pub fn my_team(&self) -> Option<u8> {
+        self.me()
+            .and_then(|s| self.rules.seat(s))
+            .map(|s| self.rules.team_of(s))
     }
 
     /// A side's tableau as the engine's [`Tableau`], built from what the
@@ -564,7 +688,7 @@ impl Model {
         }
         self.mode = match self.obs.status {
             PhaseView::HandOver | PhaseView::GameOver => Mode::Another,
-            PhaseView::Extension { seat } if seat == HUMAN => Mode::Extension,
+            PhaseView::Extension { seat } if self.is_human(seat) => Mode::Extension,
             _ => match self.mode {
                 Mode::Another | Mode::Extension => Mode::Normal,
                 ref m if self.human_to_act() => m.clone(),
@@ -634,25 +758,11 @@ pub fn seat_name(rules: &Rules, seat: u8) -> String {
     }
 }
 
-/// The player's side under `rules` (every table has the player's seat 0).
-fn human_team(rules: &Rules) -> u8 {
-    rules.seat(HUMAN).map_or(0, |s| rules.team_of(s))
-}
-
-/// A side's name on the board under `rules`: its seats' names.
-fn team_name(rules: &Rules, team: u8) -> String {
-    let seats: Vec<String> = rules
-        .seats_iter()
-        .filter(|&s| rules.team_of(s) == team)
-        .map(|s| seat_name(rules, s.number()))
-        .collect();
-    seats.join(" + ")
-}
-
-/// How `event` reads in the log under `rules` ("Computer played Stop on
+/// How `event` reads in the log of `model` ("Computer played Stop on
 /// you"); `None` for what nobody needs to read about (draws, deals).
-fn describe(rules: &Rules, event: &GameEvent) -> Option<String> {
-    let who = |seat| seat_name(rules, seat);
+fn describe(model: &Model, event: &GameEvent) -> Option<String> {
+    let rules = &model.rules;
+    let who = |seat| model.seat_name(seat);
     Some(match *event {
         GameEvent::Played {
             seat,
@@ -662,14 +772,14 @@ fn describe(rules: &Rules, event: &GameEvent) -> Option<String> {
             let who = who(seat);
             match card.kind() {
                 Kind::Hazard => {
-                    let on = if target == human_team(rules) {
+                    let on = if Some(target) == model.my_team() {
                         if in_teams(rules) {
                             "your team".to_string()
                         } else {
                             "you".to_string()
                         }
                     } else {
-                        team_name(rules, target)
+                        model.team_name(target)
                     };
                     format!("{who} played {card} on {on}")
                 }
@@ -739,7 +849,7 @@ fn tableau_of(tv: &TeamView) -> Tableau {
 impl Model {
     /// Whether the last move shown in the log is a computer player's.
     pub fn last_logged_is_computer(&self) -> bool {
-        self.log.last_seat.is_some_and(|s| s != HUMAN)
+        self.log.last_seat.is_some_and(|s| !self.is_human(s))
     }
 
     /// The line that tells the player what the game waits for.
@@ -783,7 +893,7 @@ impl Model {
                     let w = &self.winners;
                     let who = if w.len() > 1 {
                         "It's a tie!".to_string()
-                    } else if w.first() == Some(&self.own_team()) {
+                    } else if w.first().is_some_and(|&t| Some(t) == self.my_team()) {
                         if self.in_teams() {
                             "Your team won the game!".to_string()
                         } else {
@@ -795,14 +905,29 @@ impl Model {
                             self.team_name(w.first().copied().unwrap_or(1))
                         )
                     };
+                    if self.server.is_some() {
+                        // The table's game is over for good: there is no
+                        // other to deal there.
+                        return format!("{who} Press q to leave the table.");
+                    }
                     format!("{who} Another game? (y/n)")
                 } else {
                     let trip = match self.completed {
-                        Some(t) if t == self.own_team() => "You completed the trip! ".to_string(),
+                        Some(t) if Some(t) == self.my_team() => {
+                            "You completed the trip! ".to_string()
+                        }
                         Some(t) => format!("{} completed the trip. ", self.team_name(t)),
                         None => "Nobody completed the trip. ".to_string(),
                     };
-                    format!("{trip}Another hand? (y/n)")
+                    match &self.server {
+                        Some(_) if self.watching() => {
+                            format!("{trip}The players deal the next hand when ready.")
+                        }
+                        Some(s) if s.ready => {
+                            format!("{trip}Waiting for the others to be ready...")
+                        }
+                        _ => format!("{trip}Another hand? (y/n)"),
+                    }
                 }
             }
             Mode::Extension => format!(
@@ -812,8 +937,20 @@ impl Model {
             ),
             Mode::Help => "Press any key to go back to the game.".into(),
             Mode::Quitting => String::new(),
+            Mode::Normal if self.server.as_ref().is_some_and(|s| s.failed) => {
+                "The connection is lost: q leaves (mille --connect takes you back).".into()
+            }
+            Mode::Normal if self.server.as_ref().is_some_and(|s| s.free > 0) => {
+                let free = self.server.as_ref().map_or(0, |s| s.free);
+                let players = if free == 1 { "player" } else { "players" };
+                format!("Waiting for {free} more {players} to sit down at this table...")
+            }
+            Mode::Normal if self.watching() => match self.obs.status.seat() {
+                Some(seat) => format!("Watching: {} to play. q leaves.", self.seat_name(seat)),
+                None => "Watching. q leaves.".into(),
+            },
             Mode::Normal => match self.obs.status {
-                PhaseView::Turn { seat, drawn } if seat == HUMAN => {
+                PhaseView::Turn { seat, drawn } if self.is_human(seat) => {
                     if !drawn {
                         "Your turn: P to pick a card.".into()
                     } else if self.deck_len() == 0 {
@@ -822,14 +959,14 @@ impl Model {
                         "Your turn: U to use or D to discard a card.".into()
                     }
                 }
-                PhaseView::CoupFourre { seat, hazard, .. } if seat == HUMAN => {
+                PhaseView::CoupFourre { seat, hazard, .. } if self.is_human(seat) => {
                     let safety = hazard.safety().map_or(hazard, |s| s.card());
                     format!(
                         "Coup fourré! U the {safety} to answer the {hazard}, or P to let it pass."
                     )
                 }
                 _ => match self.computer_to_act() {
-                    Some(seat) if self.thinking => {
+                    Some(seat) if self.thinking && !self.is_person(seat) => {
                         format!("{} is thinking...", self.seat_name(seat))
                     }
                     Some(seat) => format!("Waiting for {}...", self.seat_name(seat)),

@@ -260,7 +260,7 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
     let tableau = model.tableau(team);
     let t = &tableau;
     let mut title = model.team_name(team);
-    if team == model.own_team() && model.in_teams() {
+    if Some(team) == model.my_team() && model.in_teams() {
         title = format!("Your team: {title}");
     } else if model.in_teams() && model.teams() > 2 {
         // With three teams the score window and the "which side?" question
@@ -386,8 +386,13 @@ fn hand_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
         }
         spans
     };
+    let title = if model.watching() {
+        "Watching: the hands are hidden"
+    } else {
+        "Your hand"
+    };
     let mut lines = vec![rule_line(
-        "Your hand",
+        title,
         width,
         Style::default().add_modifier(Modifier::BOLD),
     )];
@@ -508,7 +513,8 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
 
 /// The status line: the deck, the trip, the rules, the computer level and
 /// the options; more compact when it would not fit `width` (the stacking
-/// variant makes it longer).
+/// variant makes it longer). At a table server: the connection and the
+/// table first, then the deck, the trip and the rules.
 fn status_text(model: &Model, width: u16) -> String {
     let deck = model.deck_len();
     let r = &model.rules;
@@ -521,6 +527,17 @@ fn status_text(model: &Model, width: u16) -> String {
         mille_store::MouseMethod::ClickClick => "click",
         mille_store::MouseMethod::DragAndDrop => "drag",
     };
+    if let Some(s) = &model.server {
+        // The connection first: it is what changes, and what a narrow
+        // screen must not cut off.
+        return format!(
+            " {} | {} | Deck: {deck} | Trip: {} | {rules} | sort {}",
+            s.link,
+            s.place(),
+            model.target(),
+            if model.sorted { "on" } else { "off" },
+        );
+    }
     let head = format!(
         " Deck: {deck} | Trip: {} | {rules} | level {} | sort {}",
         model.target(),

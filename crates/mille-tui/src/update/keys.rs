@@ -95,7 +95,8 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         },
         Mode::ConfirmQuit => match yes_no_or_esc(&k) {
             Some(true) => {
-                if model.dirty {
+                // A table server keeps its game: nothing to save here.
+                if model.dirty && model.server.is_none() {
                     model.mode = Mode::SaveOnExit {
                         then: AfterSave::QuitElseResume,
                     };
@@ -122,7 +123,7 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             None => answer_y_or_n(model, &format!("discard the {card}"), fx),
         },
         Mode::SaveOnExit { then } => match yes_no(&k) {
-            Some(true) => begin_save(model, then),
+            Some(true) => begin_save(model, then, fx),
             Some(false) => quit(model),
             None => answer_y_or_n(model, "save the game before leaving", fx),
         },
@@ -167,6 +168,9 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         Mode::Saving { .. } | Mode::Quitting => {}
         Mode::Another => match yes_no(&k) {
             Some(true) => deal(model, fx),
+            // No more hands at a table server: leave it (the server keeps
+            // the seat).
+            Some(false) if model.server.is_some() => quit(model),
             Some(false) => {
                 model.mode = Mode::SaveOnExit {
                     then: AfterSave::QuitElseDeal,
@@ -259,8 +263,10 @@ fn question_command(model: &mut Model, k: &KeyEvent, undo_too: bool, fx: &mut Ve
         return true;
     }
     match ch(k).map(|c| c.to_ascii_lowercase()) {
+        // A table server's game that is over has nothing left to lose.
+        Some('q') if model.server.is_some() && model.game_over() => quit(model),
         Some('q') => model.mode = Mode::ConfirmQuit,
-        Some('s') => begin_save(model, AfterSave::Resume),
+        Some('s') => begin_save(model, AfterSave::Resume, fx),
         Some('?' | 'h') => model.mode = Mode::Help,
         Some('z') if undo_too => undo(model, fx),
         _ => return false,
@@ -338,6 +344,10 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     }
     let lower = c.to_ascii_lowercase();
+    if matches!(lower, 'p' | 'u' | 'd' | 'z') && model.watching() {
+        model.notice("You are watching this table: q leaves.");
+        return;
+    }
     if matches!(lower, 'p' | 'u' | 'd')
         && let Some(seat) = model.computer_to_act()
     {
@@ -371,7 +381,7 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             });
         }
         'q' => model.mode = Mode::ConfirmQuit,
-        's' => begin_save(model, AfterSave::Resume),
+        's' => begin_save(model, AfterSave::Resume, fx),
         'r' => fx.push(Effect::Redraw),
         'w' => toggle_window(model, fx),
         'z' => undo(model, fx),

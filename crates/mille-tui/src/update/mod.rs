@@ -14,12 +14,14 @@ use mille_engine::{Action, Observation};
 use mille_store::{Options, SaveSettings, ScoreKind};
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use std::path::PathBuf;
+use table_client::Link;
 
 pub use mouse::DOUBLE_CLICK_MS;
 pub use play::{after_change, human_action};
+pub use saving::NO_SAVE_AT_A_SERVER;
 
 /// Something that happened.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A key.
     Key(KeyEvent),
@@ -61,6 +63,22 @@ pub enum Event {
     /// The player's last move was taken back: the observation of the
     /// shortened game, with every event of it, or why nothing was.
     Undone(Result<Box<Observation>, NoUndo>),
+    /// The table changed otherwise: at a table server, another seat's move
+    /// (a person's or a computer's), a deal, a seat taken or left, or the
+    /// seat's observation again after a reconnection (its events those
+    /// missed meanwhile).
+    Observed(Box<Observation>),
+    /// At a table server: how many people's seats are still free (the
+    /// game starts when none is).
+    Seats {
+        /// Seats nobody has taken yet.
+        free: usize,
+    },
+    /// At a table server: the connection changed.
+    Link(Link),
+    /// At a table server: the server refused something that is not a move
+    /// (its sentence).
+    Refused(String),
     /// A save finished: the file, or why it failed.
     Saved(Result<PathBuf, String>),
     /// The high-score table was updated: the tables the player entered.
@@ -142,6 +160,17 @@ pub fn update(model: &mut Model, event: Event) -> Vec<Effect> {
             observation,
         } => play::computer_replaced(model, seat, &what, log, *observation, &mut fx),
         Event::Undone(result) => play::undone(model, result, &mut fx),
+        Event::Observed(observation) => play::computer_moved(model, *observation, &mut fx),
+        Event::Seats { free } => {
+            if let Some(s) = &mut model.server {
+                s.free = free;
+            }
+        }
+        Event::Link(link) => play::link(model, link, &mut fx),
+        Event::Refused(why) => {
+            model.error(why);
+            fx.push(Effect::Bell);
+        }
         Event::Saved(result) => saving::on_saved(model, result, &mut fx),
         Event::ScoresRecorded(result) => match result {
             Ok(kinds) if !kinds.is_empty() => {

@@ -6,14 +6,15 @@
 
 use super::Effect;
 use crate::host::NoUndo;
-use crate::model::{HUMAN, Mode, Model};
+use crate::model::{Mode, Model};
 use mille_engine::{Action, Card, IllegalAction, Kind, Observation, PhaseView};
+use table_client::Link;
 
 /// The P command: let a coup fourré chance pass, then pick a card (once
 /// the table says it is the player's turn to).
 pub(super) fn pick(model: &mut Model, fx: &mut Vec<Effect>) {
     if let PhaseView::CoupFourre { seat, .. } = model.obs.status
-        && seat == HUMAN
+        && model.is_human(seat)
     {
         if human_action(model, Action::DeclineCoupFourre, fx) {
             model.draw_after_decline = true;
@@ -39,7 +40,7 @@ pub(super) fn discard(model: &mut Model, card: Card, fx: &mut Vec<Effect>) {
 pub(super) fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &mut Vec<Effect>) {
     let own = model.own_team();
     if let PhaseView::CoupFourre { seat, .. } = model.obs.status
-        && seat == HUMAN
+        && model.is_human(seat)
         && card.kind() == Kind::Safety
         && target.is_none_or(|t| t == own)
     {
@@ -85,6 +86,12 @@ pub(super) fn use_card(model: &mut Model, card: Card, target: Option<u8>, fx: &m
 /// engine allows it; otherwise shows the engine's reason and rings the
 /// bell. Returns whether it was sent.
 pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> bool {
+    if model.server.as_ref().is_some_and(|s| s.awaiting) {
+        // The table has not answered the last move: this one would be
+        // checked against a game that is about to change.
+        model.notice("Wait: your last move is on its way to the table.");
+        return false;
+    }
     match model.obs.check(action) {
         Ok(()) => {}
         // The engine numbers seats ("waiting for player 1"); the screen
@@ -100,6 +107,9 @@ pub fn human_action(model: &mut Model, action: Action, fx: &mut Vec<Effect>) -> 
         }
     }
     model.selected = None;
+    if let Some(s) = &mut model.server {
+        s.awaiting = true;
+    }
     fx.push(Effect::Act(action));
     true
 }
@@ -111,6 +121,9 @@ pub(super) fn acted(
     result: Result<Box<Observation>, String>,
     fx: &mut Vec<Effect>,
 ) {
+    if let Some(s) = &mut model.server {
+        s.awaiting = false;
+    }
     let obs = match result {
         Ok(obs) => obs,
         Err(why) => {
@@ -123,11 +136,8 @@ pub(super) fn acted(
     };
     take(model, *obs, false, fx);
     if action == Action::DeclineCoupFourre && std::mem::take(&mut model.draw_after_decline) {
-        if model.obs.status
-            == (PhaseView::Turn {
-                seat: HUMAN,
-                drawn: false,
-            })
+        if let PhaseView::Turn { seat, drawn: false } = model.obs.status
+            && model.is_human(seat)
         {
             human_action(model, Action::Draw, fx);
         }
@@ -150,7 +160,8 @@ pub(super) fn acted(
     }
 }
 
-/// A computer player's move, as the table made it.
+/// Another player's move (a computer's, or at a table server anyone's),
+/// or any other change of the table, as the table made it.
 pub(super) fn computer_moved(model: &mut Model, obs: Observation, fx: &mut Vec<Effect>) {
     model.thinking = false;
     take(model, obs, false, fx);
@@ -177,10 +188,10 @@ pub(super) fn computer_replaced(
 }
 
 /// Takes the table's new observation in, and the high-score table when
-/// the game ended.
+/// the game ended (at this terminal: a table server keeps its own).
 fn take(model: &mut Model, obs: Observation, whole: bool, fx: &mut Vec<Effect>) {
     let ended = model.observe(obs, whole);
-    if ended {
+    if ended && model.server.is_none() {
         let rules = model.rules.config.rules.id().to_string();
         let sides = (0..model.teams())
             .map(|t| (model.team_score_name(t), model.overall(t)))
@@ -209,6 +220,9 @@ pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
     // play before (the high-score notice comes after this).
     if model.hand_over() {
         model.clear_message();
+    } else if let Some(s) = &mut model.server {
+        // The next hand is dealt: a new one will need a new "ready".
+        s.ready = false;
     }
     if model.computer_to_act().is_some() {
         model.thinking = true;
@@ -220,6 +234,23 @@ pub fn after_change(model: &mut Model, fx: &mut Vec<Effect>) {
 
 pub(super) fn deal(model: &mut Model, fx: &mut Vec<Effect>) {
     model.mode = Mode::Normal;
+    if model.server.is_some() {
+        // At a table server the server deals, once every player there is
+        // ready; a game that is over stays over.
+        if model.game_over() {
+            model.notice("The game at this table is over: q leaves.");
+        } else if model.watching() {
+            model.notice("You are watching: the players deal the next hand.");
+        } else if model.hand_over()
+            && let Some(s) = &mut model.server
+            && !s.ready
+        {
+            s.ready = true;
+            fx.push(Effect::Deal(Action::NextHand));
+        }
+        model.sync_mode();
+        return;
+    }
     match model.obs.status {
         PhaseView::GameOver => fx.push(Effect::Deal(Action::NextGame)),
         PhaseView::HandOver => fx.push(Effect::Deal(Action::NextHand)),
@@ -248,6 +279,27 @@ pub(super) fn undone(
         }
         Err(why) => {
             model.error(why.to_string());
+            fx.push(Effect::Bell);
+        }
+    }
+}
+
+/// The connection to the table server changed: the status line says so,
+/// and a session that gave up says why.
+pub(super) fn link(model: &mut Model, link: Link, fx: &mut Vec<Effect>) {
+    let Some(s) = &mut model.server else { return };
+    match link {
+        Link::Connected => s.link = "connected".into(),
+        Link::Reconnecting { attempt, .. } => {
+            s.link = format!("reconnecting (attempt {attempt})...");
+        }
+        Link::Warning(w) => model.notice(w),
+        Link::Failed(why) => {
+            s.link = "disconnected".into();
+            s.failed = true;
+            // No answer will come to a move on its way.
+            s.awaiting = false;
+            model.error(format!("Cannot play on: {why}"));
             fx.push(Effect::Bell);
         }
     }

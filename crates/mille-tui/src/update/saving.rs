@@ -9,9 +9,28 @@ use std::path::PathBuf;
 pub(super) fn quit(model: &mut Model) {
     model.mode = Mode::Quitting;
     model.quit = true;
+    if let Some(s) = &model.server
+        && !model.watching()
+        && !model.game_over()
+    {
+        model.farewell = Some(format!(
+            "You left {}; the seat stays yours: mille --connect {} takes you back to it.",
+            s.place(),
+            s.server
+        ));
+    }
 }
 
-pub(super) fn begin_save(model: &mut Model, then: AfterSave) {
+/// What the S command answers at a table server.
+pub const NO_SAVE_AT_A_SERVER: &str =
+    "No saving at a shared table: the server keeps the game, and mille --connect takes you back.";
+
+pub(super) fn begin_save(model: &mut Model, then: AfterSave, fx: &mut Vec<Effect>) {
+    if model.server.is_some() {
+        model.error(NO_SAVE_AT_A_SERVER);
+        fx.push(Effect::Bell);
+        return;
+    }
     model.mode = match &model.save_path {
         Some(p) => Mode::SaveSame {
             path: p.clone(),

@@ -1,0 +1,504 @@
+//! A game at a table server, without a server: the translation of the
+//! session's notes and the model's effects ([`Remote`]), and the model
+//! fed the events it makes (names at their places, no undo or save, the
+//! connection on the status line, ready between hands, a spectator).
+
+use game_table::{Player, SeatInfo, Table, Turn, Viewer};
+use mille_ai::{Level, make_bot};
+use mille_engine::{Action, GameConfig, Mille, Observation, RulesetId, State};
+use mille_store::Options;
+use mille_tui::host::NoUndo;
+use mille_tui::model::{Mode, ServerTable, Setup};
+use mille_tui::remote::{Order, Remote};
+use mille_tui::{Effect, Event, Model, render, update};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+use table_client::protocol::{
+    ClientMessage, ErrorBody, ErrorCode, SeatKindSummary, SeatSummary, ServerMessage,
+};
+use table_client::{Link, Note};
+
+const TABLE: u64 = 7;
+
+fn three() -> GameConfig {
+    GameConfig {
+        rules: RulesetId::Classic,
+        players: 3,
+        stacking: false,
+    }
+}
+
+/// The names the server gives the seats of ann's table: ann, bob and a
+/// computer.
+fn names() -> Vec<SeatInfo> {
+    vec![
+        SeatInfo::human("ann"),
+        SeatInfo::human("bob"),
+        SeatInfo::computer("Computer 3 (classic)", "classic"),
+    ]
+}
+
+/// Ann's table as the server holds it, every seat played by the classic
+/// computer so that the tests can move it on.
+fn table(seed: u64) -> Table<Mille> {
+    let state = State::new(three(), seed).expect("three players");
+    let seats = names()
+        .into_iter()
+        .enumerate()
+        .map(|(k, info)| {
+            let bot: Box<dyn game_table::Bot<Mille>> = make_bot(Level::Classic, k as u64);
+            (info, Player::Bot(bot))
+        })
+        .collect();
+    Table::new(state, seats)
+}
+
+/// Moves the table on until `done` says stop (a deal between hands
+/// included); panics if it never does.
+fn until(t: &mut Table<Mille>, done: impl Fn(&Table<Mille>) -> bool) {
+    for _ in 0..20_000 {
+        if done(t) {
+            return;
+        }
+        match t.turn() {
+            Turn::Seat(_) => {
+                t.step().expect("a computer move");
+            }
+            Turn::Host => t.host_act(Action::NextHand).expect("a deal"),
+            Turn::Over => break,
+        }
+    }
+    assert!(done(t), "the table never got there");
+}
+
+fn json(o: &Observation) -> Value {
+    serde_json::to_value(o).expect("an observation is JSON")
+}
+
+fn seats(free: usize) -> Vec<SeatSummary> {
+    let person = |p: Option<&str>| SeatSummary {
+        kind: SeatKindSummary::Human,
+        level: None,
+        player: p.map(str::to_string),
+        connected: p.is_some(),
+        away: false,
+    };
+    vec![
+        person(Some("ann")),
+        person((free == 0).then_some("bob")),
+        SeatSummary {
+            kind: SeatKindSummary::Computer,
+            level: Some("classic".into()),
+            player: Some("Computer 3 (classic)".into()),
+            connected: false,
+            away: false,
+        },
+    ]
+}
+
+fn update_note(table: u64, seq: u64, o: &Observation) -> Note {
+    Note::Message(ServerMessage::Update {
+        table,
+        seq,
+        observation: json(o),
+        seats: seats(0),
+    })
+}
+
+fn error_note(message: &str, id: Option<u64>, table: Option<u64>) -> Note {
+    Note::Message(ServerMessage::Error(ErrorBody {
+        code: ErrorCode::NotYourTurn,
+        message: message.into(),
+        id,
+        table,
+    }))
+}
+
+fn settings() -> Setup {
+    Setup {
+        level: Level::Classic,
+        player: "bob".into(),
+        save_path: None,
+        options: Options::default(),
+        ask_name: true,
+    }
+}
+
+/// Bob's screen at ann's table, from the observation the server gave.
+fn at_server(o: Observation) -> Model {
+    Model::at_server(o, settings(), ServerTable::new(TABLE, "example.org:8780")).expect("rules")
+}
+
+/// Bob (seat 1) when it is his turn to pick.
+fn bobs_turn(seed: u64) -> (Table<Mille>, Model) {
+    let mut t = table(seed);
+    until(&mut t, |t| t.turn() == Turn::Seat(1));
+    let o = t.observe(Viewer::Seat(1));
+    (t, at_server(o))
+}
+
+fn key(m: &mut Model, c: char) -> Vec<Effect> {
+    update(
+        m,
+        Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+    )
+}
+
+/// The model's effects carried out by the translation, as the event loop
+/// does: what the server would be sent is returned, answers given at once
+/// are fed back.
+fn carry(r: &mut Remote, m: &mut Model, fx: Vec<Effect>) -> Vec<Order> {
+    let mut sent = Vec::new();
+    let mut queue = std::collections::VecDeque::from(fx);
+    while let Some(e) = queue.pop_front() {
+        match r.order(&e) {
+            Order::Answer(ev) => queue.extend(update(m, ev)),
+            Order::Nothing => {}
+            order => sent.push(order),
+        }
+    }
+    sent
+}
+
+fn screen(m: &mut Model) -> String {
+    m.screen = (80, 24);
+    let mut t = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
+    t.draw(|f| render::draw(m, f)).expect("draw");
+    format!("{}", t.backend())
+}
+
+#[test]
+fn a_move_goes_to_the_server_and_the_update_after_its_ack_answers_it() {
+    let (mut t, _) = bobs_turn(3);
+    let mut r = Remote::new(TABLE, 3);
+    assert_eq!(
+        r.order(&Effect::Act(Action::Draw)),
+        Order::Play(Action::Draw)
+    );
+    r.sent(100, Action::Draw);
+    let ack = ServerMessage::Ack {
+        table: TABLE,
+        id: 100,
+        seq: 4,
+    };
+    assert_eq!(r.note(Note::Message(ack)), []);
+    t.replay(Action::Draw).expect("bob draws");
+    let drawn = t.observe(Viewer::Seat(1));
+    let events = r.note(update_note(TABLE, 4, &drawn));
+    assert_eq!(events[0], Event::Seats { free: 0 });
+    assert_eq!(
+        events[1],
+        Event::Acted {
+            action: Action::Draw,
+            result: Ok(Box::new(drawn.clone()))
+        }
+    );
+    // The next update is another change of the table.
+    let events = r.note(update_note(TABLE, 5, &drawn));
+    assert!(matches!(events[1], Event::Observed(_)), "{events:?}");
+    // Another table's news is not this one's.
+    assert_eq!(r.note(update_note(TABLE + 1, 6, &drawn)), []);
+}
+
+#[test]
+fn a_refused_move_comes_back_with_the_servers_sentence() {
+    let mut r = Remote::new(TABLE, 0);
+    r.sent(5, Action::Draw);
+    let why = "it is not your turn: ann is to play";
+    assert_eq!(
+        r.note(error_note(why, Some(5), Some(TABLE))),
+        [Event::Acted {
+            action: Action::Draw,
+            result: Err(why.into())
+        }]
+    );
+    // Not about a move: said as a refusal; another table's is not ours.
+    assert_eq!(
+        r.note(error_note("the game is over", None, Some(TABLE))),
+        [Event::Refused("the game is over".into())]
+    );
+    assert_eq!(r.note(error_note("x", None, Some(TABLE + 1))), []);
+}
+
+#[test]
+fn after_a_reconnection_the_joined_observation_and_an_old_ack_are_taken_in() {
+    let (t0, _) = bobs_turn(4);
+    let mut t = t0;
+    let mut r = Remote::new(TABLE, 3);
+    let down = Link::Reconnecting {
+        attempt: 2,
+        why: "connection refused".into(),
+    };
+    assert_eq!(r.note(Note::Connection(down.clone())), [Event::Link(down)]);
+    r.sent(9, Action::Draw);
+    // The move reached the server before the drop: rejoining (with
+    // `since`) brings it, and its ack comes again with its first seq.
+    t.replay(Action::Draw).expect("bob draws");
+    let back = t.observe(Viewer::Seat(1));
+    let joined = ServerMessage::Joined {
+        table: TABLE,
+        seat: 1,
+        seq: 4,
+        observation: json(&back),
+    };
+    assert_eq!(
+        r.note(Note::Message(joined)),
+        [Event::Observed(Box::new(back.clone()))]
+    );
+    let ack = ServerMessage::Ack {
+        table: TABLE,
+        id: 9,
+        seq: 4,
+    };
+    let mut told = back.clone();
+    told.events.clear();
+    assert_eq!(
+        r.note(Note::Message(ack)),
+        [Event::Acted {
+            action: Action::Draw,
+            result: Ok(Box::new(told))
+        }]
+    );
+}
+
+#[test]
+fn what_the_server_does_itself_or_not_at_all_is_not_sent() {
+    let mut r = Remote::new(TABLE, 0);
+    assert_eq!(
+        r.order(&Effect::Deal(Action::NextHand)),
+        Order::Send(ClientMessage::Ready { table: TABLE })
+    );
+    assert_eq!(r.order(&Effect::Think { generation: 3 }), Order::Nothing);
+    assert_eq!(
+        r.order(&Effect::Undo),
+        Order::Answer(Event::Undone(Err(NoUndo::SharedTable)))
+    );
+    let save = Effect::Save {
+        path: "x.mille".into(),
+        settings: mille_store::SaveSettings {
+            level: "classic".into(),
+            player: "bob".into(),
+            sorted: false,
+        },
+    };
+    assert!(matches!(
+        r.order(&save),
+        Order::Answer(Event::Saved(Err(why))) if why.contains("No saving at a shared table")
+    ));
+    let bad = ServerMessage::Update {
+        table: TABLE,
+        seq: 1,
+        observation: Value::from("nonsense"),
+        seats: seats(1),
+    };
+    let events = r.note(Note::Message(bad));
+    assert_eq!(events[0], Event::Seats { free: 1 });
+    assert!(
+        matches!(&events[1], Event::Refused(why) if why.contains("cannot read")),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn the_others_sit_at_their_places_under_their_names() {
+    let (_, m) = bobs_turn(5);
+    assert_eq!(m.me(), Some(1));
+    assert_eq!(m.own_team(), 1);
+    assert_eq!(m.seat_name(0), "ann");
+    assert_eq!(m.seat_name(1), "You");
+    assert_eq!(m.seat_name(2), "Computer 3 (classic)");
+    assert_eq!(m.team_short(0), "ann");
+    assert_eq!(m.team_short(1), "You");
+    assert!(m.is_person(0) && !m.is_person(2));
+    assert_eq!(m.mode, Mode::Normal, "a known name is never asked");
+    assert!(m.prompt().contains("P to pick"), "{}", m.prompt());
+}
+
+#[test]
+fn a_free_seat_holds_the_game_until_somebody_sits() {
+    let (_, mut m) = bobs_turn(6);
+    update(&mut m, Event::Seats { free: 1 });
+    assert_eq!(
+        m.prompt(),
+        "Waiting for 1 more player to sit down at this table..."
+    );
+    update(&mut m, Event::Seats { free: 0 });
+    assert!(m.prompt().contains("P to pick"));
+}
+
+#[test]
+fn a_move_on_its_way_holds_the_next_and_a_refusal_is_shown() {
+    let (_, mut m) = bobs_turn(7);
+    assert_eq!(key(&mut m, 'p'), [Effect::Act(Action::Draw)]);
+    assert!(m.server.as_ref().is_some_and(|s| s.awaiting));
+    assert_eq!(key(&mut m, 'p'), [], "nothing crosses the move on its way");
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Wait: your last move is on its way to the table.")
+    );
+    let why = "it is not your turn: ann is to play";
+    let fx = update(
+        &mut m,
+        Event::Acted {
+            action: Action::Draw,
+            result: Err(why.into()),
+        },
+    );
+    assert_eq!(fx, [Effect::Bell]);
+    assert_eq!(m.message.as_deref(), Some(why));
+    assert!(m.message_is_error);
+    assert!(!m.server.as_ref().is_some_and(|s| s.awaiting));
+}
+
+#[test]
+fn undo_and_save_are_refused_at_a_shared_table() {
+    let (_, mut m) = bobs_turn(8);
+    let mut r = Remote::new(TABLE, 0);
+    let fx = key(&mut m, 'z');
+    assert_eq!(fx, [Effect::Undo]);
+    assert_eq!(carry(&mut r, &mut m, fx), []);
+    assert_eq!(
+        m.message.as_deref(),
+        Some("No undo at a shared table: a move made there is made for everyone")
+    );
+    let fx = key(&mut m, 's');
+    assert_eq!(fx, [Effect::Bell]);
+    assert!(
+        m.message
+            .as_deref()
+            .is_some_and(|t| t.starts_with("No saving at a shared table")),
+        "{:?}",
+        m.message
+    );
+    assert_eq!(m.mode, Mode::Normal, "no file name is asked");
+}
+
+#[test]
+fn the_connection_shows_on_the_status_line() {
+    let (_, mut m) = bobs_turn(9);
+    assert!(screen(&mut m).contains(" connected | table 7 at example.org:8780 | Deck:"));
+    update(
+        &mut m,
+        Event::Link(Link::Reconnecting {
+            attempt: 3,
+            why: "refused".into(),
+        }),
+    );
+    assert!(screen(&mut m).contains(" reconnecting (attempt 3)... | table 7"));
+    update(&mut m, Event::Link(Link::Connected));
+    assert!(screen(&mut m).contains(" connected | table 7"));
+    let fx = update(
+        &mut m,
+        Event::Link(Link::Failed("the name is taken".into())),
+    );
+    assert_eq!(fx, [Effect::Bell]);
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Cannot play on: the name is taken")
+    );
+    assert!(m.prompt().starts_with("The connection is lost: q leaves"));
+}
+
+#[test]
+fn between_hands_the_player_says_ready_and_the_server_deals() {
+    let (mut t, mut m) = bobs_turn(10);
+    until(&mut t, |t| t.turn() == Turn::Host);
+    update(
+        &mut m,
+        Event::Observed(Box::new(t.observe(Viewer::Seat(1)))),
+    );
+    assert_eq!(m.mode, Mode::Another);
+    assert!(
+        m.prompt().ends_with("Another hand? (y/n)"),
+        "{}",
+        m.prompt()
+    );
+    let mut r = Remote::new(TABLE, 0);
+    let fx = key(&mut m, 'y');
+    assert_eq!(
+        carry(&mut r, &mut m, fx),
+        [Order::Send(ClientMessage::Ready { table: TABLE })]
+    );
+    assert!(
+        m.prompt()
+            .ends_with("Waiting for the others to be ready..."),
+        "{}",
+        m.prompt()
+    );
+    assert_eq!(key(&mut m, 'y'), [], "ready once");
+    t.host_act(Action::NextHand).expect("the server deals");
+    update(
+        &mut m,
+        Event::Observed(Box::new(t.observe(Viewer::Seat(1)))),
+    );
+    assert_eq!(m.obs.hand_number, 1);
+    assert_eq!(m.mode, Mode::Normal);
+    assert!(!m.server.as_ref().is_some_and(|s| s.ready));
+}
+
+#[test]
+fn a_game_over_is_shown_not_recorded_here_and_q_leaves() {
+    let (mut t, mut m) = bobs_turn(11);
+    until(&mut t, |t| t.turn() == Turn::Over);
+    let fx = update(
+        &mut m,
+        Event::Observed(Box::new(t.observe(Viewer::Seat(1)))),
+    );
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::RecordScores { .. })),
+        "{fx:?}"
+    );
+    assert!(m.game_over());
+    assert!(
+        m.prompt().ends_with("Press q to leave the table."),
+        "{}",
+        m.prompt()
+    );
+    assert_eq!(key(&mut m, 'y'), []);
+    assert_eq!(key(&mut m, 'q'), [Effect::Quit]);
+    assert_eq!(m.farewell, None, "nothing is left to come back to");
+}
+
+#[test]
+fn leaving_mid_game_keeps_the_seat_and_asks_no_save() {
+    let (_, mut m) = bobs_turn(12);
+    assert_eq!(key(&mut m, 'q'), []);
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert_eq!(key(&mut m, 'y'), [Effect::Quit]);
+    assert_eq!(
+        m.farewell.as_deref(),
+        Some(
+            "You left table 7 at example.org:8780; the seat stays yours: \
+             mille --connect example.org:8780 takes you back to it."
+        )
+    );
+}
+
+#[test]
+fn a_spectator_sees_the_table_and_makes_no_move() {
+    let mut t = table(13);
+    until(&mut t, |t| t.turn() == Turn::Seat(1));
+    let mut m = at_server(t.observe(Viewer::Spectator));
+    assert!(m.watching());
+    assert_eq!(m.seat_name(0), "ann");
+    assert_eq!(m.prompt(), "Watching: bob to play. q leaves.");
+    assert_eq!(key(&mut m, 'p'), []);
+    assert_eq!(
+        m.message.as_deref(),
+        Some("You are watching this table: q leaves.")
+    );
+    let s = screen(&mut m);
+    assert!(s.contains("Watching: the hands are hidden"), "{s}");
+    assert!(
+        s.contains("ann  bob Comp") && !s.contains("── You"),
+        "nobody is 'you' to a spectator:\n{s}"
+    );
+}
+
+#[test]
+fn bobs_screen_at_anns_table() {
+    let (_, mut m) = bobs_turn(14);
+    insta::assert_snapshot!(screen(&mut m));
+}
