@@ -79,9 +79,24 @@ pub struct PlayArgs {
     delay: u64,
 
     /// Your name for the high-score table (asked once otherwise, and
-    /// remembered).
+    /// remembered); with --connect, the name to play under at the server
+    /// (default: the one it knows you by, else your name here).
     #[arg(long, value_name = "NAME")]
     name: Option<String>,
+
+    /// Play with others at a table server: `mille serve` starts one.
+    /// HOST or HOST:PORT (port 8780 if not given); alone or `local`, the
+    /// server on this machine (its Unix socket). A lobby lists the tables
+    /// to join or watch and opens new ones; then the game is played on this
+    /// same screen, the other players' names at their places.
+    #[arg(
+        long,
+        value_name = "HOST[:PORT]",
+        num_args = 0..=1,
+        default_missing_value = "local",
+        conflicts_with_all = ["file", "rules", "players", "stacking", "level", "seed", "plain", "scores", "clear_scores"]
+    )]
+    connect: Option<String>,
 
     /// Show the high-score table (the three best totals over 5000 and the
     /// three best spreads) and exit.
@@ -157,6 +172,9 @@ pub fn one_sentence(e: &anyhow::Error) -> String {
 }
 
 fn play(args: PlayArgs) -> anyhow::Result<()> {
+    if let Some(address) = &args.connect {
+        return crate::cmd_connect::play(address, args.name.as_deref());
+    }
     if args.scores || args.clear_scores {
         return high_scores(&args);
     }

@@ -3,6 +3,7 @@
 
 mod cmd_bench;
 mod cmd_bot;
+mod cmd_connect;
 mod cmd_match;
 mod cmd_play;
 mod man;

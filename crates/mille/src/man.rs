@@ -71,8 +71,14 @@ fn synopsis(cmd: &Command) -> String {
         }
         let mut item = format!("[\\fB\\-\\-{}\\fR", esc(long));
         if arg.get_action().takes_values() {
+            // A value that may be left out (`--connect`) is in brackets.
+            let optional = arg.get_num_args().is_some_and(|n| n.min_values() == 0);
             for v in &values {
-                item.push_str(&format!(" \\fI{}\\fR", esc(v)));
+                if optional {
+                    item.push_str(&format!(" [\\fI{}\\fR]", esc(v)));
+                } else {
+                    item.push_str(&format!(" \\fI{}\\fR", esc(v)));
+                }
             }
         }
         item.push(']');
@@ -109,6 +115,14 @@ adds what Mile Bones 2.1 gave its players: a high\-score table, remembered
 options, mouse play and an undo.
 With \fB\-\-plain\fR it prints the board as text lines and reads one command
 per line, for screen readers and scripts.
+.PP
+With \fB\-\-connect\fR it plays with others at a table server
+(\fBmille serve\fR starts one): a lobby lists the tables to join or watch
+and opens new ones, and the game is then played on the same board, each
+player's name at its place.
+The server keeps the game: there is no undo or save there, and the next
+\fBmille \-\-connect\fR takes a player who left, or lost the connection,
+back to the seat.
 .PP
 The screen shows, from the top, each side's safety area, battle pile, speed
 pile and mileage; your hand in slots P and 1 to 6, with the number of cards
@@ -396,6 +410,11 @@ The next \fBmille\fR started without a file asks
 \fBA game was interrupted on\fR \fIdate\fR\fB. Resume it? (y/n)\fR:
 \fBy\fR resumes it, \fBn\fR removes it.
 A normal quit or a finished game leaves none.
+.TP
+.I $GAMES_DATA_DIR/table\-server/tokens.json
+The names you play under at table servers, each with the token that keeps
+it yours (\fB\-\-connect\fR); without \fBGAMES_DATA_DIR\fR, in
+\fI~/.local/share/table\-server\fR.
 .TP
 .I FILE
 A saved game: a JSON document (format \fBmille\-save\fR) holding the rules,
