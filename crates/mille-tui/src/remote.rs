@@ -40,9 +40,11 @@ pub struct Remote {
     table: TableId,
     /// The move sent and not answered yet: its id and action.
     pending: Option<(u64, Action)>,
-    /// The move acknowledged whose update has not come yet: the sequence
-    /// number it got, and the action.
-    acked: Option<(u64, Action)>,
+    /// The table was joined again (after a reconnection) since the pending
+    /// move was sent: the server may have had the move before.
+    rejoined: bool,
+    /// The move acknowledged whose update has not come yet.
+    acked: Option<Action>,
     /// The last sequence number of the table seen.
     seq: u64,
     /// The last observation, without its events (they were told).
@@ -56,6 +58,7 @@ impl Remote {
         Remote {
             table,
             pending: None,
+            rejoined: false,
             acked: None,
             seq,
             last: None,
@@ -82,6 +85,7 @@ impl Remote {
     /// The move `action` went to the server with `id`.
     pub fn sent(&mut self, id: u64, action: Action) {
         self.pending = Some((id, action));
+        self.rejoined = false;
     }
 
     /// The events a note of the session makes for the model.
@@ -110,13 +114,13 @@ impl Remote {
                 };
                 // The update that follows the player's acknowledged move
                 // is its answer (the server sends the mover `ack`, then
-                // the update).
+                // the update with what the move showed).
                 let changed = match self.acked.take() {
-                    Some((at, action)) if seq >= at => Event::Acted {
+                    Some(action) => Event::Acted {
                         action,
                         result: Ok(observation),
                     },
-                    _ => Event::Observed(observation),
+                    None => Event::Observed(observation),
                 };
                 vec![free, changed]
             }
@@ -133,25 +137,28 @@ impl Remote {
             } if table == self.table => {
                 // Back after a reconnection: the events missed meanwhile.
                 self.seq = self.seq.max(seq);
+                self.rejoined = self.pending.is_some();
                 vec![self.read(observation).map_or_else(|e| e, Event::Observed)]
             }
             ServerMessage::Ack { table, id, seq } if table == self.table => {
                 match self.pending {
                     Some((sent, action)) if sent == id => {
                         self.pending = None;
-                        if seq > self.seq {
-                            self.acked = Some((seq, action));
-                            return Vec::new();
+                        // Sent again after a reconnection and numbered no
+                        // later than the table rejoined: the server had it
+                        // before the drop, the observation taken on
+                        // rejoining shows it, and no update follows.
+                        if std::mem::take(&mut self.rejoined) && seq <= self.seq {
+                            return match &self.last {
+                                Some(last) => vec![Event::Acted {
+                                    action,
+                                    result: Ok(last.clone()),
+                                }],
+                                None => Vec::new(),
+                            };
                         }
-                        // Accepted before a reconnection: the observation
-                        // taken on rejoining has it already.
-                        match &self.last {
-                            Some(last) => vec![Event::Acted {
-                                action,
-                                result: Ok(last.clone()),
-                            }],
-                            None => Vec::new(),
-                        }
+                        self.acked = Some(action);
+                        Vec::new()
                     }
                     _ => Vec::new(),
                 }

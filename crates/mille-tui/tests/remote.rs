@@ -200,6 +200,26 @@ fn a_move_goes_to_the_server_and_the_update_after_its_ack_answers_it() {
     assert!(matches!(events[1], Event::Observed(_)), "{events:?}");
     // Another table's news is not this one's.
     assert_eq!(r.note(update_note(TABLE + 1, 6, &drawn)), []);
+    // A move only its maker sees (a declined coup fourré) keeps the
+    // table's number: its update answers it all the same.
+    r.sent(101, Action::DeclineCoupFourre);
+    let ack = ServerMessage::Ack {
+        table: TABLE,
+        id: 101,
+        seq: 5,
+    };
+    assert_eq!(r.note(Note::Message(ack)), []);
+    let events = r.note(update_note(TABLE, 5, &drawn));
+    assert!(
+        matches!(
+            events[1],
+            Event::Acted {
+                action: Action::DeclineCoupFourre,
+                result: Ok(_)
+            }
+        ),
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -260,6 +280,27 @@ fn after_a_reconnection_the_joined_observation_and_an_old_ack_are_taken_in() {
             action: Action::Draw,
             result: Ok(Box::new(told))
         }]
+    );
+    // One the server gets only after the rejoin is numbered after it: its
+    // update answers it.
+    r.sent(10, Action::Discard(back.view.hand[0]));
+    let joined = ServerMessage::Joined {
+        table: TABLE,
+        seat: 1,
+        seq: 4,
+        observation: json(&back),
+    };
+    assert_eq!(r.note(Note::Message(joined)).len(), 1);
+    let ack = ServerMessage::Ack {
+        table: TABLE,
+        id: 10,
+        seq: 5,
+    };
+    assert_eq!(r.note(Note::Message(ack)), []);
+    let events = r.note(update_note(TABLE, 5, &back));
+    assert!(
+        matches!(events[1], Event::Acted { result: Ok(_), .. }),
+        "{events:?}"
     );
 }
 

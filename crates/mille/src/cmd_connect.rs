@@ -12,7 +12,7 @@ use mille_tui::app::{self, Ending, Io};
 use mille_tui::model::{ServerTable, Setup, login_name};
 use mille_tui::remote::RemoteHost;
 use mille_tui::signals::Stop;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use table_client::protocol::GameKind;
 use table_client::{Session, Target, TokenStore};
 use table_lobby::{Choice, Lobby, Preset};
@@ -132,6 +132,12 @@ pub fn play(address: &str, name: Option<&str>) -> anyhow::Result<()> {
     )
     .context("the terminal failed")?;
     if let Ending::Interrupted(i) = ending {
+        // Written without `eprintln!`, which panics when the terminal is
+        // gone.
+        let _ = writeln!(
+            std::io::stderr(),
+            "mille: interrupted; the server keeps the game, and mille --connect {target} takes you back to it."
+        );
         std::process::exit(128 + i.signal.clamp(0, 127));
     }
     if let Some(f) = model.farewell {
