@@ -546,7 +546,7 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                 ],
             )
             .header(
-                Row::new(vec!["#", "game", "", "seats", "watching"])
+                Row::new(vec!["#", "game", "status", "seats", "watching"])
                     .style(Style::default().add_modifier(Modifier::UNDERLINED)),
             )
             .row_highlight_style(Style::default().add_modifier(Modifier::REVERSED))
@@ -556,6 +556,16 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                 state.select(Some(lobby.selected));
             }
             f.render_stateful_widget(grid, body, &mut state);
+            if lobby.tables.is_empty() && lobby.name.is_some() {
+                let [_, hint] =
+                    Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(body);
+                let [_, hint] =
+                    Layout::horizontal([Constraint::Length(2), Constraint::Min(1)]).areas(hint);
+                f.render_widget(
+                    Paragraph::new("No table yet: press n to open one, and others can join it."),
+                    hint,
+                );
+            }
             let keys =
                 "Enter join  w watch  n new table  c private table by code  r refresh  q quit";
             f.render_widget(Paragraph::new(keys), help);
