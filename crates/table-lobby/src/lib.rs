@@ -781,9 +781,11 @@ mod tests {
             lobby.message(welcome(Vec::new())),
             Step::Send(ClientMessage::List)
         );
+        assert!(screen(&lobby).contains("No table yet: press n"));
         lobby.message(ServerMessage::Tables {
             tables: vec![table(3, GameKind::Mille), table(4, GameKind::Cubes)],
         });
+        assert!(!screen(&lobby).contains("No table yet"));
         assert_eq!(lobby.tables.len(), 1, "only this game's tables");
         let text = screen(&lobby);
         assert!(text.contains("bob, (free)"), "{text}");
