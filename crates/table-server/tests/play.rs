@@ -102,18 +102,13 @@ async fn a_person_and_a_computer_play_a_mille_hand_and_a_spectator_watches() {
         .expect("start");
     let mut ann = Client::open(&server).await;
     ann.hello("ann", None).await;
-    ann.send(&create(
-        "mille",
-        Value::Null,
-        json!([{"kind": "human"}, {"kind": "computer", "level": "classic"}]),
-        Some(0),
-    ))
-    .await;
     let table = ann
-        .until(|m| match m {
-            ServerMessage::Created { table, .. } => Some(table.id),
-            _ => None,
-        })
+        .open_table(create(
+            "mille",
+            Value::Null,
+            json!([{"kind": "human"}, {"kind": "computer", "level": "classic"}]),
+            Some(0),
+        ))
         .await;
     let mut obs = ann
         .until(|m| match m {
@@ -187,19 +182,13 @@ async fn three_people_finish_a_game_of_cubes() {
         c.hello(n, None).await;
         clients.push(c);
     }
-    clients[0]
-        .send(&create(
+    let table = clients[0]
+        .open_table(create(
             "cubes",
             json!({"game": "blitz"}),
             json!([{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "computer", "level": "steady"}]),
             Some(0),
         ))
-        .await;
-    let table = clients[0]
-        .until(|m| match m {
-            ServerMessage::Created { table, .. } => Some(table.id),
-            _ => None,
-        })
         .await;
     for c in clients.iter_mut().skip(1) {
         c.send(&ClientMessage::Join {
@@ -343,6 +332,16 @@ async fn names_tokens_and_refusals() {
 }
 
 impl Client {
+    /// Sends `create` and answers the new table's number.
+    async fn open_table(&mut self, create: ClientMessage) -> u64 {
+        self.send(&create).await;
+        self.until(|m| match m {
+            ServerMessage::Created { table, .. } => Some(table.id),
+            _ => None,
+        })
+        .await
+    }
+
     async fn send_raw_json(&mut self, text: &str) {
         self.ws
             .send(Message::Text(text.to_string().into()))
@@ -361,18 +360,13 @@ async fn an_away_player_is_stood_in_for_and_gets_the_seat_back() {
     let token = ann.hello("ann", None).await;
     let mut bob = Client::open(&server).await;
     bob.hello("bob", None).await;
-    ann.send(&create(
-        "cubes",
-        Value::Null,
-        json!([{"kind": "human"}, {"kind": "human"}]),
-        Some(0),
-    ))
-    .await;
     let table = ann
-        .until(|m| match m {
-            ServerMessage::Created { table, .. } => Some(table.id),
-            _ => None,
-        })
+        .open_table(create(
+            "cubes",
+            Value::Null,
+            json!([{"kind": "human"}, {"kind": "human"}]),
+            Some(0),
+        ))
         .await;
     bob.send(&ClientMessage::Join {
         table,
@@ -513,18 +507,13 @@ async fn a_bot_program_named_by_the_operator_takes_a_seat() {
         })
         .await;
     assert!(levels.contains(&"discarder".to_string()), "{levels:?}");
-    ann.send(&create(
-        "mille",
-        Value::Null,
-        json!([{"kind": "human"}, {"kind": "computer", "level": "discarder"}]),
-        Some(0),
-    ))
-    .await;
     let table = ann
-        .until(|m| match m {
-            ServerMessage::Created { table, .. } => Some(table.id),
-            _ => None,
-        })
+        .open_table(create(
+            "mille",
+            Value::Null,
+            json!([{"kind": "human"}, {"kind": "computer", "level": "discarder"}]),
+            Some(0),
+        ))
         .await;
     let mut id = 0;
     let mut last = u64::MAX;
