@@ -165,8 +165,7 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         )?)
     };
     if let Some(f) = &scores {
-        for s in app
-            .table()
+        for s in local_table(&app)?
             .seats()
             .iter()
             .filter(|s| !matches!(s.kind, game_table::SeatKind::Computer { .. }))
@@ -190,20 +189,21 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         // write, was the closing; leave as after a hangup.
         stop.end_as(cubes_tui::signals::HANGUP);
     }
+    let table = local_table(&app)?;
     let mut scores = scores;
     // A game that could not be recorded is reported after its result, so
     // the player still learns how it ended.
     let mut unrecorded = None;
     if let Some(f) = &mut scores {
         let _ = f.stop_playing();
-        let unfinished = app.table().state().winner().is_none();
+        let unfinished = table.state().winner().is_none();
         // A game left after at least one action counts (the man page's
         // "Don't quit!"); one left before anything happened does not.
         // A game a computer player broke (an illegal move) is nobody's
         // result.
         if app.stalled.is_none()
             && (!unfinished || !app.actions().is_empty())
-            && let Err(e) = f.record(&GameResult::of(app.table().state(), app.table().seats()))
+            && let Err(e) = f.record(&GameResult::of(table.state(), table.seats()))
         {
             let path = f.path().display();
             unrecorded = Some(anyhow::Error::new(e).context(format!(
@@ -225,7 +225,7 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
     if let Some(why) = &app.stalled {
         bail!("{why} The game was not recorded (seed {seed}).");
     }
-    let winner = app.table().state().winner();
+    let winner = table.state().winner();
     if unfinished && winner.is_none() {
         println!("Game left unfinished (seed {seed}).");
     } else if let Some(w) = winner {
@@ -238,6 +238,12 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         Some(e) => Err(e),
         None => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// The table of a game played here.
+fn local_table(app: &App) -> Result<&game_table::Table<Cubes>> {
+    app.table()
+        .context("this game is played at a table server, not here")
 }
 
 /// `cubes rank`: the Standard games, or the Blitz ones.
