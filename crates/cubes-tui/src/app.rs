@@ -519,9 +519,15 @@ impl App {
     pub fn result_note(&self) -> String {
         match &self.source {
             Source::Local(_) => "The result is in the score file: see `cubes rank`.".to_string(),
-            Source::Remote(r) => {
-                format!("The server ranks it: `cubes rank --connect {}`.", r.server)
-            }
+            Source::Remote(r) => format!(
+                "The server ranks it:\n`cubes rank{} --connect {}`",
+                if self.obs.view.settings.name == Settings::blitz().name {
+                    " -b"
+                } else {
+                    ""
+                },
+                r.server
+            ),
         }
     }
 
@@ -929,7 +935,10 @@ impl App {
                 observation,
                 seats,
             } if table == here => self.observed(seq, observation, Some(seats)),
-            ServerMessage::Tables { tables } => {
+            // The list tells the seats until the first update does: after
+            // that, updates come in the table's order and a list answer
+            // may be older.
+            ServerMessage::Tables { tables } if r.seats.is_empty() => {
                 if let Some(t) = tables.into_iter().find(|t| t.id == here) {
                     self.seated(t.seats);
                 }
@@ -942,7 +951,14 @@ impl App {
                 Effect::None
             }
             ServerMessage::Error(e) if e.table.is_none_or(|t| t == here) => {
-                if e.id.is_some_and(|id| r.pending == Some(Pending::Sent(id))) {
+                // A refusal without an id (a message dropped over the rate
+                // limit) may be the move's: the keys are freed rather than
+                // stuck, and a move sent twice is refused by the server.
+                let mine = match r.pending {
+                    Some(Pending::Sent(id)) => e.id.is_none_or(|e| e == id),
+                    _ => false,
+                };
+                if mine {
                     r.pending = None;
                 }
                 self.error(e.message);
@@ -999,7 +1015,7 @@ impl App {
             return;
         };
         let before = std::mem::replace(&mut r.seats, seats);
-        let (table, now) = (r.table, r.seats.clone());
+        let (table, now, begins) = (r.table, r.seats.clone(), r.seq == 0);
         let free = r.free_seats();
         let mut news = Vec::new();
         for (k, s) in now.iter().enumerate() {
@@ -1019,9 +1035,12 @@ impl App {
                 _ => {}
             }
         }
+        // The last free seat just taken, or all taken at the first look
+        // before any move.
         let was_free = before
             .iter()
-            .any(|s| s.kind == SeatKindSummary::Human && s.player.is_none());
+            .any(|s| s.kind == SeatKindSummary::Human && s.player.is_none())
+            || (before.is_empty() && begins);
         if !free.is_empty() {
             news.push(waiting_line(table, &free));
         } else if was_free {
@@ -1761,7 +1780,7 @@ mod remote_tests {
         );
         assert!(
             a.result_note()
-                .contains("cubes rank --connect example.org:8780")
+                .contains("`cubes rank -b --connect example.org:8780`")
         );
         // News after the end does not end it twice.
         assert_eq!(

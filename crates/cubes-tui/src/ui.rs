@@ -1058,7 +1058,7 @@ mod tests {
         }
         let s = screen(&a);
         assert!(s.contains("Game over"), "{s}");
-        assert!(s.contains("cubes rank --connect"), "{s}");
+        assert!(s.contains("cubes rank -b --connect"), "{s}");
         assert!(s.contains("(watching)"), "{s}");
     }
 
