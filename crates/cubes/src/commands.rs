@@ -61,6 +61,23 @@ fn bot(name: &str) -> Result<BoxedBot> {
     })
 }
 
+/// The name the player gave, else the login name.
+fn player_name(cli: &Cli) -> String {
+    cli.name.clone().unwrap_or_else(login)
+}
+
+fn login() -> String {
+    std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_else(|_| "player".into())
+}
+
+/// The login name, as a player's name (a table server's one-shot
+/// questions are asked under it when this program has no name there yet).
+pub fn login_name() -> Result<String> {
+    check_name(&login())
+}
+
 /// A seat at the table: who sits there, and who plays it.
 pub type Seat = (SeatInfo, Player<Cubes>);
 
@@ -68,12 +85,7 @@ pub type Seat = (SeatInfo, Player<Cubes>);
 pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
     let mut seats = Vec::new();
     if !cli.watch {
-        let me = match &cli.name {
-            Some(n) => n.clone(),
-            None => std::env::var("USER")
-                .or_else(|_| std::env::var("USERNAME"))
-                .unwrap_or_else(|_| "player".into()),
-        };
+        let me = player_name(cli);
         for n in std::iter::once(&me).chain(&cli.humans) {
             seats.push((SeatInfo::human(check_name(n)?), Player::Person));
         }
@@ -146,6 +158,16 @@ fn fresh_seed() -> u64 {
 pub fn play(cli: &Cli) -> Result<ExitCode> {
     use std::io::IsTerminal;
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if let Some(address) = &cli.connect {
+        if cli.plain {
+            bail!("--connect plays full screen; --plain is for games at this terminal only");
+        }
+        if !terminal {
+            bail!("the game at a table server needs a terminal");
+        }
+        let me = check_name(&player_name(cli))?;
+        return crate::online::play(address, me, cli.blitz, cli.jokers);
+    }
     if !cli.plain && !terminal {
         bail!("the full-screen game needs a terminal; use --plain to play on lines of text");
     }
