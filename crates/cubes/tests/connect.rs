@@ -30,16 +30,30 @@ struct Server {
     address: String,
 }
 
+/// A loopback address nobody listens at now.
+fn free_address() -> String {
+    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    format!("127.0.0.1:{port}")
+}
+
 impl Server {
+    /// A server on a free port (taken a moment after it was found free).
     fn start(root: &Path) -> Server {
-        // A port nobody uses now (the server takes it a moment later).
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let address = format!("127.0.0.1:{port}");
+        Server::at(root, free_address())
+    }
+
+    /// A server at `address` with its data in `root` (again after a
+    /// restart).
+    fn at(root: &Path, address: String) -> Server {
         let data = root.join("server");
-        let log = std::fs::File::create(root.join("server.log")).expect("log file");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(root.join("server.log"))
+            .expect("log file");
         let child = Command::new(BIN)
             .args([
                 "serve",
@@ -267,14 +281,56 @@ fn three_people_play_a_game_at_a_server_and_are_ranked_there() {
 }
 
 #[test]
+fn the_game_goes_on_after_the_server_comes_back() {
+    let started = Instant::now();
+    let root = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(root.path());
+    let address = server.address.clone();
+    // A Blitz table for two, the first the lobby offers: ann and a steady
+    // computer player.
+    let mut ann = Person::connect(&server, "ann");
+    ann.pty.wait_for("you are ann");
+    ann.pty.keys("n");
+    ann.pty.wait_for("Blitz to 7,500, 2 players");
+    ann.pty.keys("\r");
+    ann.pty.wait_for("table 1 at");
+    let mut moves = 0;
+    while moves < 3 {
+        assert!(started.elapsed() < LIMIT, "{}", ann.pty.text());
+        if ann.play() {
+            moves += 1;
+        } else {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    // The server stops: the screen says the connection is being tried again.
+    drop(server);
+    ann.pty.wait_for("reconnecting (attempt 1)...");
+    ann.pty
+        .wait_for("reconnecting (attempt 2)... cannot reach the table server");
+    let server = Server::at(root.path(), address);
+    ann.pty.wait_for("Connected again.");
+    // The restarted server kept the table: the game goes on to its end.
+    while !ann.pty.text().contains("Game over") {
+        assert!(
+            started.elapsed() < LIMIT,
+            "the game did not end in time:\n{}",
+            ann.pty.text()
+        );
+        if !ann.play() {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    ann.pty.keys("q");
+    assert!(ann.pty.wait_exit());
+    drop(server);
+}
+
+#[test]
 fn an_unreachable_server_is_said_plainly() {
     let data = tempfile::tempdir().expect("tempdir");
     // A port that was free a moment ago: nothing listens there.
-    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let address = format!("127.0.0.1:{port}");
+    let address = free_address();
     for args in [
         vec!["rank", "--connect", &address],
         vec!["stat", "--connect", &address],
