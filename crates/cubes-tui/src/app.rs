@@ -392,19 +392,23 @@ impl App {
 
     fn start_message(&self) -> String {
         let mut m = announcement(&self.obs.view);
-        if self.my_turn() {
+        // A game at a server may be joined again in the middle of a turn.
+        let begun = self.remote_game().is_some_and(|r| r.seq > 0);
+        if self.my_turn() && self.obs.view.phase == Phase::Rolled {
+            m.push_str(self.hint());
+        } else if self.my_turn() {
             m.push_str(match self.controls {
                 Controls::Keys => " Press r to roll the dice, ? for help.",
                 Controls::Lines => " Type r to roll the dice, ? for the commands.",
             });
         } else if let Some(r) = self.remote_game() {
-            match r.seat {
-                None => m.push_str(" You are watching: q leaves, ? shows the rules."),
-                Some(_) => {
-                    if let Some(s) = self.to_act() {
-                        m.push_str(&format!(" {} plays first.", self.name(s)));
-                    }
+            match (r.seat, self.to_act()) {
+                (None, _) => m.push_str(" You are watching: q leaves, ? shows the rules."),
+                (Some(_), Some(s)) if begun => {
+                    m.push_str(&format!(" It is {}'s turn.", self.name(s)));
                 }
+                (Some(_), Some(s)) => m.push_str(&format!(" {} plays first.", self.name(s))),
+                (Some(_), None) => {}
             }
         }
         m
@@ -848,8 +852,19 @@ impl App {
             .collect::<Vec<_>>()
             .join(" ");
         self.log_lines(lines);
+        let hint = self.hint();
+        self.say(format!("{summary}{hint}"), Tone::Info);
+        if self.obs.view.winner.is_some() && self.mode != Mode::Over {
+            self.mode = Mode::Over;
+            return true;
+        }
+        false
+    }
+
+    /// What the keys may do next, when they make the next move.
+    fn hint(&self) -> &'static str {
         let rolled = self.obs.view.phase == Phase::Rolled;
-        let hint = match (self.to_act(), self.controls) {
+        match (self.to_act(), self.controls) {
             (Some(_), _) if !self.my_turn() => "",
             (None, _) => "",
             (Some(_), Controls::Keys) if rolled => {
@@ -860,13 +875,7 @@ impl App {
             }
             (Some(_), Controls::Keys) => " Press r to roll.",
             (Some(_), Controls::Lines) => " Type r to roll.",
-        };
-        self.say(format!("{summary}{hint}"), Tone::Info);
-        if self.obs.view.winner.is_some() && self.mode != Mode::Over {
-            self.mode = Mode::Over;
-            return true;
         }
-        false
     }
 
     /// The id the caller's session gave the move of the last
@@ -1250,6 +1259,12 @@ pub mod fixtures {
             };
             let obs = self.observation();
             App::remote("example.org:8780", TABLE, seat, self.seq, obs).expect("remote app")
+        }
+
+        /// The app of `viewer` joining again (without `since`: no events).
+        pub fn rejoined(&mut self) -> App {
+            self.told = self.table.event_count();
+            self.app()
         }
 
         /// The legal moves of the seat to act.
@@ -1788,6 +1803,21 @@ mod remote_tests {
             Effect::None
         );
         assert_eq!(a.update(Input::Enter), Effect::Quit { unfinished: false });
+    }
+
+    #[test]
+    fn joining_again_in_the_middle_of_a_turn_says_what_to_do_next() {
+        let (_, mut server) = first_player(4);
+        server.play(Action::Roll);
+        let a = server.rejoined();
+        assert_eq!(a.obs.view.phase, Phase::Rolled);
+        assert!(
+            a.message
+                .0
+                .ends_with("Pick dice to keep (1-5, a), then r; or h to hold."),
+            "{}",
+            a.message.0
+        );
     }
 
     #[test]
