@@ -1,18 +1,28 @@
 //! The game as the terminal shows it: a model ([`App`]) and a pure
 //! [`App::update`] from inputs. No terminal here, so everything is testable.
 //!
-//! The game itself is a [`game_table::Table`] of [`Cubes`]: a person's move
-//! goes to [`Table::act`], a computer's comes from [`Table::step`], and the
-//! engine checks both (a refusal shows the engine's own sentence). The
-//! screen is drawn from [`App::obs`], the [`Observation`] of the person to
-//! act, or a spectator's while a computer plays or when the game is over:
-//! never from the engine's full state.
+//! The game comes from one of two sources. Here, it is a
+//! [`game_table::Table`] of [`Cubes`]: a person's move goes to
+//! [`Table::act`], a computer's comes from [`Table::step`], and the engine
+//! checks both (a refusal shows the engine's own sentence). At a table
+//! server ([`App::remote`]), a person's move is handed to the caller
+//! ([`Effect::Play`]) to send, and the server's messages come back through
+//! [`App::note`]: its observations replace the one shown and their events
+//! are told as the local game tells its own; its refusals are shown as the
+//! local ones are. The screen is drawn from [`App::obs`], the
+//! [`Observation`] of the person to act (this program's seat at a server),
+//! or a spectator's while a computer plays or when the game is over: never
+//! from the engine's full state.
 
+use crate::TuiError;
 use cubes_engine::{
     Action, Cubes, DiceMask, DieState, Event, Face, IllegalAction, Observation, Phase, Settings,
     SetupError, View,
 };
 use game_table::{Player, SeatInfo, SeatKind, Step, Table, Turn, Viewer};
+use serde_json::Value;
+use table_client::protocol::{SeatKindSummary, SeatSummary, ServerMessage, TableId};
+use table_client::{Link, Note};
 
 /// What the screen is showing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -73,6 +83,67 @@ pub enum Effect {
         /// Whether the game was left before its end.
         unfinished: bool,
     },
+    /// Send this move of this program's seat to the table server, then
+    /// tell the app its id ([`App::sent`]).
+    Play {
+        /// The server's table.
+        table: TableId,
+        /// The move.
+        action: Action,
+    },
+}
+
+/// Where the game is played.
+enum Source {
+    /// In this program (boxed: a table is much larger than a [`Remote`]).
+    Local(Box<Table<Cubes>>),
+    /// At a table server.
+    Remote(Remote),
+}
+
+/// A game at a table server, as far as this program knows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remote {
+    /// The server, as the player named it.
+    pub server: String,
+    /// The table there.
+    pub table: TableId,
+    /// This program's seat; `None` when watching.
+    pub seat: Option<usize>,
+    /// The table's sequence number of the observation shown.
+    pub seq: u64,
+    /// The table's seats as the server last described them (empty until
+    /// it has).
+    pub seats: Vec<SeatSummary>,
+    /// The connection.
+    pub link: Link,
+    /// The move sent and not yet answered, if any.
+    pending: Option<Pending>,
+}
+
+/// Where this program's last move is: keys wait until the server has
+/// answered it, so a key pressed twice is not sent twice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Pending {
+    /// Handed to the caller ([`Effect::Play`]), id not known yet.
+    Unsent,
+    /// Sent with this id.
+    Sent(u64),
+    /// Accepted as this sequence number; its observation is on its way.
+    Accepted(u64),
+}
+
+impl Remote {
+    /// The people's seats nobody has taken yet (the game starts when there
+    /// are none); empty while the seats are unknown.
+    pub fn free_seats(&self) -> Vec<usize> {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == SeatKindSummary::Human && s.player.is_none())
+            .map(|(k, _)| k)
+            .collect()
+    }
 }
 
 /// A roll that scored nothing, kept on screen after the engine has moved
@@ -91,8 +162,9 @@ pub struct Busted {
 
 /// The whole model of the terminal game.
 pub struct App {
-    /// The game: its state, seats, computer players and action log.
-    table: Table<Cubes>,
+    /// The game: here (its state, seats, computer players and action log)
+    /// or at a table server.
+    source: Source,
     /// What the screen shows (see the module's notes).
     pub obs: Observation,
     /// How many of the table's events the log has told.
@@ -168,6 +240,23 @@ pub fn hold_line(view: &View) -> Option<String> {
     }
 }
 
+/// "Waiting for 2 people to sit at table 3 (seats 2 and 3 are free)."
+fn waiting_line(table: TableId, free: &[usize]) -> String {
+    let seats: Vec<String> = free.iter().map(|k| (k + 1).to_string()).collect();
+    let seats = match seats.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("seats {} and {last} are", rest.join(", "))
+        }
+        _ => format!("seat {} is", seats.join("")),
+    };
+    let people = if free.len() == 1 {
+        "1 more person".to_string()
+    } else {
+        format!("{} more people", free.len())
+    };
+    format!("Waiting for {people} to sit at table {table} ({seats} free): the game starts then.")
+}
+
 /// Whether `player` is a person.
 fn is_person(player: Option<&Player<Cubes>>) -> bool {
     matches!(player, Some(Player::Person))
@@ -189,7 +278,7 @@ impl App {
         let told = table.event_count();
         let obs = table.observe_since(Viewer::Spectator, told);
         let mut app = App {
-            table,
+            source: Source::Local(Box::new(table)),
             obs,
             told,
             selected: DiceMask::EMPTY,
@@ -211,42 +300,125 @@ impl App {
         app
     }
 
+    /// The game at `table` of the table server `server` (as the player
+    /// named it), from the `joined` (`seat`) or `watching` (`None`)
+    /// message's sequence number and observation. Its events, if any, are
+    /// told as news.
+    pub fn remote(
+        server: impl Into<String>,
+        table: TableId,
+        seat: Option<usize>,
+        seq: u64,
+        observation: Value,
+    ) -> Result<App, TuiError> {
+        let mut obs: Observation =
+            serde_json::from_value(observation).map_err(TuiError::Observation)?;
+        let events = std::mem::take(&mut obs.events);
+        let server = server.into();
+        let whereabouts = match seat {
+            Some(s) => format!("You sit at seat {} of table {table} at {server}.", s + 1),
+            None => format!("You are watching table {table} at {server}."),
+        };
+        let opening = announcement(&obs.view);
+        let mut app = App {
+            source: Source::Remote(Remote {
+                server,
+                table,
+                seat,
+                seq,
+                seats: Vec::new(),
+                link: Link::Connected,
+                pending: None,
+            }),
+            obs,
+            told: 0,
+            selected: DiceMask::EMPTY,
+            message: (String::new(), Tone::Info),
+            message_serial: 0,
+            controls: Controls::Keys,
+            log: vec![opening, whereabouts],
+            logged: 2,
+            mode: Mode::Play,
+            busted: None,
+            too_small: false,
+            stalled: None,
+        };
+        if events.is_empty() {
+            app.message.0 = app.start_message();
+        } else {
+            app.tell(events);
+        }
+        if app.obs.view.winner.is_some() {
+            app.mode = Mode::Over;
+        }
+        Ok(app)
+    }
+
     /// The same game played with other controls (before the first move).
     pub fn with_controls(mut self, controls: Controls) -> App {
         self.controls = controls;
-        if self.table.log().is_empty() {
+        if self.actions().is_empty() {
             self.message.0 = self.start_message();
         }
         self
     }
 
-    /// The table, for the host: the game's full state (to record the
-    /// result) and its action log. Never for drawing.
-    pub fn table(&self) -> &Table<Cubes> {
-        &self.table
+    /// The local table, for the host: the game's full state (to record
+    /// the result) and its action log. Never for drawing. `None` at a
+    /// table server, which keeps its own.
+    pub fn table(&self) -> Option<&Table<Cubes>> {
+        match &self.source {
+            Source::Local(table) => Some(table),
+            Source::Remote(_) => None,
+        }
     }
 
-    /// Every move made so far.
+    /// The game at a table server, if it is there.
+    pub fn remote_game(&self) -> Option<&Remote> {
+        match &self.source {
+            Source::Local(_) => None,
+            Source::Remote(r) => Some(r),
+        }
+    }
+
+    /// Every move made so far at the local table (none at a server: the
+    /// server keeps them).
     pub fn actions(&self) -> &[Action] {
-        self.table.log()
+        match &self.source {
+            Source::Local(table) => table.log(),
+            Source::Remote(_) => &[],
+        }
     }
 
     fn start_message(&self) -> String {
         let mut m = announcement(&self.obs.view);
-        if self.human_to_act() {
+        // A game at a server may be joined again in the middle of a turn.
+        let begun = self.remote_game().is_some_and(|r| r.seq > 0);
+        if self.my_turn() && self.obs.view.phase == Phase::Rolled {
+            m.push_str(self.hint());
+        } else if self.my_turn() {
             m.push_str(match self.controls {
                 Controls::Keys => " Press r to roll the dice, ? for help.",
                 Controls::Lines => " Type r to roll the dice, ? for the commands.",
             });
+        } else if let Some(r) = self.remote_game() {
+            match (r.seat, self.to_act()) {
+                (None, _) => m.push_str(" You are watching: q leaves, ? shows the rules."),
+                (Some(_), Some(s)) if begun => {
+                    m.push_str(&format!(" It is {}'s turn.", self.name(s)));
+                }
+                (Some(_), Some(s)) => m.push_str(&format!(" {} plays first.", self.name(s))),
+                (Some(_), None) => {}
+            }
         }
         m
     }
 
     /// Whose observation the screen shows: the person to act, or a
     /// spectator (a computer's turn, the end of the game).
-    fn viewer(&self) -> Viewer {
-        match self.table.turn() {
-            Turn::Seat(s) if is_person(self.table.player(s)) => Viewer::Seat(s),
+    fn viewer(table: &Table<Cubes>) -> Viewer {
+        match table.turn() {
+            Turn::Seat(s) if is_person(table.player(s)) => Viewer::Seat(s),
             _ => Viewer::Spectator,
         }
     }
@@ -254,8 +426,11 @@ impl App {
     /// Takes the observation for the screen, with the events the log has
     /// not told yet (returned, oldest first).
     fn refresh(&mut self) -> Vec<Event> {
-        let mut obs = self.table.observe_since(self.viewer(), self.told);
-        self.told = self.table.event_count();
+        let Source::Local(table) = &self.source else {
+            return Vec::new();
+        };
+        let mut obs = table.observe_since(Self::viewer(table), self.told);
+        self.told = table.event_count();
         let events = std::mem::take(&mut obs.events);
         self.obs = obs;
         events
@@ -296,14 +471,68 @@ impl App {
         self.to_act().is_some_and(|s| !self.is_computer(s))
     }
 
-    /// Whether a computer player is to move now (and can).
+    /// Whether a computer player of this program is to move now (and
+    /// can). A table server moves its own.
     pub fn computer_to_act(&self) -> bool {
-        self.stalled.is_none() && self.to_act().is_some_and(|s| self.is_computer(s))
+        matches!(self.source, Source::Local(_))
+            && self.stalled.is_none()
+            && self.to_act().is_some_and(|s| self.is_computer(s))
     }
 
-    /// Whether the game has people at all.
-    pub fn has_humans(&self) -> bool {
-        (0..self.obs.seat_info.len()).any(|s| !self.is_computer(s))
+    /// Whether the keys make the next move: a person here is to act, or
+    /// this program's seat at a table server.
+    pub fn my_turn(&self) -> bool {
+        match &self.source {
+            Source::Local(_) => self.human_to_act(),
+            Source::Remote(_) => self.obs.to_act(),
+        }
+    }
+
+    /// Whether leaving should be asked about first: people play here, or
+    /// this program holds a seat at a server's unfinished game.
+    fn asks_before_leaving(&self) -> bool {
+        match &self.source {
+            Source::Local(_) => (0..self.obs.seat_info.len()).any(|s| !self.is_computer(s)),
+            Source::Remote(r) => {
+                r.seat.is_some()
+                    && self.obs.view.winner.is_none()
+                    && !matches!(r.link, Link::Failed(_))
+            }
+        }
+    }
+
+    /// The question before leaving an unfinished game.
+    pub fn quit_question(&self) -> String {
+        match &self.source {
+            Source::Local(_) => {
+                "Really leave this game? It is not over: it will be recorded in the \
+                 score file as an unfinished game, a loss at your current score.\n\n\
+                 y: quit    any other key: keep playing"
+                    .to_string()
+            }
+            Source::Remote(r) => format!(
+                "Really leave this table? The game goes on without you: a computer \
+                 plays your seat while you are away, and `cubes --connect {}` takes \
+                 you back to it.\n\ny: leave    any other key: keep playing",
+                r.server
+            ),
+        }
+    }
+
+    /// Where the result of a finished game is kept, for the last screen.
+    pub fn result_note(&self) -> String {
+        match &self.source {
+            Source::Local(_) => "The result is in the score file: see `cubes rank`.".to_string(),
+            Source::Remote(r) => format!(
+                "The server ranks it:\n`cubes rank{} --connect {}`",
+                if self.obs.view.settings.name == Settings::blitz().name {
+                    " -b"
+                } else {
+                    ""
+                },
+                r.server
+            ),
+        }
     }
 
     fn error(&mut self, m: impl Into<String>) {
@@ -369,7 +598,7 @@ impl App {
                 return Effect::None;
             }
             Input::Key('q' | 'Q') | Input::Esc => {
-                if self.has_humans() {
+                if self.asks_before_leaving() {
                     self.mode = Mode::ConfirmQuit;
                     return Effect::None;
                 }
@@ -380,6 +609,10 @@ impl App {
         let Some(seat) = self.to_act() else {
             return Effect::None;
         };
+        if let Some(why) = self.remote_wait() {
+            self.say(why, Tone::Info);
+            return Effect::None;
+        }
         if self.is_computer(seat) {
             if input == Input::Tick {
                 return self.computer_moves();
@@ -488,14 +721,53 @@ impl App {
     }
 
     /// A person's move for `seat`, checked by the table (its refusal is the
-    /// engine's sentence).
+    /// engine's sentence); at a table server, handed to the caller to send
+    /// (the server's engine checks it).
     fn person_moves(&mut self, seat: usize, action: Action) -> Effect {
-        match self.table.act(seat, action) {
-            Err(e) => {
-                self.error(e.to_string());
-                Effect::None
+        match &mut self.source {
+            Source::Local(table) => match table.act(seat, action) {
+                Err(e) => {
+                    self.error(e.to_string());
+                    Effect::None
+                }
+                Ok(()) => self.moved(),
+            },
+            Source::Remote(r) => {
+                r.pending = Some(Pending::Unsent);
+                Effect::Play {
+                    table: r.table,
+                    action,
+                }
             }
-            Ok(()) => self.moved(action),
+        }
+    }
+
+    /// Why the keys cannot move at a table server now, if they cannot:
+    /// watching, no connection, people missing, the last move unanswered,
+    /// somebody else's turn.
+    fn remote_wait(&self) -> Option<String> {
+        let Source::Remote(r) = &self.source else {
+            return None;
+        };
+        let free = r.free_seats();
+        if let Link::Failed(_) = r.link {
+            Some("The connection to the server is lost: q leaves.".into())
+        } else if r.seat.is_none() {
+            Some(format!(
+                "You are watching table {}: q leaves, ? shows the rules.",
+                r.table
+            ))
+        } else if !free.is_empty() {
+            Some(waiting_line(r.table, &free))
+        } else if r.pending.is_some() {
+            Some("Your move is on its way to the server...".into())
+        } else if !self.obs.to_act() {
+            let who = self.to_act().map(|s| self.name(s)).unwrap_or_default();
+            Some(format!(
+                "{who} is playing; wait for your turn (? help, q quit)."
+            ))
+        } else {
+            None
         }
     }
 
@@ -504,8 +776,11 @@ impl App {
         if self.stalled.is_some() {
             return Effect::None;
         }
-        match self.table.step() {
-            Ok(Step::Moved { action, .. }) => self.moved(action),
+        let Source::Local(table) = &mut self.source else {
+            return Effect::None;
+        };
+        match table.step() {
+            Ok(Step::Moved { .. }) => self.moved(),
             Ok(Step::Person(_) | Step::Host | Step::Over) => Effect::None,
             Err(e) => {
                 // A bug in that player: reported, never replaced by another
@@ -531,19 +806,31 @@ impl App {
         }
     }
 
-    /// After a move the table accepted: the new observation, the log, the
-    /// status line.
-    fn moved(&mut self, action: Action) -> Effect {
+    /// After a move the local table accepted: the new observation, the
+    /// log, the status line.
+    fn moved(&mut self) -> Effect {
         let events = self.refresh();
         self.selected = DiceMask::EMPTY;
-        // A bust's dice stay on screen until somebody rolls again.
-        if action == Action::Roll {
-            self.busted = None;
+        let over = self.tell(events);
+        if over {
+            return Effect::GameOver;
         }
+        Effect::None
+    }
+
+    /// Tells what happened (the observation shown is already the one
+    /// after it): the dice of a bust, the log, the status line and what to
+    /// do next. Returns whether this ended the game.
+    fn tell(&mut self, events: Vec<Event>) -> bool {
         let mut last_roll = None;
         for e in &events {
             match e {
-                Event::Rolled { dice, rolled, .. } => last_roll = Some((*dice, *rolled)),
+                Event::Rolled { dice, rolled, .. } => {
+                    last_roll = Some((*dice, *rolled));
+                    // A bust's dice stay on screen until somebody rolls
+                    // again.
+                    self.busted = None;
+                }
                 Event::Bust { seat, lost } => {
                     if let Some((dice, rolled)) = last_roll {
                         self.busted = Some(Busted {
@@ -565,9 +852,20 @@ impl App {
             .collect::<Vec<_>>()
             .join(" ");
         self.log_lines(lines);
+        let hint = self.hint();
+        self.say(format!("{summary}{hint}"), Tone::Info);
+        if self.obs.view.winner.is_some() && self.mode != Mode::Over {
+            self.mode = Mode::Over;
+            return true;
+        }
+        false
+    }
+
+    /// What the keys may do next, when they make the next move.
+    fn hint(&self) -> &'static str {
         let rolled = self.obs.view.phase == Phase::Rolled;
-        let hint = match (self.to_act(), self.controls) {
-            (Some(s), _) if self.is_computer(s) => "",
+        match (self.to_act(), self.controls) {
+            (Some(_), _) if !self.my_turn() => "",
             (None, _) => "",
             (Some(_), Controls::Keys) if rolled => {
                 " Pick dice to keep (1-5, a), then r; or h to hold."
@@ -577,13 +875,204 @@ impl App {
             }
             (Some(_), Controls::Keys) => " Press r to roll.",
             (Some(_), Controls::Lines) => " Type r to roll.",
+        }
+    }
+
+    /// The id the caller's session gave the move of the last
+    /// [`Effect::Play`] (its `ack` or refusal carries it).
+    pub fn sent(&mut self, id: u64) {
+        if let Source::Remote(r) = &mut self.source
+            && r.pending == Some(Pending::Unsent)
+        {
+            r.pending = Some(Pending::Sent(id));
+        }
+    }
+
+    /// A note from the table server's session: the connection's state, or
+    /// a message. Messages about other tables are ignored.
+    pub fn note(&mut self, note: Note) -> Effect {
+        let Source::Remote(r) = &mut self.source else {
+            return Effect::None;
         };
-        self.say(format!("{summary}{hint}"), Tone::Info);
-        if self.obs.view.winner.is_some() {
-            self.mode = Mode::Over;
+        match note {
+            Note::Connection(link) => {
+                let was_down = !matches!(r.link, Link::Connected);
+                r.link = link.clone();
+                match link {
+                    Link::Connected if was_down => self.say("Connected again.", Tone::Info),
+                    Link::Connected | Link::Reconnecting { .. } => {}
+                    Link::Warning(w) => {
+                        self.log_lines(vec![w.clone()]);
+                        self.error(w);
+                    }
+                    Link::Failed(why) => {
+                        let m = format!("The connection to the server is lost: {why} q leaves.");
+                        self.log_lines(vec![m.clone()]);
+                        self.error(m);
+                    }
+                }
+                Effect::None
+            }
+            Note::Message(m) => self.message_from_server(m),
+        }
+    }
+
+    /// A message from the table server.
+    fn message_from_server(&mut self, m: ServerMessage) -> Effect {
+        let Source::Remote(r) = &mut self.source else {
+            return Effect::None;
+        };
+        let here = r.table;
+        match m {
+            ServerMessage::Joined {
+                table,
+                seat,
+                seq,
+                observation,
+            } if table == here => {
+                r.seat = Some(seat);
+                self.observed(seq, observation, None)
+            }
+            ServerMessage::Watching {
+                table,
+                seq,
+                observation,
+            } if table == here => self.observed(seq, observation, None),
+            ServerMessage::Update {
+                table,
+                seq,
+                observation,
+                seats,
+            } if table == here => self.observed(seq, observation, Some(seats)),
+            // The list tells the seats until the first update does: after
+            // that, updates come in the table's order and a list answer
+            // may be older.
+            ServerMessage::Tables { tables } if r.seats.is_empty() => {
+                if let Some(t) = tables.into_iter().find(|t| t.id == here) {
+                    self.seated(t.seats);
+                }
+                Effect::None
+            }
+            ServerMessage::Ack { table, id, seq } if table == here => {
+                if r.pending == Some(Pending::Sent(id)) {
+                    r.pending = (r.seq < seq).then_some(Pending::Accepted(seq));
+                }
+                Effect::None
+            }
+            ServerMessage::Error(e) if e.table.is_none_or(|t| t == here) => {
+                // A refusal without an id (a message dropped over the rate
+                // limit) may be the move's: the keys are freed rather than
+                // stuck, and a move sent twice is refused by the server.
+                let mine = match r.pending {
+                    Some(Pending::Sent(id)) => e.id.is_none_or(|e| e == id),
+                    _ => false,
+                };
+                if mine {
+                    r.pending = None;
+                }
+                self.error(e.message);
+                Effect::None
+            }
+            _ => Effect::None,
+        }
+    }
+
+    /// A new observation from the server (and the seats, with an
+    /// `update`): it replaces the one shown and its events are told.
+    fn observed(
+        &mut self,
+        seq: u64,
+        observation: Value,
+        seats: Option<Vec<SeatSummary>>,
+    ) -> Effect {
+        let mut obs: Observation = match serde_json::from_value(observation) {
+            Ok(obs) => obs,
+            Err(e) => {
+                let m = format!("The server sent a game this program cannot read: {e}.");
+                self.log_lines(vec![m.clone()]);
+                self.error(m);
+                return Effect::None;
+            }
+        };
+        let events = std::mem::take(&mut obs.events);
+        if let Source::Remote(r) = &mut self.source {
+            r.seq = seq;
+            if let Some(Pending::Accepted(s)) = r.pending
+                && seq >= s
+            {
+                r.pending = None;
+            }
+        }
+        self.obs = obs;
+        if let Some(seats) = seats {
+            self.seated(seats);
+        }
+        if events.is_empty() {
+            return Effect::None;
+        }
+        self.selected = DiceMask::EMPTY;
+        if self.tell(events) {
             return Effect::GameOver;
         }
         Effect::None
+    }
+
+    /// The table's seats as the server describes them now: who sat down,
+    /// left, went away or came back is told.
+    fn seated(&mut self, seats: Vec<SeatSummary>) {
+        let Source::Remote(r) = &mut self.source else {
+            return;
+        };
+        let before = std::mem::replace(&mut r.seats, seats);
+        let (table, now, begins) = (r.table, r.seats.clone(), r.seq == 0);
+        let free = r.free_seats();
+        let mut news = Vec::new();
+        for (k, s) in now.iter().enumerate() {
+            let was = before.get(k);
+            let Some(who) = &s.player else { continue };
+            match was {
+                // The first description: nothing changed that we saw.
+                _ if before.is_empty() => {}
+                Some(w) if w.player.is_none() => {
+                    news.push(format!("{who} sits down at seat {}.", k + 1));
+                }
+                Some(w) if !w.away && s.away => news.push(format!(
+                    "{who} is away: a computer plays seat {} for now.",
+                    k + 1
+                )),
+                Some(w) if w.away && !s.away => news.push(format!("{who} is back.")),
+                _ => {}
+            }
+        }
+        // The last free seat just taken, or all taken at the first look
+        // before any move.
+        let was_free = before
+            .iter()
+            .any(|s| s.kind == SeatKindSummary::Human && s.player.is_none())
+            || (before.is_empty() && begins);
+        if !free.is_empty() {
+            news.push(waiting_line(table, &free));
+        } else if was_free {
+            let first = self.to_act().map(|s| self.name(s)).unwrap_or_default();
+            news.push(format!(
+                "Everybody is here: the game begins, {first} first."
+            ));
+        }
+        if news.is_empty() {
+            return;
+        }
+        let mut m = news.join(" ");
+        if free.is_empty() && self.my_turn() {
+            m.push_str(" Press r to roll.");
+        }
+        // The waiting line is for the status line only; the rest is news.
+        let logged: Vec<String> = news
+            .iter()
+            .filter(|l| !l.starts_with("Waiting for"))
+            .cloned()
+            .collect();
+        self.log_lines(logged);
+        self.say(m, Tone::Info);
     }
 
     /// One event as a sentence.
@@ -724,6 +1213,103 @@ pub mod fixtures {
         ];
         App::new(settings, seats, seed).expect("app")
     }
+
+    /// A table server's side of a game, played by hand: the table, and the
+    /// messages it sends to one seat (or a spectator).
+    pub struct Server {
+        /// The game.
+        pub table: game_table::Table<Cubes>,
+        /// The viewer the messages are for.
+        pub viewer: game_table::Viewer,
+        /// The events that viewer has been told.
+        told: usize,
+        /// The table's sequence number.
+        pub seq: u64,
+    }
+
+    /// The server's table number in these tests.
+    pub const TABLE: u64 = 7;
+
+    impl Server {
+        /// ann, bob and cid, people all, at a Blitz table; the messages go
+        /// to `viewer`.
+        pub fn three(viewer: game_table::Viewer, seed: u64) -> Server {
+            let seats = vec![person("ann"), person("bob"), person("cid")];
+            let table = Cubes::table(Settings::blitz(), seed, seats).expect("table");
+            Server {
+                told: table.event_count(),
+                table,
+                viewer,
+                seq: 0,
+            }
+        }
+
+        /// The observation JSON with the events since the last one.
+        pub fn observation(&mut self) -> serde_json::Value {
+            let obs = self.table.observe_since(self.viewer, self.told);
+            self.told = self.table.event_count();
+            serde_json::to_value(obs).expect("json")
+        }
+
+        /// The app of `viewer` after its `joined` (or `watching`).
+        pub fn app(&mut self) -> App {
+            let seat = match self.viewer {
+                game_table::Viewer::Seat(s) => Some(s),
+                game_table::Viewer::Spectator => None,
+            };
+            let obs = self.observation();
+            App::remote("example.org:8780", TABLE, seat, self.seq, obs).expect("remote app")
+        }
+
+        /// The app of `viewer` joining again (without `since`: no events).
+        pub fn rejoined(&mut self) -> App {
+            self.told = self.table.event_count();
+            self.app()
+        }
+
+        /// The legal moves of the seat to act.
+        pub fn legal(&self) -> Vec<cubes_engine::Action> {
+            let seat = self.table.state().current();
+            self.table
+                .observe_since(game_table::Viewer::Seat(seat), self.table.event_count())
+                .legal
+        }
+
+        /// Plays `action` for whoever is to act; the `update` that follows.
+        pub fn play(&mut self, action: cubes_engine::Action) -> table_client::Note {
+            let seat = self.table.state().current();
+            self.table.act(seat, action).expect("legal");
+            self.seq += 1;
+            self.update(seats(&["ann", "bob", "cid"]))
+        }
+
+        /// An `update` with the observation now and these seats.
+        pub fn update(
+            &mut self,
+            seats: Vec<table_client::protocol::SeatSummary>,
+        ) -> table_client::Note {
+            table_client::Note::Message(table_client::protocol::ServerMessage::Update {
+                table: TABLE,
+                seq: self.seq,
+                observation: self.observation(),
+                seats,
+            })
+        }
+    }
+
+    /// People's seats held by these names, connected (`""`: a free seat).
+    pub fn seats(names: &[&str]) -> Vec<table_client::protocol::SeatSummary> {
+        names
+            .iter()
+            .map(|n| table_client::protocol::SeatSummary {
+                kind: table_client::protocol::SeatKindSummary::Human,
+                level: None,
+                player: (!n.is_empty()).then(|| n.to_string()),
+                connected: !n.is_empty(),
+                away: false,
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -765,7 +1351,7 @@ mod tests {
             assert_eq!(a.actions().len(), 2);
         }
         // The seed and the action log replay to the same game.
-        let s = a.table().state();
+        let s = a.table().expect("a local game").state();
         let record = cubes_engine::GameRecord {
             actions: a.actions().to_vec(),
             ..cubes_engine::GameRecord::new(s.settings().clone(), 2, s.seed())
@@ -960,5 +1546,303 @@ mod tests {
             a.update(Input::Key('q')),
             Effect::Quit { unfinished: false }
         );
+    }
+}
+
+#[cfg(test)]
+mod remote_tests {
+    use super::*;
+    use fixtures::{Server, TABLE, seats};
+    use table_client::protocol::{ErrorBody, ErrorCode, TableStatus, TableSummary};
+
+    /// The seat that starts on this seed, and a server speaking to it.
+    fn first_player(seed: u64) -> (usize, Server) {
+        let probe = Server::three(Viewer::Spectator, seed);
+        let first = probe.table.state().current();
+        (first, Server::three(Viewer::Seat(first), seed))
+    }
+
+    fn refusal(id: Option<u64>, message: &str) -> Note {
+        Note::Message(ServerMessage::Error(ErrorBody {
+            code: ErrorCode::Illegal,
+            message: message.into(),
+            id,
+            table: Some(TABLE),
+        }))
+    }
+
+    #[test]
+    fn a_move_goes_to_the_server_once_and_its_update_is_told() {
+        let (me, mut server) = first_player(4);
+        let mut a = server.app();
+        assert!(a.my_turn());
+        assert!(a.message.0.contains("Press r to roll"), "{}", a.message.0);
+        assert!(!a.computer_to_act(), "the server moves its computers");
+        assert_eq!(
+            a.update(Input::Key('r')),
+            Effect::Play {
+                table: TABLE,
+                action: Action::Roll
+            }
+        );
+        // Until the server answers, the keys wait: no second roll.
+        assert_eq!(a.update(Input::Key('r')), Effect::None);
+        assert!(a.message.0.contains("on its way"), "{}", a.message.0);
+        a.sent(41);
+        let ack = Note::Message(ServerMessage::Ack {
+            table: TABLE,
+            id: 41,
+            seq: 1,
+        });
+        assert_eq!(a.note(ack), Effect::None);
+        assert_eq!(a.update(Input::Key('r')), Effect::None, "still waiting");
+        let update = server.play(Action::Roll);
+        assert_eq!(a.note(update), Effect::None);
+        let name = a.name(me);
+        assert!(
+            a.log
+                .iter()
+                .any(|l| l.starts_with(&format!("{name} rolls"))),
+            "{:?}",
+            a.log
+        );
+        assert_eq!(a.remote_game().map(|r| r.seq), Some(1));
+        // The same words as a local game: the events through describe.
+        assert!(
+            a.message.0.starts_with(&format!("{name} rolls")),
+            "{}",
+            a.message.0
+        );
+        assert!(a.actions().is_empty() && a.table().is_none());
+    }
+
+    #[test]
+    fn a_refusal_shows_the_servers_sentence_and_frees_the_keys() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        a.update(Input::Key('h'));
+        a.sent(9);
+        // Another move's refusal, or another table's, is not this one's.
+        a.note(refusal(Some(8), "not that one"));
+        assert_eq!(a.update(Input::Key('h')), Effect::None);
+        a.note(refusal(Some(9), "Roll the dice first."));
+        assert_eq!(a.message, ("Roll the dice first.".to_string(), Tone::Error));
+        assert_eq!(
+            a.update(Input::Key('r')),
+            Effect::Play {
+                table: TABLE,
+                action: Action::Roll
+            }
+        );
+    }
+
+    #[test]
+    fn other_peoples_moves_are_told_and_their_turn_keeps_the_keys_still() {
+        let (first, _) = first_player(4);
+        let me = (first + 1) % 3;
+        let mut server = Server::three(Viewer::Seat(me), 4);
+        let mut a = server.app();
+        assert!(!a.my_turn());
+        let other = a.name(first);
+        assert_eq!(a.update(Input::Key('r')), Effect::None);
+        assert!(
+            a.message.0.starts_with(&format!("{other} is playing")),
+            "{}",
+            a.message.0
+        );
+        a.note(server.play(Action::Roll));
+        assert!(
+            a.log
+                .iter()
+                .any(|l| l.starts_with(&format!("{other} rolls"))),
+            "{:?}",
+            a.log
+        );
+        // They hold or bust; either way the turn passes on, maybe to me.
+        let mut guard = 0;
+        while !a.my_turn() && guard < 200 {
+            guard += 1;
+            let action = *server.legal().last().expect("a move");
+            a.note(server.play(action));
+        }
+        assert!(a.my_turn(), "the turn comes round");
+        assert!(a.message.0.ends_with("Press r to roll."), "{}", a.message.0);
+    }
+
+    #[test]
+    fn the_connection_state_is_shown_and_a_lost_one_lets_go() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        a.note(Note::Connection(Link::Reconnecting {
+            attempt: 2,
+            why: "the connection broke".into(),
+        }));
+        assert!(matches!(
+            a.remote_game().map(|r| &r.link),
+            Some(Link::Reconnecting { attempt: 2, .. })
+        ));
+        a.note(Note::Connection(Link::Connected));
+        assert_eq!(a.message.0, "Connected again.");
+        a.note(Note::Connection(Link::Failed("the name is taken".into())));
+        assert!(a.message.0.contains("the name is taken"), "{}", a.message.0);
+        assert_eq!(a.update(Input::Key('r')), Effect::None);
+        assert_eq!(
+            a.update(Input::Key('q')),
+            Effect::Quit { unfinished: true },
+            "nothing to ask about: the game cannot go on from here"
+        );
+    }
+
+    #[test]
+    fn leaving_a_seat_asks_first_and_says_the_game_goes_on() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        a.update(Input::Key('q'));
+        assert_eq!(a.mode, Mode::ConfirmQuit);
+        assert!(
+            a.quit_question()
+                .contains("cubes --connect example.org:8780")
+        );
+        assert_eq!(a.update(Input::Key('y')), Effect::Quit { unfinished: true });
+    }
+
+    #[test]
+    fn a_spectator_sees_the_game_and_cannot_move() {
+        let mut server = Server::three(Viewer::Spectator, 4);
+        let mut a = server.app();
+        assert!(a.message.0.contains("You are watching"), "{}", a.message.0);
+        assert_eq!(a.update(Input::Key('r')), Effect::None);
+        assert!(
+            a.message.0.starts_with("You are watching table 7"),
+            "{}",
+            a.message.0
+        );
+        a.note(server.play(Action::Roll));
+        assert!(a.log.iter().any(|l| l.contains(" rolls ")), "{:?}", a.log);
+        assert_eq!(a.update(Input::Key('q')), Effect::Quit { unfinished: true });
+    }
+
+    #[test]
+    fn the_table_waits_for_people_and_says_who_sits_down() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        let summary = TableSummary {
+            id: TABLE,
+            game: table_client::protocol::GameKind::Cubes,
+            ruleset: "blitz, 3 players".into(),
+            setup: Value::Null,
+            seats: seats(&["ann", "bob", ""]),
+            status: TableStatus::Waiting,
+            private: false,
+            spectators: 0,
+            seq: 0,
+        };
+        a.note(Note::Message(ServerMessage::Tables {
+            tables: vec![summary],
+        }));
+        assert!(
+            a.message
+                .0
+                .starts_with("Waiting for 1 more person to sit at table 7 (seat 3 is free)"),
+            "{}",
+            a.message.0
+        );
+        assert_eq!(
+            a.update(Input::Key('r')),
+            Effect::None,
+            "the game has not begun"
+        );
+        a.note(server.update(seats(&["ann", "bob", "cid"])));
+        assert!(
+            a.message
+                .0
+                .starts_with("cid sits down at seat 3. Everybody is here"),
+            "{}",
+            a.message.0
+        );
+        assert!(
+            a.log.iter().any(|l| l == "cid sits down at seat 3."),
+            "{:?}",
+            a.log
+        );
+        assert!(matches!(a.update(Input::Key('r')), Effect::Play { .. }));
+    }
+
+    #[test]
+    fn the_end_of_the_game_comes_from_the_server() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        let mut over = false;
+        for _ in 0..20_000 {
+            // Hold as soon as it banks anything, else roll or keep.
+            let legal = server.legal();
+            let action = if legal.contains(&Action::Hold) {
+                Action::Hold
+            } else {
+                *legal.first().expect("a move")
+            };
+            if a.note(server.play(action)) == Effect::GameOver {
+                over = true;
+                break;
+            }
+        }
+        assert!(over, "the game ends");
+        assert_eq!(a.mode, Mode::Over);
+        assert!(
+            a.log.last().is_some_and(|l| l.contains("wins with")),
+            "{:?}",
+            a.log
+        );
+        assert!(
+            a.result_note()
+                .contains("`cubes rank -b --connect example.org:8780`")
+        );
+        // News after the end does not end it twice.
+        assert_eq!(
+            a.note(server.update(seats(&["ann", "bob", "cid"]))),
+            Effect::None
+        );
+        assert_eq!(a.update(Input::Enter), Effect::Quit { unfinished: false });
+    }
+
+    #[test]
+    fn joining_again_in_the_middle_of_a_turn_says_what_to_do_next() {
+        let (_, mut server) = first_player(4);
+        server.play(Action::Roll);
+        let a = server.rejoined();
+        assert_eq!(a.obs.view.phase, Phase::Rolled);
+        assert!(
+            a.message
+                .0
+                .ends_with("Pick dice to keep (1-5, a), then r; or h to hold."),
+            "{}",
+            a.message.0
+        );
+    }
+
+    #[test]
+    fn an_unreadable_observation_is_refused() {
+        let e = App::remote("here", 1, Some(0), 0, Value::from("nonsense"));
+        assert!(matches!(e, Err(TuiError::Observation(_))));
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        a.note(Note::Message(ServerMessage::Update {
+            table: TABLE,
+            seq: 3,
+            observation: Value::Null,
+            seats: Vec::new(),
+        }));
+        assert_eq!(a.message.1, Tone::Error);
+        assert!(a.message.0.contains("cannot read"), "{}", a.message.0);
+        // Another table's news is not this one's.
+        let other = Note::Message(ServerMessage::Update {
+            table: TABLE + 1,
+            seq: 3,
+            observation: Value::Null,
+            seats: Vec::new(),
+        });
+        let before = a.message_serial;
+        a.note(other);
+        assert_eq!(a.message_serial, before);
     }
 }

@@ -1,6 +1,7 @@
 //! The full-screen terminal loop: crossterm events in, ratatui frames out.
 //! Computer players move on ticks, `delay` milliseconds apart, so people can
-//! follow them.
+//! follow them. At a table server the same loop also passes the session's
+//! notes to the app and sends the moves it asks for ([`run_at`]).
 //!
 //! The loop never waits inside crossterm: once the terminal has closed,
 //! crossterm's reader gets end-of-file and reads again at once, forever,
@@ -15,27 +16,41 @@ use crate::signals::{HANGUP, INTERRUPT, Stop, Ttys};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
+use table_client::Session;
 
 /// How often the loop looks at the signal flag and the terminal while
 /// nothing happens (it draws only when something changed, not at every
 /// look).
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
+/// How often the loop looks for the table server's news: often enough that
+/// another player's dice appear at once.
+const SERVER_CHECK: Duration = Duration::from_millis(20);
+
 /// Runs the game until the player leaves, a signal arrives or the terminal
 /// closes (then [`Stop::signal`] says so); returns whether it was left
 /// unfinished.
 pub fn run(app: &mut App, delay_ms: u64, stop: &Stop) -> Result<bool, TuiError> {
+    run_with(app, Duration::from_millis(delay_ms), None, stop)
+}
+
+/// [`run`] for a game at a table server ([`App::remote`]): the session's
+/// notes go to [`App::note`] and the moves the app asks for
+/// ([`Effect::Play`]) go to [`Session::play`].
+pub fn run_at(app: &mut App, session: &Session, stop: &Stop) -> Result<bool, TuiError> {
+    run_with(app, Duration::ZERO, Some(session), stop)
+}
+
+fn run_with(
+    app: &mut App,
+    delay: Duration,
+    server: Option<&Session>,
+    stop: &Stop,
+) -> Result<bool, TuiError> {
     let ttys = Ttys::now();
     let mut terminal = ratatui::try_init().map_err(TuiError::Setup)?;
     let events = read_events();
-    let result = event_loop(
-        &mut terminal,
-        app,
-        &events,
-        Duration::from_millis(delay_ms),
-        stop,
-        ttys,
-    );
+    let result = event_loop(&mut terminal, app, &events, delay, server, stop, ttys);
     if terminal.show_cursor().is_err() {
         // The terminal is gone. Dropping ratatui's terminal would try to
         // show the cursor again and print the failure to standard error,
@@ -84,11 +99,27 @@ fn read_events() -> Receiver<std::io::Result<Event>> {
     rx
 }
 
+/// Carries out an effect that is not leaving: a move for the server.
+fn carry_out(app: &mut App, effect: Effect, server: Option<&Session>) {
+    if let (Effect::Play { table, action }, Some(session)) = (effect, server) {
+        match serde_json::to_value(action) {
+            Ok(action) => app.sent(session.play(table, action)),
+            // The engine's actions always have a JSON form; should one not,
+            // the player is told rather than left waiting.
+            Err(e) => app.say(
+                format!("This move cannot be sent: {e}."),
+                crate::app::Tone::Error,
+            ),
+        }
+    }
+}
+
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
     events: &Receiver<std::io::Result<Event>>,
     delay: Duration,
+    server: Option<&Session>,
     stop: &Stop,
     ttys: Ttys,
 ) -> Result<bool, TuiError> {
@@ -108,6 +139,13 @@ fn event_loop(
             stop.end_as(HANGUP);
             return Ok(true);
         }
+        if let Some(session) = server {
+            while let Some(note) = session.try_recv() {
+                redraw = true;
+                let effect = app.note(note);
+                carry_out(app, effect, server);
+            }
+        }
         if redraw {
             let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
             app.too_small =
@@ -117,6 +155,8 @@ fn event_loop(
         let computer_turn = app.computer_to_act() && app.mode == Mode::Play && !app.too_small;
         let wait = if computer_turn {
             next_move.saturating_duration_since(Instant::now())
+        } else if server.is_some() {
+            SERVER_CHECK
         } else {
             SIGNAL_CHECK
         }
@@ -163,6 +203,7 @@ fn event_loop(
             match effect {
                 Effect::Quit { unfinished } => return Ok(unfinished),
                 Effect::GameOver | Effect::None => {}
+                Effect::Play { .. } => carry_out(app, effect, server),
             }
         }
     }

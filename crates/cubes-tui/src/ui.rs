@@ -11,6 +11,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use table_client::Link;
+use table_client::protocol::SeatKindSummary;
 
 /// The numbers of the rules that the help and the Scoring box quote, read
 /// from the engine so the text says what the engine counts.
@@ -240,6 +242,12 @@ pub fn draw(f: &mut Frame, app: &App) {
     if view.jokers {
         t.push_str(" with JOKERS");
     }
+    if let Some(r) = app.remote_game() {
+        t.push_str(&format!(" - table {} at {}", r.table, r.server));
+        if r.seat.is_none() {
+            t.push_str(" (watching)");
+        }
+    }
     f.render_widget(
         Paragraph::new(t).style(Style::new().add_modifier(Modifier::BOLD)),
         title,
@@ -293,10 +301,25 @@ pub fn draw(f: &mut Frame, app: &App) {
             .wrap(Wrap { trim: true }),
         status,
     );
-    f.render_widget(
-        Paragraph::new(KEYS).style(Style::new().fg(Color::DarkGray)),
-        keys,
-    );
+    // While the connection is down, its state takes the keys' line: the
+    // game cannot move, and the player must see why.
+    let link = app.remote_game().and_then(|r| match &r.link {
+        Link::Reconnecting { attempt, why } => {
+            Some(format!(" reconnecting (attempt {attempt})... {why}"))
+        }
+        Link::Failed(why) => Some(format!(" disconnected: {why} (q leaves)")),
+        Link::Connected | Link::Warning(_) => None,
+    });
+    match link {
+        Some(line) => f.render_widget(
+            Paragraph::new(line).style(Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)),
+            keys,
+        ),
+        None => f.render_widget(
+            Paragraph::new(KEYS).style(Style::new().fg(Color::DarkGray)),
+            keys,
+        ),
+    }
 
     match app.mode {
         Mode::Help => popup(
@@ -306,15 +329,7 @@ pub fn draw(f: &mut Frame, app: &App) {
             78,
             24,
         ),
-        Mode::ConfirmQuit => popup(
-            f,
-            " Quit? ",
-            "Really leave this game? It is not over: it will be recorded in the \
-             score file as an unfinished game, a loss at your current score.\n\n\
-             y: quit    any other key: keep playing",
-            50,
-            8,
-        ),
+        Mode::ConfirmQuit => popup(f, " Quit? ", &app.quit_question(), 50, 8),
         Mode::Over => {
             let mut standings: Vec<(usize, u32)> = view
                 .players
@@ -332,9 +347,7 @@ pub fn draw(f: &mut Frame, app: &App) {
                     points(*sc)
                 ));
             }
-            text.push_str(
-                "\nThe result is in the score file: see `cubes rank`.\nq or Enter: leave",
-            );
+            text.push_str(&format!("\n{}\nq or Enter: leave", app.result_note()));
             popup(f, " Game over ", &text, 44, n + 7);
         }
         Mode::Play => {}
@@ -410,6 +423,18 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
             }
             if app.is_computer(k) {
                 note.push_str("  (computer)");
+            }
+            if let Some(r) = app.remote_game() {
+                let seat = r.seats.get(k);
+                if r.seat == Some(k) {
+                    note.push_str("  (you)");
+                } else if seat.is_some_and(|s| s.kind == SeatKindSummary::Human) {
+                    match seat {
+                        Some(s) if s.player.is_none() => note.push_str("  (free seat)"),
+                        Some(s) if !s.connected && !s.away => note.push_str("  (disconnected)"),
+                        _ => {}
+                    }
+                }
             }
             let style = if me {
                 Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)
@@ -983,6 +1008,58 @@ mod tests {
         ])
         .expect("scores");
         assert_eq!(combos_short(&k), "One x2 (200) + Five (50)");
+    }
+
+    #[test]
+    fn a_table_at_a_server_shows_its_people_and_the_connection() {
+        use crate::app::fixtures::{Server, seats};
+        use game_table::Viewer;
+        use table_client::{Link, Note};
+        let mut server = Server::three(Viewer::Seat(1), 4);
+        let mut a = server.app();
+        a.note(server.update(seats(&["ann", "bob", "cid"])));
+        let s = screen(&a);
+        for name in ["ann", "bob", "cid"] {
+            assert!(s.contains(name), "{name}:\n{s}");
+        }
+        assert!(s.contains("table 7 at example.org:8780"), "{s}");
+        assert!(s.contains("(you)"), "{s}");
+        insta::assert_snapshot!(s);
+        a.note(Note::Connection(Link::Reconnecting {
+            attempt: 3,
+            why: "cannot reach the table server".into(),
+        }));
+        let s = screen(&a);
+        assert!(s.contains("reconnecting (attempt 3)..."), "{s}");
+        assert!(!s.contains("r roll"), "{s}");
+        a.note(Note::Connection(Link::Connected));
+        let s = screen(&a);
+        assert!(!s.contains("reconnecting"), "{s}");
+        assert!(s.contains("Connected again."), "{s}");
+    }
+
+    #[test]
+    fn a_finished_game_at_a_server_says_where_its_ranked() {
+        use crate::app::fixtures::Server;
+        use game_table::Viewer;
+        let mut server = Server::three(Viewer::Spectator, 4);
+        let mut a = server.app();
+        for _ in 0..20_000 {
+            if a.mode == Mode::Over {
+                break;
+            }
+            let legal = server.legal();
+            let action = if legal.contains(&cubes_engine::Action::Hold) {
+                cubes_engine::Action::Hold
+            } else {
+                legal[0]
+            };
+            a.note(server.play(action));
+        }
+        let s = screen(&a);
+        assert!(s.contains("Game over"), "{s}");
+        assert!(s.contains("cubes rank -b --connect"), "{s}");
+        assert!(s.contains("(watching)"), "{s}");
     }
 
     #[test]

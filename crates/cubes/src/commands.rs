@@ -61,6 +61,23 @@ fn bot(name: &str) -> Result<BoxedBot> {
     })
 }
 
+/// The name the player gave, else the login name.
+fn player_name(cli: &Cli) -> String {
+    cli.name.clone().unwrap_or_else(login)
+}
+
+fn login() -> String {
+    std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_else(|_| "player".into())
+}
+
+/// The login name, as a player's name (a table server's one-shot
+/// questions are asked under it when this program has no name there yet).
+pub fn login_name() -> Result<String> {
+    check_name(&login())
+}
+
 /// A seat at the table: who sits there, and who plays it.
 pub type Seat = (SeatInfo, Player<Cubes>);
 
@@ -68,12 +85,7 @@ pub type Seat = (SeatInfo, Player<Cubes>);
 pub fn seats(cli: &Cli) -> Result<Vec<Seat>> {
     let mut seats = Vec::new();
     if !cli.watch {
-        let me = match &cli.name {
-            Some(n) => n.clone(),
-            None => std::env::var("USER")
-                .or_else(|_| std::env::var("USERNAME"))
-                .unwrap_or_else(|_| "player".into()),
-        };
+        let me = player_name(cli);
         for n in std::iter::once(&me).chain(&cli.humans) {
             seats.push((SeatInfo::human(check_name(n)?), Player::Person));
         }
@@ -146,6 +158,16 @@ fn fresh_seed() -> u64 {
 pub fn play(cli: &Cli) -> Result<ExitCode> {
     use std::io::IsTerminal;
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if let Some(address) = &cli.connect {
+        if cli.plain {
+            bail!("--connect plays full screen; --plain is for games at this terminal only");
+        }
+        if !terminal {
+            bail!("the game at a table server needs a terminal");
+        }
+        let me = check_name(&player_name(cli))?;
+        return crate::online::play(address, me, cli.blitz, cli.jokers);
+    }
     if !cli.plain && !terminal {
         bail!("the full-screen game needs a terminal; use --plain to play on lines of text");
     }
@@ -165,8 +187,7 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         )?)
     };
     if let Some(f) = &scores {
-        for s in app
-            .table()
+        for s in local_table(&app)?
             .seats()
             .iter()
             .filter(|s| !matches!(s.kind, game_table::SeatKind::Computer { .. }))
@@ -190,20 +211,21 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         // write, was the closing; leave as after a hangup.
         stop.end_as(cubes_tui::signals::HANGUP);
     }
+    let table = local_table(&app)?;
     let mut scores = scores;
     // A game that could not be recorded is reported after its result, so
     // the player still learns how it ended.
     let mut unrecorded = None;
     if let Some(f) = &mut scores {
         let _ = f.stop_playing();
-        let unfinished = app.table().state().winner().is_none();
+        let unfinished = table.state().winner().is_none();
         // A game left after at least one action counts (the man page's
         // "Don't quit!"); one left before anything happened does not.
         // A game a computer player broke (an illegal move) is nobody's
         // result.
         if app.stalled.is_none()
             && (!unfinished || !app.actions().is_empty())
-            && let Err(e) = f.record(&GameResult::of(app.table().state(), app.table().seats()))
+            && let Err(e) = f.record(&GameResult::of(table.state(), table.seats()))
         {
             let path = f.path().display();
             unrecorded = Some(anyhow::Error::new(e).context(format!(
@@ -225,7 +247,7 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
     if let Some(why) = &app.stalled {
         bail!("{why} The game was not recorded (seed {seed}).");
     }
-    let winner = app.table().state().winner();
+    let winner = table.state().winner();
     if unfinished && winner.is_none() {
         println!("Game left unfinished (seed {seed}).");
     } else if let Some(w) = winner {
@@ -238,6 +260,12 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         Some(e) => Err(e),
         None => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// The table of a game played here.
+fn local_table(app: &App) -> Result<&game_table::Table<Cubes>> {
+    app.table()
+        .context("this game is played at a table server, not here")
 }
 
 /// `cubes rank`: the Standard games, or the Blitz ones.

@@ -4,9 +4,12 @@
 //! `--plain` lines); `cubes rank` ranks every player (cuberank); `cubes stat
 //! [name]` shows statistics and who is playing now (cubestat), both from the
 //! score file of the `cubes-store` crate; `cubes sim` measures the computer
-//! players against each other.
+//! players against each other. `cubes serve` hosts tables for people at
+//! other terminals; `--connect` plays there, and shows its rankings and
+//! games with `rank` and `stat` (the `online` module).
 
 mod commands;
+mod online;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -56,6 +59,17 @@ pub struct Cli {
     /// Milliseconds between computer moves on screen.
     #[arg(long, default_value_t = 600)]
     pub delay: u64,
+    /// Play at a table server (`cubes serve`): HOST, HOST:PORT, or
+    /// nothing or `local` for the one on this machine. Its lobby opens a
+    /// table (-b puts Blitz tables first) or joins one.
+    #[arg(
+        long,
+        value_name = "HOST[:PORT]",
+        num_args = 0..=1,
+        default_missing_value = "local",
+        conflicts_with_all = ["computers", "humans", "watch", "seed", "no_record"]
+    )]
+    pub connect: Option<String>,
     /// Do not write the result to the score file.
     #[arg(long)]
     pub no_record: bool,
@@ -75,6 +89,10 @@ pub enum Command {
         /// [`rank_blitz_help`]).
         #[arg(short, long, help = rank_blitz_help())]
         blitz: bool,
+        /// The rankings of a table server's games instead: HOST, HOST:PORT,
+        /// or nothing or `local` for the one on this machine.
+        #[arg(long, value_name = "HOST[:PORT]", num_args = 0..=1, default_missing_value = "local")]
+        connect: Option<String>,
     },
     /// A player's statistics, and who is playing now (cubestat).
     Stat {
@@ -83,6 +101,11 @@ pub enum Command {
         /// Games a player needs to be ranked.
         #[arg(short, long, default_value_t = 5)]
         min_games: u32,
+        /// The games in progress at a table server instead, and who plays
+        /// them (only the player's, with a name): HOST, HOST:PORT, or
+        /// nothing or `local` for the one on this machine.
+        #[arg(long, value_name = "HOST[:PORT]", num_args = 0..=1, default_missing_value = "local")]
+        connect: Option<String>,
     },
     /// Host tables of cubes and mille for people at other terminals (the
     /// same server as `mille serve`).
@@ -134,8 +157,22 @@ fn rank_blitz_help() -> String {
 fn main() -> Result<ExitCode> {
     let cli = Cli::parse();
     let done = match &cli.command {
-        Some(Command::Rank { min_games, blitz }) => commands::rank(*min_games, *blitz),
-        Some(Command::Stat { name, min_games }) => commands::stat(name.as_deref(), *min_games),
+        Some(Command::Rank {
+            min_games,
+            blitz,
+            connect: Some(address),
+        }) => online::rank(address, &commands::login_name()?, *min_games, *blitz),
+        Some(Command::Rank {
+            min_games, blitz, ..
+        }) => commands::rank(*min_games, *blitz),
+        Some(Command::Stat {
+            name,
+            connect: Some(address),
+            ..
+        }) => online::stat(address, &commands::login_name()?, name.as_deref()),
+        Some(Command::Stat {
+            name, min_games, ..
+        }) => commands::stat(name.as_deref(), *min_games),
         Some(Command::Sim {
             games,
             a,
