@@ -539,7 +539,7 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                 rows,
                 [
                     Constraint::Length(5),
-                    Constraint::Length(28),
+                    Constraint::Length(36),
                     Constraint::Length(8),
                     Constraint::Min(20),
                     Constraint::Length(8),

@@ -171,10 +171,25 @@ impl<G: ServerGame> Actor<G> {
         let mut players = Vec::with_capacity(slots.len());
         for (k, slot) in slots.iter().enumerate() {
             players.push(match &slot.level {
-                Some(level) => (
-                    SeatInfo::computer(G::bot_name(level, k), level.clone()),
-                    Player::Bot(shared.bot::<G>(level, bot_seed(stored.seed, k))?),
-                ),
+                Some(level) => {
+                    // Two computers of one level are told apart: "Steady
+                    // Sam", "Steady Sam 2".
+                    let base = G::bot_name(level, k);
+                    let twins = players
+                        .iter()
+                        .filter(|(info, _): &&(SeatInfo, Player<G>)| {
+                            info.name == base || info.name.starts_with(&format!("{base} "))
+                        })
+                        .count();
+                    let name = match twins {
+                        0 => base,
+                        n => format!("{base} {}", n + 1),
+                    };
+                    (
+                        SeatInfo::computer(name, level.clone()),
+                        Player::Bot(shared.bot::<G>(level, bot_seed(stored.seed, k))?),
+                    )
+                }
                 None => (person(slot, k), Player::Person),
             });
         }

@@ -552,3 +552,35 @@ async fn a_bot_program_named_by_the_operator_takes_a_seat() {
     assert!(bot_discarded, "the program played its seat");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_computers_of_one_level_have_two_names() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("start");
+    let mut ann = Client::open(&server).await;
+    ann.hello("ann", None).await;
+    ann.open_table(create(
+        "cubes",
+        Value::Null,
+        json!([{"kind": "human"}, {"kind": "computer", "level": "steady"}, {"kind": "computer", "level": "steady"}]),
+        Some(0),
+    ))
+    .await;
+    let names: Vec<String> = ann
+        .until(|m| match m {
+            ServerMessage::Joined { observation, .. } => Some(
+                observation["seat_info"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s["name"].as_str().map(str::to_string))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .await;
+    assert_eq!(names, ["ann", "Steady Sam", "Steady Sam 2"]);
+    server.stop().await;
+}
