@@ -22,7 +22,7 @@
 mod common;
 
 use common::{Client, Dice, create, legal, parse};
-use mille_engine::{ActionList, Card, GameConfig, State, ToAct};
+use mille_engine::{Action, ActionList, Card, GameConfig, State, ToAct};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -99,13 +99,22 @@ fn illegal_play(observation: &Value) -> Option<String> {
     None
 }
 
-/// The move a simple person makes: a coup fourré whenever offered (a
-/// declined one would show in the sequence numbers: see `play_mille`),
-/// otherwise a play rather than a discard most of the time.
+/// The move a simple person makes: safeties are kept for coups fourrés,
+/// and a coup fourré chance is taken, or now and then not (the others must
+/// not learn of the chance); otherwise a play rather than a discard most
+/// of the time.
 fn choose(observation: &Value, dice: &mut Dice) -> Value {
-    let legal = strings(&observation["legal"]);
+    let mut legal = strings(&observation["legal"]);
     if let Some(cf) = legal.iter().find(|a| a.starts_with("coup_fourre")) {
-        return json!(cf);
+        return if dice.chance(50) {
+            json!("decline")
+        } else {
+            json!(cf)
+        };
+    }
+    let safety = |a: &String| Card::SAFETIES.iter().any(|c| a.contains(c.id()));
+    if legal.iter().any(|a| !safety(a)) {
+        legal.retain(|a| !safety(a));
     }
     let plays: Vec<&String> = legal.iter().filter(|a| a.starts_with("play")).collect();
     if !plays.is_empty() && dice.chance(75) {
@@ -122,12 +131,6 @@ fn mv(table: u64, id: u64, action: Value) -> ClientMessage {
 /// seat's refusals are provoked along the way (illegal moves, a move out of
 /// turn, a move after the end, a move sent twice) and, once, the seat
 /// takes its place back from a new connection with `since`.
-///
-/// The seat never declines a coup fourré: a declined one is a move the
-/// others are not shown, yet it counts in the table's sequence number, so
-/// the others would learn that the seat held the safety. That is in the
-/// protocol's design (every move counts), not something a test of the
-/// server can hold against it.
 async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
     let dir = tempfile::tempdir().expect("dir");
     let server = table_server::start(config(dir.path()))
@@ -188,7 +191,11 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
 
     let mut dice = Dice::new(seed);
     let mut id = 1_000_000u64;
-    let mut acted: Option<u64> = None;
+    // The seat acts on an observation newer than its last move, once that
+    // move is answered (a sequence number does not tell: a declined coup
+    // fourré leaves it as it was).
+    let mut fresh = true;
+    let mut pending: Option<u64> = None;
     let mut dealt_after: Option<u64> = None;
     let mut expected: HashMap<u64, ErrorCode> = HashMap::new();
     let mut refusals: HashMap<ErrorCode, usize> = HashMap::new();
@@ -214,7 +221,7 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
             }
             _ => {}
         }
-        let to_act = !legal(&obs).is_empty() && acted != Some(seq);
+        let to_act = !legal(&obs).is_empty() && fresh && pending.is_none();
         if to_act && moves == 40 && old_logs.is_empty() {
             // Back from a new connection, with the events since a while
             // ago (a drop, as the client sees it).
@@ -267,7 +274,7 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
             spectators.push(late);
         }
         if to_act {
-            acted = Some(seq);
+            fresh = false;
             let drawn = obs["status"]["drawn"].as_bool() == Some(true);
             if phase(&obs) == "turn" && dice.chance(15) {
                 let hand = strings(&obs["hand"]);
@@ -290,6 +297,7 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
             }
             id += 1;
             moves += 1;
+            pending = Some(id);
             ann.send(&mv(table, id, choose(&obs, &mut dice))).await;
         }
         match ann.recv().await {
@@ -300,6 +308,7 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
             } => {
                 seq = s;
                 obs = observation;
+                fresh = true;
             }
             ServerMessage::Ack { id: i, seq: s, .. } => {
                 if let Some((first, first_seq)) = resent
@@ -308,6 +317,10 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
                     assert_eq!(s, first_seq, "the first answer again");
                     resent = None;
                 } else {
+                    assert_eq!(Some(i), pending, "the answer to the move sent");
+                    pending = None;
+                    // What the seat holds is from before its move.
+                    fresh = false;
                     acks.push((i, s));
                 }
             }
@@ -413,10 +426,24 @@ fn stored(dir: &Path, table: u64) -> Stored {
     }
 }
 
-/// The whole game: the state after every number of moves.
+/// The whole game: the state after every move of the log, and where the
+/// table's sequence numbers fall in it.
+///
+/// The protocol's sequence number counts the moves everybody sees
+/// something of: a declined coup fourré (seen by its maker alone, see
+/// `mille_engine::seen_by`) does not count, so one number may stand for a
+/// public move and the declines after it.
 struct Truth {
     seed: u64,
+    /// After 0, 1, 2... moves of the log.
     states: Vec<State>,
+    /// `public[seq]`: how many moves of the log were made by the `seq`-th
+    /// public move.
+    public: Vec<usize>,
+}
+
+fn is_public(action: Action) -> bool {
+    action != Action::DeclineCoupFourre
 }
 
 impl Truth {
@@ -424,23 +451,43 @@ impl Truth {
         let config: GameConfig = serde_json::from_str(&stored.setup).expect("a mille setup");
         let mut state = State::new(config, stored.seed).expect("the game");
         let mut states = vec![state.clone()];
+        let mut public = vec![0];
         for (k, (seq, _, action, _)) in stored.moves.iter().enumerate() {
-            assert_eq!(*seq, k as u64 + 1, "the log has every sequence number");
+            assert_eq!(*seq, k as u64 + 1, "the log has every move");
             let text: String = serde_json::from_str(action).expect("an action's text form");
-            let action = text.parse().expect("an action");
+            let action: Action = text.parse().expect("an action");
             state.apply(action).expect("the log replays");
             states.push(state.clone());
+            if is_public(action) {
+                public.push(k + 1);
+            }
         }
         Truth {
             seed: stored.seed,
             states,
+            public,
         }
     }
 
-    fn at(&self, seq: u64) -> Result<&State, String> {
-        self.states
-            .get(seq as usize)
-            .ok_or_else(|| format!("seq {seq} is past the log's end"))
+    /// The states the table may have been in when its sequence number was
+    /// `seq`: after that public move, and after each decline that followed.
+    fn at(&self, seq: u64) -> Result<&[State], String> {
+        let seq = seq as usize;
+        let from = *self
+            .public
+            .get(seq)
+            .ok_or_else(|| format!("seq {seq} is past the log's end"))?;
+        let to = self
+            .public
+            .get(seq + 1)
+            .copied()
+            .unwrap_or(self.states.len());
+        Ok(&self.states[from..to])
+    }
+
+    /// The sequence number the log's `k`-th move (from 1) was given.
+    fn seq_of_move(&self, k: usize) -> u64 {
+        self.public.iter().filter(|&&p| p > 0 && p <= k).count() as u64
     }
 }
 
@@ -578,9 +625,20 @@ fn check_events(who: Who, events: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks one observation, sent at `seq`, against the truth.
+/// Checks one observation, sent at `seq`, against the truth: it must be
+/// right for one of the states the table may have been in.
 fn check_observation(truth: &Truth, who: Who, seq: u64, obs: &Value) -> Result<(), String> {
-    let state = truth.at(seq)?;
+    let mut why = Err(format!("no state at seq {seq}"));
+    for state in truth.at(seq)? {
+        why = check_observation_of(state, who, obs);
+        if why.is_ok() {
+            break;
+        }
+    }
+    why
+}
+
+fn check_observation_of(state: &State, who: Who, obs: &Value) -> Result<(), String> {
     let viewer = match who {
         Who::Seat(s) => json!({"seat": s}),
         Who::Spectator => json!("spectator"),
@@ -695,10 +753,12 @@ fn check_message(
             // A sentence may name a card: never a safety hidden from the
             // connection all the while the message may have been sent.
             let lower = text.to_lowercase();
-            let mut secret = secret_safeties(truth.at(seqs.0)?, who);
+            let mut secret = Card::SAFETIES.to_vec();
             for q in seqs.0..=seqs.1 {
-                let now = secret_safeties(truth.at(q)?, who);
-                secret.retain(|c| now.contains(c));
+                for state in truth.at(q)? {
+                    let now = secret_safeties(state, who);
+                    secret.retain(|c| now.contains(c));
+                }
             }
             for c in secret {
                 if lower.contains(c.id()) || lower.contains(&c.name().to_lowercase()) {
@@ -786,7 +846,7 @@ fn checker_catches_leaks(truth: &Truth, played: &Played) {
             .filter_map(|t| serde_json::from_str::<Value>(t).ok())
             .filter(|v| v["type"] == "update")
             .find(|v| {
-                let state = truth.at(v["seq"].as_u64().unwrap_or(0)).expect("state");
+                let state = &truth.at(v["seq"].as_u64().unwrap_or(0)).expect("state")[0];
                 state
                     .hand(state.rules().seat(1).expect("seat 1"))
                     .iter()
@@ -796,7 +856,7 @@ fn checker_catches_leaks(truth: &Truth, played: &Played) {
     };
     let update = pick(seat);
     let seq = update["seq"].as_u64().expect("seq");
-    let state = truth.at(seq).expect("state");
+    let state = &truth.at(seq).expect("state")[0];
     let theirs: Vec<Card> = state.hand(state.rules().seat(1).expect("seat 1")).to_vec();
     let safety = *theirs
         .iter()
@@ -902,14 +962,42 @@ fn check_game(played: &Played) -> Truth {
     );
     // Every acknowledged move is the log's, under its number.
     for (id, seq) in &played.acks {
-        let row = &stored.moves[*seq as usize - 1];
-        assert_eq!((row.1, row.3), (Some(0), Some(*id as i64)), "move {seq}");
+        let k = stored
+            .moves
+            .iter()
+            .position(|m| m.3 == Some(*id as i64))
+            .unwrap_or_else(|| panic!("move {id} is in the log"));
+        assert_eq!(stored.moves[k].1, Some(0), "move {id} is the seat's");
+        assert_eq!(truth.seq_of_move(k + 1), *seq, "move {id}'s number");
     }
+    // A spectator is sent an update when it has something to see, and
+    // then for changes of seats only (the seat's return on a new
+    // connection) and at the end: never for a move it may not see (a
+    // declined coup fourré), which would tell that the seat held the
+    // safety.
+    for conn in played.conns.iter().filter(|c| c.who == Who::Spectator) {
+        let silent = conn
+            .log
+            .iter()
+            .filter_map(|t| serde_json::from_str::<Value>(t).ok())
+            .filter(|v| {
+                v["type"] == "update"
+                    && v["observation"]["events"] == json!([])
+                    && phase(&v["observation"]) != "game_over"
+            })
+            .count();
+        assert!(silent <= 1, "{silent} updates without news to a spectator");
+    }
+    let declines = stored
+        .moves
+        .iter()
+        .filter(|m| m.2.contains("decline"))
+        .count();
     let checked = check_all(&truth, &played.conns)
         .unwrap_or_else(|e| panic!("table seed {}: {e}", stored.seed));
     assert!(checked > 100, "{checked} messages checked");
     eprintln!(
-        "{} moves, {checked} messages checked, refusals {:?}, {} acks",
+        "{} moves ({declines} declined coups fourrés), {checked} messages checked, refusals {:?}, {} acks",
         stored.moves.len(),
         played.refusals,
         played.acks.len()
