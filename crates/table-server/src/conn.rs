@@ -127,10 +127,12 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         };
         let msg = match next {
             Err(_) if session.name.is_none() => {
-                break Some(format!(
+                let why = format!(
                     "no hello within {} s",
-                    shared.config.handshake.as_secs()
-                ));
+                    shared.config.handshake.as_secs_f64()
+                );
+                refuse(&session.out, ErrorCode::Handshake, &why);
+                break Some(why);
             }
             Err(_) => break Some(format!("idle for {} s", limits.idle_seconds)),
             Ok(None) | Ok(Some(Ok(Message::Close(_)))) => break None,
@@ -189,6 +191,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
             let _ = h.commands.send(Cmd::Gone { conn: session.id });
         }
     }
+    let closing = reason.is_some();
     if let Some(reason) = reason {
         tracing::debug!(conn = session.id, reason, "closing a connection");
         let _ = tx.send(Out::Close(reason)).await;
@@ -202,6 +205,22 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         .is_err()
     {
         tracing::debug!("a connection's writer did not finish");
+    }
+    if closing {
+        // The closing handshake: what the peer still sends is read and
+        // dropped until its close answers ours (a second at most). A socket
+        // closed with unread data is reset, and the peer may lose the close
+        // frame, and with it the reason, before reading it. Errors too are
+        // read past: the frames after a refused one may still come.
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            for _ in 0..4096 {
+                match stream.next().await {
+                    None | Some(Ok(Message::Close(_))) => break,
+                    Some(_) => {}
+                }
+            }
+        })
+        .await;
     }
     shared.metrics.connections.dec();
 }
