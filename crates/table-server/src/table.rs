@@ -139,6 +139,8 @@ pub struct Actor<G: ServerGame> {
     summary: Arc<Mutex<TableSummary>>,
     /// Bots that failed in a row, so a broken table stops trying.
     failures: u32,
+    /// When a table that nobody waits at closes.
+    empty_at: Option<Instant>,
 }
 
 fn bot_seed(seed: u64, seat: usize) -> u64 {
@@ -238,13 +240,14 @@ impl<G: ServerGame> Actor<G> {
             shared,
             summary,
             failures: 0,
+            empty_at: None,
         };
         // Nobody is connected after a restart: the away clock starts for
         // every person.
         let away_at = Instant::now() + actor.shared.config.away;
-        if actor.status == TableStatus::Playing {
+        if actor.status != TableStatus::Over {
             for slot in &mut actor.slots {
-                if slot.level.is_none() {
+                if slot.level.is_none() && slot.owner.is_some() {
                     slot.away_at = Some(away_at);
                 }
             }
@@ -276,13 +279,23 @@ impl<G: ServerGame> Actor<G> {
             if self.status == TableStatus::Over && self.conns.is_empty() {
                 break;
             }
+            // A table nobody waits at closes after the away time (a
+            // new one gets that long for its first player to sit down).
+            match (self.abandoned(), self.empty_at) {
+                (true, None) => self.empty_at = Some(Instant::now() + self.shared.config.away),
+                (false, Some(_)) => self.empty_at = None,
+                _ => {}
+            }
             let deadline = self.next_deadline();
             let cmd = match deadline {
                 Some(at) => {
                     tokio::select! {
                         cmd = commands.recv() => cmd,
                         () = tokio::time::sleep_until(at.into()) => {
-                            self.on_timer();
+                            if let Err(e) = self.on_timer().await {
+                                self.fail(&e);
+                                break;
+                            }
                             continue;
                         }
                     }
@@ -320,18 +333,50 @@ impl<G: ServerGame> Actor<G> {
             .iter()
             .filter_map(|s| s.away_at)
             .chain(self.host_at)
+            .chain(self.empty_at)
             .min()
     }
 
-    fn on_timer(&mut self) {
+    /// Whether the game has not started and nobody holds a seat or is
+    /// connected.
+    fn abandoned(&self) -> bool {
+        self.status == TableStatus::Waiting
+            && self.conns.is_empty()
+            && self.slots.iter().all(|s| s.owner.is_none())
+    }
+
+    /// A seat's away clock ran out: a computer plays it while the game is
+    /// on; before the game starts the seat is given up, and a table that
+    /// nobody waits at any more closes.
+    async fn on_timer(&mut self) -> Result<(), StoreError> {
         let now = Instant::now();
         for seat in 0..self.slots.len() {
-            if self.slots[seat].away_at.is_some_and(|at| at <= now) {
-                self.slots[seat].away_at = None;
-                self.stand_in(seat);
+            if !self.slots[seat].away_at.is_some_and(|at| at <= now) {
+                continue;
+            }
+            self.slots[seat].away_at = None;
+            match self.status {
+                TableStatus::Playing => self.stand_in(seat),
+                TableStatus::Waiting => {
+                    self.shared.store.set_owner(self.id, seat, None).await?;
+                    self.slots[seat].owner = None;
+                    let info = person(&self.slots[seat], seat);
+                    let _ = self.table.seat(seat, info, Player::Person);
+                    self.broadcast();
+                }
+                TableStatus::Over => {}
             }
         }
+        if self.empty_at.is_some_and(|at| at <= now) && self.abandoned() {
+            self.shared
+                .store
+                .set_status(self.id, TableStatus::Over)
+                .await?;
+            self.status = TableStatus::Over;
+            tracing::info!(table = self.id, "nobody waits at the table: it closes");
+        }
         // A passed host deadline is acted on by `advance`.
+        Ok(())
     }
 
     /// A computer plays `seat` while its person is away.
@@ -661,7 +706,7 @@ impl<G: ServerGame> Actor<G> {
     /// The last connection of a seat went: its away clock starts.
     fn seat_emptied(&mut self, seat: usize) {
         let still = self.conns.values().any(|c| c.viewer == Viewer::Seat(seat));
-        if !still && self.status == TableStatus::Playing && !self.slots[seat].away {
+        if !still && self.status != TableStatus::Over && !self.slots[seat].away {
             self.slots[seat].away_at = Some(Instant::now() + self.shared.config.away);
         }
     }

@@ -584,3 +584,49 @@ async fn two_computers_of_one_level_have_two_names() {
     assert_eq!(names, ["ann", "Steady Sam", "Steady Sam 2"]);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_nobody_waits_at_any_more_closes() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut c = config(dir.path());
+    c.away = Duration::from_millis(200);
+    let server = table_server::start(c).await.expect("start");
+    let mut ann = Client::open(&server).await;
+    ann.hello("ann", None).await;
+    let table = ann
+        .open_table(create(
+            "mille",
+            Value::Null,
+            json!([{"kind": "human"}, {"kind": "human"}]),
+            Some(0),
+        ))
+        .await;
+    drop(ann);
+    let mut bob = Client::open(&server).await;
+    bob.hello("bob", None).await;
+    let mut listed = Vec::new();
+    for _ in 0..40 {
+        bob.send(&ClientMessage::List).await;
+        let seats = bob
+            .until(|m| match m {
+                ServerMessage::Tables { tables } => Some(
+                    tables
+                        .iter()
+                        .find(|t| t.id == table)
+                        .map(|t| t.seats[0].player.clone()),
+                ),
+                _ => None,
+            })
+            .await;
+        if listed.last() != Some(&seats) {
+            listed.push(seats.clone());
+        }
+        if seats.is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // ann's seat is hers, then given up, then the table is gone.
+    assert_eq!(listed, [Some(Some("ann".into())), Some(None), None]);
+    server.stop().await;
+}
