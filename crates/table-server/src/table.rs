@@ -351,7 +351,7 @@ impl<G: ServerGame> Actor<G> {
     async fn on_timer(&mut self) -> Result<(), StoreError> {
         let now = Instant::now();
         for seat in 0..self.slots.len() {
-            if !self.slots[seat].away_at.is_some_and(|at| at <= now) {
+            if self.slots[seat].away_at.is_none_or(|at| at > now) {
                 continue;
             }
             self.slots[seat].away_at = None;
