@@ -347,11 +347,22 @@ impl State {
             view.hand.clear();
         }
         let mut legal = Vec::new();
-        if let (Some(me), ToAct::Seat(s)) = (seat, self.to_act())
-            && me == s
-        {
+        if let (Some(me), ToAct::Seat(s)) = (seat, self.to_act()) {
             let mut list = ActionList::default();
-            self.legal_actions(&mut list);
+            if me == s {
+                self.legal_actions(&mut list);
+            } else if let Phase::CoupFourre { .. } = self.phase() {
+                // Another seat's coup-fourré chance is hidden: a seat that
+                // the game as it goes on after a decline puts to act is
+                // shown that game's moves (its host holds such a move until
+                // the chance is answered), so that nothing tells it a
+                // chance is pending.
+                let mut without = self.clone();
+                without.apply_unchecked(Action::DeclineCoupFourre);
+                if without.to_act() == ToAct::Seat(me) {
+                    without.legal_actions(&mut list);
+                }
+            }
             legal.extend_from_slice(&list);
         }
         Observation {
@@ -691,6 +702,93 @@ mod tests {
                 assert_eq!(table.turn(), Turn::Over, "{config:?} seed {seed} ended");
             }
         }
+    }
+
+    #[test]
+    fn a_hidden_coup_fourre_chance_leaves_the_next_seat_its_moves() {
+        // classic, 3 seats: seat 0 stops seat 2, who holds Right of Way;
+        // the chance comes out of turn, and seat 1 is next after a decline.
+        let config = GameConfig {
+            rules: crate::RulesetId::Classic,
+            players: 3,
+            stacking: false,
+        };
+        let first = Rules::new(config)
+            .expect("classic 3")
+            .seat(0)
+            .expect("seat 0");
+        let state = crate::Scenario::new(config)
+            .expect("classic 3")
+            .hand(
+                0,
+                &[
+                    Card::Stop,
+                    Card::D25,
+                    Card::D50,
+                    Card::D75,
+                    Card::D100,
+                    Card::Go,
+                    Card::D25,
+                ],
+            )
+            .hand(
+                1,
+                &[
+                    Card::D25,
+                    Card::D50,
+                    Card::D75,
+                    Card::D100,
+                    Card::Go,
+                    Card::D200,
+                ],
+            )
+            .hand(
+                2,
+                &[
+                    Card::RightOfWay,
+                    Card::D25,
+                    Card::D50,
+                    Card::D75,
+                    Card::D100,
+                    Card::Go,
+                ],
+            )
+            .battle(2, &[Card::Go])
+            .deck(&[Card::D200, Card::D200, Card::D200, Card::D200])
+            .phase(Phase::Turn {
+                seat: first,
+                drawn: true,
+            })
+            .build();
+        let mut table: Table<Mille> = Table::new(state, Vec::new());
+        table
+            .act(
+                0,
+                Action::Play {
+                    card: Card::Stop,
+                    team: 2,
+                },
+            )
+            .expect("the stop");
+        assert_eq!(table.turn(), Turn::Seat(2), "seat 2 may call coup fourré");
+        let holder = table.observe(Viewer::Seat(2));
+        assert!(holder.legal.contains(&Action::DeclineCoupFourre));
+        let next = table.observe(Viewer::Seat(1));
+        assert_eq!(next.legal, vec![Action::Draw], "seat 1 sees its own turn");
+        assert_eq!(
+            next.status,
+            PhaseView::Turn {
+                seat: 1,
+                drawn: false
+            }
+        );
+        let attacker = table.observe(Viewer::Seat(0));
+        assert!(attacker.legal.is_empty());
+        // After the decline seat 1 draws as it was shown it could.
+        table
+            .act(2, Action::DeclineCoupFourre)
+            .expect("the decline");
+        table.act(1, Action::Draw).expect("the draw");
     }
 
     #[test]

@@ -141,6 +141,16 @@ pub struct Actor<G: ServerGame> {
     failures: u32,
     /// When a table that nobody waits at closes.
     empty_at: Option<Instant>,
+    /// Per seat: a move waiting for a coup-fourré chance to be answered.
+    held: Vec<Option<Held<G::Action>>>,
+}
+
+/// A person's move held until a hidden decision is made.
+struct Held<A> {
+    out: Outbox,
+    id: u64,
+    action: A,
+    at: Instant,
 }
 
 fn bot_seed(seed: u64, seat: usize) -> u64 {
@@ -241,7 +251,9 @@ impl<G: ServerGame> Actor<G> {
             summary,
             failures: 0,
             empty_at: None,
+            held: Vec::new(),
         };
+        actor.held = (0..actor.slots.len()).map(|_| None).collect();
         // Nobody is connected after a restart: the away clock starts for
         // every person.
         let away_at = Instant::now() + actor.shared.config.away;
@@ -402,6 +414,9 @@ impl<G: ServerGame> Actor<G> {
         loop {
             if self.status != TableStatus::Playing {
                 return Ok(());
+            }
+            if self.held.iter().any(Option::is_some) {
+                self.release_held().await?;
             }
             match self.table.turn() {
                 Turn::Over => {
@@ -893,6 +908,10 @@ impl<G: ServerGame> Actor<G> {
             return Ok(());
         };
         let seat = *seat;
+        if self.held[seat].as_ref().is_some_and(|h| h.id == id) {
+            // Sent again while it waits: it is answered once played.
+            return Ok(());
+        }
         if let Some(&(_, seq)) = self.accepted[seat].iter().find(|(i, _)| *i == id) {
             // Sent again after a drop: the first answer, nothing applied.
             out.send_msg(&ServerMessage::Ack {
@@ -931,8 +950,41 @@ impl<G: ServerGame> Actor<G> {
                 return Ok(());
             }
         };
+        self.try_move(seat, out, id, action, at).await
+    }
+
+    /// Plays a person's move, or refuses it with the engine's reason, or
+    /// holds it: a move from the seat that everybody but the holder of a
+    /// pending coup-fourré chance sees to act waits for the chance's
+    /// answer (refusing it would tell the mover that the chance exists).
+    async fn try_move(
+        &mut self,
+        seat: usize,
+        out: Outbox,
+        id: u64,
+        action: G::Action,
+        at: Instant,
+    ) -> Result<(), StoreError> {
         if let Err(e) = self.table.act(seat, action) {
             let (code, why) = match e {
+                TableError::NotYourTurn {
+                    turn: Turn::Seat(_),
+                    ..
+                } if G::secret_decision(self.table.state()) => {
+                    if self.held[seat].is_none() {
+                        self.held[seat] = Some(Held {
+                            out,
+                            id,
+                            action,
+                            at,
+                        });
+                        return Ok(());
+                    }
+                    (
+                        ErrorCode::NotYourTurn,
+                        "a move of yours is already waiting".to_string(),
+                    )
+                }
                 TableError::Illegal { reason, .. } => (ErrorCode::Illegal, reason.to_string()),
                 TableError::NotYourTurn { turn, .. } => (
                     ErrorCode::NotYourTurn,
@@ -958,6 +1010,20 @@ impl<G: ServerGame> Actor<G> {
         });
         self.shared.metrics.observe_move(at.elapsed());
         self.broadcast_news();
+        Ok(())
+    }
+
+    /// Once a coup-fourré chance is answered, the moves held meanwhile are
+    /// played or refused.
+    async fn release_held(&mut self) -> Result<(), StoreError> {
+        for seat in 0..self.held.len() {
+            if G::secret_decision(self.table.state()) {
+                break;
+            }
+            if let Some(h) = self.held[seat].take() {
+                self.try_move(seat, h.out, h.id, h.action, h.at).await?;
+            }
+        }
         Ok(())
     }
 

@@ -655,11 +655,21 @@ fn check_observation_of(state: &State, who: Who, obs: &Value) -> Result<(), Stri
     }
     let legal = sorted(strings(&obs["legal"]));
     let mut truly = Vec::new();
-    if let (Who::Seat(s), ToAct::Seat(to_act)) = (who, state.to_act())
-        && to_act.index() == s
-    {
+    if let (Who::Seat(s), ToAct::Seat(to_act)) = (who, state.to_act()) {
         let mut list = ActionList::default();
-        state.legal_actions(&mut list);
+        if to_act.index() == s {
+            state.legal_actions(&mut list);
+        } else if matches!(state.phase(), mille_engine::Phase::CoupFourre { .. }) {
+            // Another seat's hidden coup-fourré chance: the seat the game
+            // goes on with after a decline is shown that game's moves.
+            let mut without = state.clone();
+            without
+                .apply(Action::DeclineCoupFourre)
+                .map_err(|e| format!("the decline: {e}"))?;
+            if matches!(without.to_act(), ToAct::Seat(t) if t.index() == s) {
+                without.legal_actions(&mut list);
+            }
+        }
         truly = list.iter().map(ToString::to_string).collect();
     }
     if legal != sorted(truly.clone()) {
