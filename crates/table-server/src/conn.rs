@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table_protocol::{
     ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatRequest,
-    ServerMessage, TableId, VERSION, check_name,
+    ServerMessage, TableId, TableStatus, VERSION, check_name,
 };
 use tokio::sync::{Notify, mpsc};
 
@@ -68,8 +68,13 @@ struct Session {
     id: u64,
     name: Option<String>,
     tables: HashSet<TableId>,
+    /// The tables this connection opened.
+    opened: Vec<TableId>,
     out: Outbox,
 }
+
+/// The most tables one connection may have waiting for players at once.
+const WAITING_PER_CONNECTION: usize = 5;
 
 /// Serves one WebSocket until it closes.
 pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
@@ -80,6 +85,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     let out = Outbox {
         tx: tx.clone(),
         slow: Arc::clone(&slow),
+        errors: shared.metrics.errors.clone(),
     };
     let writer = tokio::spawn(async move {
         while let Some(o) = rx.recv().await {
@@ -108,6 +114,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         id: shared.next_conn(),
         name: None,
         tables: HashSet::new(),
+        opened: Vec::new(),
         out,
     };
     let limits = shared.config.limits;
@@ -140,6 +147,18 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
             Ok(Some(Ok(msg))) => msg,
         };
         last = Instant::now();
+        // Every frame counts against the rate, whatever its kind.
+        if !bucket.take() {
+            if bucket.refused > limits.burst {
+                break Some("too many messages".to_string());
+            }
+            let why = format!(
+                "more than {} messages a second: this one was dropped",
+                limits.messages_per_second
+            );
+            refuse(&session.out, ErrorCode::RateLimited, &why);
+            continue;
+        }
         let text = match msg {
             Message::Text(t) => t,
             Message::Binary(_) => {
@@ -162,17 +181,6 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
             refuse(&session.out, ErrorCode::TooLarge, &why);
             break Some(why);
         }
-        if !bucket.take() {
-            if bucket.refused > limits.burst {
-                break Some("too many messages".to_string());
-            }
-            let why = format!(
-                "more than {} messages a second: this one was dropped",
-                limits.messages_per_second
-            );
-            refuse(&session.out, ErrorCode::RateLimited, &why);
-            continue;
-        }
         let parsed = ClientMessage::parse(text.as_str());
         let msg = match parsed {
             Ok(m) => m,
@@ -192,19 +200,21 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         }
     }
     let closing = reason.is_some();
-    if let Some(reason) = reason {
+    if let Some(reason) = &reason {
         tracing::debug!(conn = session.id, reason, "closing a connection");
-        let _ = tx.send(Out::Close(reason)).await;
-    } else {
-        let _ = tx.send(Out::Close(String::new())).await;
     }
+    // A peer that does not read has a full queue: the close is not waited
+    // for, and its writer is stopped after its time.
+    let _ = tx.try_send(Out::Close(reason.unwrap_or_default()));
     drop(tx);
     drop(session);
-    if tokio::time::timeout(Duration::from_secs(2), writer)
+    let mut writer = writer;
+    if tokio::time::timeout(Duration::from_secs(2), &mut writer)
         .await
         .is_err()
     {
-        tracing::debug!("a connection's writer did not finish");
+        tracing::debug!("a connection's writer did not finish: stopped");
+        writer.abort();
     }
     if closing {
         // The closing handshake: what the peer still sends is read and
@@ -245,7 +255,7 @@ async fn handle(
     msg: ClientMessage,
 ) -> Result<(), String> {
     let out = session.out.clone();
-    let name = match (&session.name, msg) {
+    let (name, msg) = match (&session.name, msg) {
         (
             None,
             ClientMessage::Hello {
@@ -269,7 +279,6 @@ async fn handle(
         }
         (Some(name), msg) => (name.clone(), msg),
     };
-    let (name, msg) = name;
     match msg {
         ClientMessage::Hello { .. } => {}
         ClientMessage::Ping => {
@@ -281,10 +290,29 @@ async fn handle(
             });
         }
         ClientMessage::Create(create) => {
+            let waiting = session
+                .opened
+                .iter()
+                .filter(|&&t| {
+                    shared.table(t).is_some_and(|h| {
+                        h.summary
+                            .lock()
+                            .is_ok_and(|s| s.status == TableStatus::Waiting)
+                    })
+                })
+                .count();
+            if waiting >= WAITING_PER_CONNECTION {
+                let why = format!(
+                    "{waiting} of your tables are still waiting for players: that is the most"
+                );
+                refuse(&out, ErrorCode::BadSetup, &why);
+                return Ok(());
+            }
             let sit = create.sit;
             match open_table(shared, create).await {
                 Ok((table, code)) => {
                     let id = table.id;
+                    session.opened.push(id);
                     out.send_msg(&ServerMessage::Created { table, code });
                     if let Some(seat) = sit {
                         route(shared, session, id, |conn, out| Cmd::Join {
@@ -389,7 +417,10 @@ fn route(
     }
 }
 
-/// A random secret of 128 bits, as 32 hexadecimal digits.
+/// What a client is told when the server's storage fails.
+const BUSY: &str = "the server cannot do that now: try again later";
+
+/// `bytes` random bytes as hexadecimal digits (a token takes 16: 128 bits).
 fn secret(bytes: usize) -> Result<String, String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| format!("no randomness for a token: {e}"))?;
@@ -410,7 +441,9 @@ async fn hello(
         return Err(why);
     }
     let unavailable = |e: crate::store::StoreError| {
-        refuse(out, ErrorCode::Unavailable, &e.to_string());
+        // The details (paths, SQLite's words) are for the server's log.
+        tracing::error!(error = %e, "the database failed");
+        refuse(out, ErrorCode::Unavailable, BUSY);
         Ok(())
     };
     let (name, token) = match token {
@@ -545,11 +578,10 @@ async fn open_table(
         code: code.clone(),
         levels: levels.clone(),
     };
-    let id = shared
-        .store
-        .create(new)
-        .await
-        .map_err(|e| unavailable(e.to_string()))?;
+    let id = shared.store.create(new).await.map_err(|e| {
+        tracing::error!(error = %e, "cannot record a new table");
+        unavailable(BUSY.into())
+    })?;
     let stored = StoredTable {
         id,
         game: create.game,
@@ -559,9 +591,18 @@ async fn open_table(
         seats: levels.into_iter().map(|l| (l, None)).collect(),
         moves: Vec::new(),
     };
-    let handle = shared
-        .launch_any(stored)
-        .map_err(|why| (ErrorCode::BadSetup, why))?;
+    let handle = match shared.launch_any(stored) {
+        Ok(h) => h,
+        Err(why) => {
+            // The table never ran: it is closed, so that no restart tries it.
+            tracing::error!(table = id, why, "a new table cannot start");
+            let _ = shared.store.set_status(id, TableStatus::Over).await;
+            return Err((
+                ErrorCode::BadSetup,
+                "a computer player of this table cannot start".into(),
+            ));
+        }
+    };
     let summary = handle
         .summary
         .lock()
@@ -581,6 +622,15 @@ fn check<G: ServerGame>(
     let bad = |why: String| (ErrorCode::BadSetup, why);
     let setup = G::setup(&create.setup).map_err(bad)?;
     G::check_seats(&setup, create.seats.len()).map_err(bad)?;
+    // A table is for people: one alone at the dice, or computers among
+    // themselves, would fill the rankings and the server with games nobody
+    // plays.
+    if create.seats.len() < 2 {
+        return Err(bad("a table has at least 2 seats".into()));
+    }
+    if !create.seats.contains(&SeatRequest::Human) {
+        return Err(bad("a table has at least one person's seat".into()));
+    }
     let levels = create
         .seats
         .iter()
@@ -613,8 +663,14 @@ async fn rankings(
                 "No games have been played on this server yet.\n",
             ));
         }
-        let file = cubes_store::ScoreFile::open_to_read(&path).map_err(|e| e.to_string())?;
-        cubes_store::rank_text(&file, &kind, min_games).map_err(|e| e.to_string())
+        let file = cubes_store::ScoreFile::open_to_read(&path).map_err(|e| {
+            tracing::error!(error = %e, "cannot read the cubes score file");
+            BUSY.to_string()
+        })?;
+        cubes_store::rank_text(&file, &kind, min_games).map_err(|e| {
+            tracing::error!(error = %e, "cannot rank");
+            BUSY.to_string()
+        })
     })
     .await
     .map_err(|e| e.to_string())?

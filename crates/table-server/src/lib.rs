@@ -123,14 +123,6 @@ pub enum ServerError {
     /// Another server already answers on the Unix socket.
     #[error("another table server already listens on {0}")]
     SocketInUse(PathBuf),
-    /// A stored table cannot be replayed.
-    #[error("table {table} cannot be restored: {why}")]
-    Restore {
-        /// The table.
-        table: TableId,
-        /// Why.
-        why: String,
-    },
 }
 
 /// What a connection is sent: a message, or the last word before the
@@ -149,6 +141,8 @@ pub enum Out {
 pub struct Outbox {
     tx: mpsc::Sender<Out>,
     slow: Arc<Notify>,
+    /// The server's count of `error` messages sent.
+    errors: prometheus_client::metrics::counter::Counter,
 }
 
 impl Outbox {
@@ -164,8 +158,11 @@ impl Outbox {
         }
     }
 
-    /// Queues a message.
+    /// Queues a message (an `error` is counted for `/metrics`).
     pub fn send_msg(&self, msg: &ServerMessage) -> bool {
+        if let ServerMessage::Error(_) = msg {
+            self.errors.inc();
+        }
         self.send(msg.to_json().into())
     }
 }
@@ -339,9 +336,16 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     let restored = stored.len();
     for table in stored {
         let id = table.id;
-        shared
-            .launch_any(table)
-            .map_err(|why| ServerError::Restore { table: id, why })?;
+        // One table that cannot be replayed must not keep the others from
+        // being played: it stays in the database, untouched, for a later
+        // version or an operator to look at.
+        if let Err(why) = shared.launch_any(table) {
+            tracing::error!(
+                table = id,
+                why,
+                "a table cannot be restored; it is left out"
+            );
+        }
     }
     if restored > 0 {
         tracing::info!(tables = restored, "restored the unfinished tables");
@@ -408,9 +412,16 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
 /// Listens on a Unix socket, replacing a stale socket file left by a server
 /// that died, but never one a live server answers on.
 async fn bind_unix(path: &Path) -> Result<tokio::net::UnixListener, ServerError> {
-    if path.exists() {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
         if tokio::net::UnixStream::connect(path).await.is_ok() {
             return Err(ServerError::SocketInUse(path.to_path_buf()));
+        }
+        // Only a socket is taken for a dead server's leftover.
+        if !std::os::unix::fs::FileTypeExt::is_socket(&meta.file_type()) {
+            return Err(ServerError::Listen {
+                at: path.display().to_string(),
+                source: std::io::Error::other("a file that is not a socket is in the way"),
+            });
         }
         let _ = std::fs::remove_file(path);
     }

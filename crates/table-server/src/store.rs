@@ -187,10 +187,21 @@ impl Store {
     ) -> Result<T, StoreError> {
         let (tx, rx) = oneshot::channel();
         let job: Job = Box::new(move |t: &Transaction<'_>, path: &Path| {
-            let done = f(t).map_err(|source| StoreError::Sql {
-                path: path.to_path_buf(),
-                source,
-            });
+            // Each job in its own savepoint: one that fails halfway leaves
+            // nothing of itself in the batch's commit.
+            let done = t
+                .execute_batch("SAVEPOINT job")
+                .and_then(|()| match f(t) {
+                    Ok(v) => t.execute_batch("RELEASE job").map(|()| v),
+                    Err(e) => {
+                        let _ = t.execute_batch("ROLLBACK TO job; RELEASE job");
+                        Err(e)
+                    }
+                })
+                .map_err(|source| StoreError::Sql {
+                    path: path.to_path_buf(),
+                    source,
+                });
             Box::new(move |committed: Result<(), StoreError>| {
                 let _ = tx.send(committed.and(done));
             })
@@ -576,6 +587,28 @@ mod tests {
             tables[0].moves,
             vec![(Some(0), serde_json::Value::from("draw"), Some(5))]
         );
+    }
+
+    #[test]
+    fn a_job_that_fails_halfway_leaves_nothing() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("server.db");
+        runtime().block_on(async {
+            let (store, _) = Store::open(&path).expect("open");
+            let half = store
+                .call(|t| {
+                    t.execute(
+                        "INSERT INTO players (name, token_hash, created_at) VALUES ('eve', 'x', 0)",
+                        [],
+                    )?;
+                    t.execute("INSERT INTO nowhere VALUES (1)", [])
+                })
+                .await;
+            assert!(half.is_err());
+            // A job of the same batch or the next is unaffected.
+            assert!(store.claim("ann", "a").await.expect("claim"));
+            assert!(store.claim("eve", "e").await.expect("eve is free"));
+        });
     }
 
     #[test]

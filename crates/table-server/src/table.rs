@@ -113,6 +113,19 @@ struct Seated {
     shown: usize,
 }
 
+/// Why a table's actor stops before its game is over.
+#[derive(Debug, thiserror::Error)]
+pub enum Halt {
+    /// The database failed: the log is whole up to the last acknowledged
+    /// move, and the next start replays it.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The game cannot go on (its computer players keep failing, or one
+    /// crashed with the table): it is closed for good.
+    #[error("{0}")]
+    Broken(String),
+}
+
 /// How many accepted move ids a seat remembers, for moves sent again.
 const REMEMBERED: usize = 64;
 
@@ -199,7 +212,20 @@ impl<G: ServerGame> Actor<G> {
                     };
                     (
                         SeatInfo::computer(name, level.clone()),
-                        Player::Bot(shared.bot::<G>(level, bot_seed(stored.seed, k))?),
+                        Player::Bot(match shared.bot::<G>(level, bot_seed(stored.seed, k)) {
+                            Ok(bot) => bot,
+                            // A bot program the server no longer offers (or
+                            // that cannot start): the stand-in plays its seat.
+                            Err(why) => {
+                                tracing::warn!(
+                                    table = stored.id,
+                                    seat = k,
+                                    why,
+                                    "a computer player cannot start; the stand-in plays"
+                                );
+                                G::bot(G::stand_in(), bot_seed(stored.seed, k))?
+                            }
+                        }),
                     )
                 }
                 None => (person(slot, k), Player::Person),
@@ -283,13 +309,12 @@ impl<G: ServerGame> Actor<G> {
 
     /// Runs the table until its game is over and everybody has left.
     pub async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Cmd>) {
-        loop {
-            if let Err(e) = self.advance().await {
-                self.fail(&e);
-                break;
+        let halted = loop {
+            if let Err(h) = self.advance().await {
+                break Some(h);
             }
             if self.status == TableStatus::Over && self.conns.is_empty() {
-                break;
+                break None;
             }
             // A table nobody waits at closes after the away time (a
             // new one gets that long for its first player to sit down).
@@ -305,8 +330,7 @@ impl<G: ServerGame> Actor<G> {
                         cmd = commands.recv() => cmd,
                         () = tokio::time::sleep_until(at.into()) => {
                             if let Err(e) = self.on_timer().await {
-                                self.fail(&e);
-                                break;
+                                break Some(e.into());
                             }
                             continue;
                         }
@@ -314,29 +338,63 @@ impl<G: ServerGame> Actor<G> {
                 }
                 None => commands.recv().await,
             };
-            let Some(cmd) = cmd else { break };
+            let Some(cmd) = cmd else { break None };
             if let Err(e) = self.handle_cmd(cmd).await {
-                self.fail(&e);
-                break;
+                break Some(e.into());
             }
+        };
+        if let Some(h) = halted {
+            self.halt(h).await;
         }
+        // Nobody can reach the table any more; what was already on its way
+        // is answered rather than left waiting.
         self.shared.forget(self.id);
+        commands.close();
+        while let Ok(cmd) = commands.try_recv() {
+            let (out, id) = match cmd {
+                Cmd::Join { out, .. }
+                | Cmd::Watch { out, .. }
+                | Cmd::Leave { out, .. }
+                | Cmd::Ready { out, .. } => (out, None),
+                Cmd::Move { out, id, .. } => (out, Some(id)),
+                Cmd::Gone { .. } => continue,
+            };
+            self.refuse(
+                &out,
+                ErrorCode::NoSuchTable,
+                "the table is closed".into(),
+                id,
+            );
+        }
     }
 
-    /// The database failed: the table stops (its log is whole up to the
-    /// last acknowledged move, and the next start replays it).
-    fn fail(&mut self, e: &StoreError) {
-        tracing::error!(table = self.id, error = %e, "the table stops");
-        self.shared.metrics.errors.inc();
+    /// The table stops: everybody at it is told why; a broken game is
+    /// closed for good.
+    async fn halt(&mut self, h: Halt) {
+        tracing::error!(table = self.id, error = %h, "the table stops");
+        let message = match &h {
+            Halt::Store(_) => "the table stopped: it will be back when the server restarts",
+            Halt::Broken(_) => "the table cannot go on: a computer player failed",
+        };
+        if let Halt::Broken(_) = h {
+            self.status = TableStatus::Over;
+            if let Err(e) = self
+                .shared
+                .store
+                .set_status(self.id, TableStatus::Over)
+                .await
+            {
+                tracing::error!(table = self.id, error = %e, "cannot close the table");
+            }
+        }
         let msg = ServerMessage::Error(ErrorBody {
             code: ErrorCode::Unavailable,
-            message: format!("the table stopped: {e}"),
+            message: message.into(),
             id: None,
             table: Some(self.id),
         });
-        let text: Arc<str> = msg.to_json().into();
         for c in self.conns.values() {
-            c.out.send(Arc::clone(&text));
+            c.out.send_msg(&msg);
         }
     }
 
@@ -410,7 +468,7 @@ impl<G: ServerGame> Actor<G> {
     }
 
     /// Runs computer players and the host until a person must act.
-    async fn advance(&mut self) -> Result<(), StoreError> {
+    async fn advance(&mut self) -> Result<(), Halt> {
         loop {
             if self.status != TableStatus::Playing {
                 return Ok(());
@@ -420,7 +478,7 @@ impl<G: ServerGame> Actor<G> {
             }
             match self.table.turn() {
                 Turn::Over => {
-                    return self.finish().await;
+                    return Ok(self.finish().await?);
                 }
                 Turn::Host => {
                     let people: Vec<usize> = self.connected_people();
@@ -463,7 +521,7 @@ impl<G: ServerGame> Actor<G> {
 
     /// One computer move, thought out on the blocking pool. Answers
     /// whether the table moved.
-    async fn bot_step(&mut self) -> Result<bool, StoreError> {
+    async fn bot_step(&mut self) -> Result<bool, Halt> {
         // The table goes to the worker and comes back: nothing else
         // happens at this table meanwhile (its commands wait in line).
         let placeholder = Table::new(self.table.state().clone(), Vec::new());
@@ -479,10 +537,8 @@ impl<G: ServerGame> Actor<G> {
                 step
             }
             Err(e) => {
-                tracing::error!(table = self.id, error = %e, "a computer player crashed");
-                return Err(StoreError::Corrupt(
-                    "a computer player crashed; the table is lost until the next start".into(),
-                ));
+                // The table went down with the player's thread.
+                return Err(Halt::Broken(format!("a computer player crashed: {e}")));
             }
         };
         match step {
@@ -513,10 +569,7 @@ impl<G: ServerGame> Actor<G> {
                 }
                 Ok(true)
             }
-            Err(e) => {
-                tracing::error!(table = self.id, error = %e, "the table cannot go on");
-                Ok(false)
-            }
+            Err(e) => Err(Halt::Broken(e.to_string())),
         }
     }
 
@@ -665,7 +718,11 @@ impl<G: ServerGame> Actor<G> {
             Cmd::Ready { conn, out } => {
                 match self.conns.get(&conn).map(|c| c.viewer) {
                     Some(Viewer::Seat(s)) if self.status != TableStatus::Over => {
-                        self.ready.insert(s);
+                        // Only between hands: a late press after a deal must
+                        // not count for the next hand-over.
+                        if self.table.turn() == Turn::Host {
+                            self.ready.insert(s);
+                        }
                     }
                     Some(Viewer::Seat(_)) => {
                         self.refuse(&out, ErrorCode::GameOver, "the game is over".into(), None);
@@ -748,7 +805,6 @@ impl<G: ServerGame> Actor<G> {
     }
 
     fn refuse(&self, out: &Outbox, code: ErrorCode, message: String, id: Option<u64>) {
-        self.shared.metrics.errors.inc();
         out.send_msg(&ServerMessage::Error(ErrorBody {
             code,
             message,
@@ -862,7 +918,7 @@ impl<G: ServerGame> Actor<G> {
         let before: Vec<ConnId> = self
             .conns
             .iter()
-            .filter(|(_, c)| c.viewer == Viewer::Seat(seat))
+            .filter(|&(&k, c)| k != conn && c.viewer == Viewer::Seat(seat))
             .map(|(&k, _)| k)
             .collect();
         for k in before {
