@@ -328,6 +328,34 @@ async fn names_tokens_and_refusals() {
     ))
     .await;
     assert!(matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadSetup));
+    // Computers among themselves, or one person alone, make no table.
+    for seats in [
+        json!([{"kind":"computer","level":"steady"},{"kind":"computer","level":"bold"}]),
+        json!([{"kind":"human"}]),
+    ] {
+        ann.send(&create("cubes", Value::Null, seats, None)).await;
+        assert!(
+            matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadSetup)
+        );
+    }
+    // Five tables waiting for players is the most one connection opens.
+    for _ in 0..5 {
+        ann.open_table(create(
+            "cubes",
+            Value::Null,
+            json!([{"kind":"human"},{"kind":"human"}]),
+            None,
+        ))
+        .await;
+    }
+    ann.send(&create(
+        "cubes",
+        Value::Null,
+        json!([{"kind":"human"},{"kind":"human"}]),
+        None,
+    ))
+    .await;
+    assert!(matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadSetup));
     server.stop().await;
 }
 
