@@ -2,97 +2,12 @@
 //! to their end, reconnection to the same seat, moves sent twice, and the
 //! refusals a client can provoke.
 
-use futures_util::{SinkExt, StreamExt};
+mod common;
+
+use common::{Client, config, create, legal};
 use serde_json::{Value, json};
 use std::time::Duration;
 use table_protocol::{ClientMessage, ErrorCode, ServerMessage, TableStatus, VERSION};
-use table_server::{Config, Running};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-struct Client {
-    ws: Ws,
-}
-
-impl Client {
-    async fn open(server: &Running) -> Client {
-        let url = format!("ws://{}/ws", server.addr);
-        let (ws, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .expect("connect");
-        Client { ws }
-    }
-
-    async fn send(&mut self, msg: &ClientMessage) {
-        self.ws
-            .send(Message::Text(msg.to_json().into()))
-            .await
-            .expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMessage {
-        loop {
-            let next = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
-                .await
-                .expect("an answer within 20 s")
-                .expect("open")
-                .expect("a frame");
-            if let Message::Text(t) = next {
-                if std::env::var("TEST_DEBUG").is_ok() {
-                    eprintln!("<< {}", &t.as_str()[..t.len().min(300)]);
-                }
-                return serde_json::from_str(t.as_str()).expect("a server message");
-            }
-        }
-    }
-
-    /// Waits for a message `pick` accepts, skipping others.
-    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
-        loop {
-            let m = self.recv().await;
-            if let Some(t) = pick(&m) {
-                return t;
-            }
-        }
-    }
-
-    async fn hello(&mut self, name: &str, token: Option<String>) -> String {
-        self.send(&ClientMessage::Hello {
-            version: VERSION,
-            name: Some(name.into()),
-            token,
-            client: Some("test".into()),
-        })
-        .await;
-        match self.recv().await {
-            ServerMessage::Welcome { token, .. } => token,
-            other => panic!("expected welcome, got {other:?}"),
-        }
-    }
-}
-
-fn config(dir: &std::path::Path) -> Config {
-    let mut c = Config::new(dir.to_path_buf());
-    c.listen = "127.0.0.1:0".parse().expect("addr");
-    c.bot_delay = Duration::ZERO;
-    c.hand_pause = Duration::from_millis(200);
-    c
-}
-
-fn create(game: &str, setup: Value, seats: Value, sit: Option<usize>) -> ClientMessage {
-    ClientMessage::parse(
-        &json!({"type": "create", "game": game, "setup": setup, "seats": seats, "sit": sit})
-            .to_string(),
-    )
-    .expect("create")
-}
-
-fn legal(observation: &Value) -> Vec<Value> {
-    observation["legal"].as_array().cloned().unwrap_or_default()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_and_a_computer_play_a_mille_hand_and_a_spectator_watches() {
@@ -100,7 +15,7 @@ async fn a_person_and_a_computer_play_a_mille_hand_and_a_spectator_watches() {
     let server = table_server::start(config(dir.path()))
         .await
         .expect("start");
-    let mut ann = Client::open(&server).await;
+    let mut ann = Client::open(server.addr).await;
     ann.hello("ann", None).await;
     let table = ann
         .open_table(create(
@@ -116,7 +31,7 @@ async fn a_person_and_a_computer_play_a_mille_hand_and_a_spectator_watches() {
             _ => None,
         })
         .await;
-    let mut eve = Client::open(&server).await;
+    let mut eve = Client::open(server.addr).await;
     eve.hello("eve", None).await;
     eve.send(&ClientMessage::Watch {
         table,
@@ -178,7 +93,7 @@ async fn three_people_finish_a_game_of_cubes() {
     let names = ["ann", "bob", "cy"];
     let mut clients = Vec::new();
     for n in names {
-        let mut c = Client::open(&server).await;
+        let mut c = Client::open(server.addr).await;
         c.hello(n, None).await;
         clients.push(c);
     }
@@ -285,12 +200,12 @@ async fn names_tokens_and_refusals() {
     let server = table_server::start(config(dir.path()))
         .await
         .expect("start");
-    let mut ann = Client::open(&server).await;
+    let mut ann = Client::open(server.addr).await;
     ann.send(&ClientMessage::List).await;
     assert!(matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::Handshake));
     let token = ann.hello("ann", None).await;
     assert_eq!(token.len(), 32, "128 bits in hexadecimal");
-    let mut thief = Client::open(&server).await;
+    let mut thief = Client::open(server.addr).await;
     thief
         .send(&ClientMessage::Hello {
             version: VERSION,
@@ -311,14 +226,15 @@ async fn names_tokens_and_refusals() {
         })
         .await;
     assert!(matches!(thief.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadName));
-    let mut again = Client::open(&server).await;
+    let mut again = Client::open(server.addr).await;
     assert_eq!(again.hello("ann", Some(token.clone())).await, token);
-    ann.send_raw_json("{\"type\":\"move\",\"table\":99,\"id\":1,\"action\":\"draw\"}")
-        .await;
+    ann.send_text("{\"type\":\"move\",\"table\":99,\"id\":1,\"action\":\"draw\"}")
+        .await
+        .expect("send");
     assert!(
         matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::NoSuchTable)
     );
-    ann.send_raw_json("not json").await;
+    ann.send_text("not json").await.expect("send");
     assert!(matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadMessage));
     ann.send(&create(
         "mille",
@@ -359,34 +275,15 @@ async fn names_tokens_and_refusals() {
     server.stop().await;
 }
 
-impl Client {
-    /// Sends `create` and answers the new table's number.
-    async fn open_table(&mut self, create: ClientMessage) -> u64 {
-        self.send(&create).await;
-        self.until(|m| match m {
-            ServerMessage::Created { table, .. } => Some(table.id),
-            _ => None,
-        })
-        .await
-    }
-
-    async fn send_raw_json(&mut self, text: &str) {
-        self.ws
-            .send(Message::Text(text.to_string().into()))
-            .await
-            .expect("send");
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_away_player_is_stood_in_for_and_gets_the_seat_back() {
     let dir = tempfile::tempdir().expect("dir");
     let mut c = config(dir.path());
     c.away = Duration::from_millis(300);
     let server = table_server::start(c).await.expect("start");
-    let mut ann = Client::open(&server).await;
+    let mut ann = Client::open(server.addr).await;
     let token = ann.hello("ann", None).await;
-    let mut bob = Client::open(&server).await;
+    let mut bob = Client::open(server.addr).await;
     bob.hello("bob", None).await;
     let table = ann
         .open_table(create(
@@ -457,7 +354,7 @@ async fn an_away_player_is_stood_in_for_and_gets_the_seat_back() {
     assert!(stood_in, "a computer played ann's turn while she was away");
     // She comes back with her token: the seat is hers again, with what she
     // missed since the last number she saw.
-    let mut ann = Client::open(&server).await;
+    let mut ann = Client::open(server.addr).await;
     assert_eq!(ann.hello("ann", Some(token)).await.len(), 32);
     ann.send(&ClientMessage::Join {
         table,
@@ -520,7 +417,7 @@ async fn a_bot_program_named_by_the_operator_takes_a_seat() {
     let mut c = config(dir.path());
     c.programs = vec![("discarder".into(), format!("python3 {}", script.display()))];
     let server = table_server::start(c).await.expect("start");
-    let mut ann = Client::open(&server).await;
+    let mut ann = Client::open(server.addr).await;
     ann.send(&ClientMessage::Hello {
         version: VERSION,
         name: Some("ann".into()),
@@ -587,7 +484,7 @@ async fn two_computers_of_one_level_have_two_names() {
     let server = table_server::start(config(dir.path()))
         .await
         .expect("start");
-    let mut ann = Client::open(&server).await;
+    let mut ann = Client::open(server.addr).await;
     ann.hello("ann", None).await;
     ann.open_table(create(
         "cubes",
@@ -619,7 +516,7 @@ async fn a_table_nobody_waits_at_any_more_closes() {
     let mut c = config(dir.path());
     c.away = Duration::from_millis(200);
     let server = table_server::start(c).await.expect("start");
-    let mut ann = Client::open(&server).await;
+    let mut ann = Client::open(server.addr).await;
     ann.hello("ann", None).await;
     let table = ann
         .open_table(create(
@@ -630,7 +527,7 @@ async fn a_table_nobody_waits_at_any_more_closes() {
         ))
         .await;
     drop(ann);
-    let mut bob = Client::open(&server).await;
+    let mut bob = Client::open(server.addr).await;
     bob.hello("bob", None).await;
     let mut listed = Vec::new();
     for _ in 0..40 {

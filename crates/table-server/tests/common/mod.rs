@@ -1,4 +1,4 @@
-//! What the safety tests share: a client that reads its connection on a
+//! What the server's tests share: a client that reads its connection on a
 //! task of its own (so a table can run ahead of it) and keeps every text
 //! message it was sent, a server set up for tests, and a plain HTTP GET.
 
@@ -156,6 +156,16 @@ impl Client {
             ServerMessage::Welcome { token, .. } => token,
             other => panic!("expected welcome, got {other:?}"),
         }
+    }
+
+    /// Sends `create` and answers the new table's number.
+    pub async fn open_table(&mut self, create: ClientMessage) -> u64 {
+        self.send(&create).await;
+        self.until(|m| match m {
+            ServerMessage::Created { table, .. } => Some(table.id),
+            _ => None,
+        })
+        .await
     }
 
     /// Every text message received so far.
