@@ -302,10 +302,6 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
-    /// The table's invitation code.
-    pub fn code(&self) -> Option<&str> {
-        self.code.as_deref()
-    }
 
     /// Runs the table until its game is over and everybody has left.
     pub async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Cmd>) {
@@ -455,10 +451,7 @@ impl<G: ServerGame> Actor<G> {
         let Ok(bot) = G::bot(level, bot_seed(self.seed, seat)) else {
             return;
         };
-        let name = self.slots[seat]
-            .owner
-            .clone()
-            .unwrap_or_else(|| format!("Seat {}", seat + 1));
+        let name = person(&self.slots[seat], seat).name;
         let info = SeatInfo::computer(format!("{name} (away)"), level);
         if self.table.seat(seat, info, Player::Bot(bot)).is_ok() {
             tracing::info!(table = self.id, seat, "a computer plays for an away player");
@@ -681,7 +674,7 @@ impl<G: ServerGame> Actor<G> {
                     return Ok(());
                 }
                 let shown = self.table.event_count();
-                let from = self.from(since);
+                let from = self.first_event_after(since);
                 let observation = self.observation(Viewer::Spectator, from);
                 out.send_msg(&ServerMessage::Watching {
                     table: self.id,
@@ -793,7 +786,9 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
-    fn from(&self, since: Option<u64>) -> usize {
+    /// The number of the first event a viewer that last saw sequence
+    /// number `since` has not seen (all of them counted if it saw none).
+    fn first_event_after(&self, since: Option<u64>) -> usize {
         since
             .and_then(|s| usize::try_from(s).ok())
             .and_then(|s| self.events_at.get(s).copied())
@@ -926,7 +921,7 @@ impl<G: ServerGame> Actor<G> {
                 old.out.send_msg(&ServerMessage::Left { table: self.id });
             }
         }
-        let from = self.from(since);
+        let from = self.first_event_after(since);
         let observation = self.observation(Viewer::Seat(seat), from);
         out.send_msg(&ServerMessage::Joined {
             table: self.id,
