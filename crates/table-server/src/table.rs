@@ -787,7 +787,8 @@ impl<G: ServerGame> Actor<G> {
     }
 
     /// The number of the first event a viewer that last saw sequence
-    /// number `since` has not seen (all of them counted if it saw none).
+    /// number `since` has not seen; without a number, the next one (its
+    /// observation is complete without the past events).
     fn first_event_after(&self, since: Option<u64>) -> usize {
         since
             .and_then(|s| usize::try_from(s).ok())
