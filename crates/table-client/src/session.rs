@@ -84,7 +84,9 @@ impl Default for Backoff {
 }
 
 /// Messages the game sends while the connection is down, kept for the next
-/// one (moves are kept apart, in [`Resume`]).
+/// one (moves are kept apart, in [`Resume`]). A `list` is kept once: one
+/// answer tells everything, and a burst of them on reconnecting would go
+/// over the server's rate limit.
 const OUTBOX: usize = 64;
 
 /// A session with a table server. Dropping it closes the connection.
@@ -292,13 +294,19 @@ impl Keep {
             // A move is kept by `resume`; ping and hello belong to a
             // connection.
             ClientMessage::Move { .. } | ClientMessage::Ping | ClientMessage::Hello { .. } => {}
-            other => {
-                if self.outbox.len() == OUTBOX {
-                    self.outbox.pop_front();
-                }
-                self.outbox.push_back(other);
-            }
+            other => self.queue(other),
         }
+    }
+
+    /// Puts a message in the outbox, unless it is a `list` already there.
+    fn queue(&mut self, message: ClientMessage) {
+        if message == ClientMessage::List && self.outbox.contains(&message) {
+            return;
+        }
+        if self.outbox.len() == OUTBOX {
+            self.outbox.pop_front();
+        }
+        self.outbox.push_back(message);
     }
 }
 
@@ -457,7 +465,7 @@ impl Background {
                     keep.resume.sent(&message);
                     if let Err(e) = conn.send(&message).await {
                         if !matches!(message, ClientMessage::Move { .. }) {
-                            keep.outbox.push_back(message);
+                            keep.queue(message);
                         }
                         return Some(e.to_string());
                     }
@@ -600,6 +608,16 @@ mod tests {
         });
         assert_eq!(keep.outbox, [ClientMessage::List]);
         assert_eq!(keep.resume.pending().len(), 1);
+        // A lobby refreshing while offline asks for one list, not dozens.
+        for _ in 0..40 {
+            keep.hold(ClientMessage::List);
+        }
+        keep.hold(ClientMessage::Ready { table: 2 });
+        keep.hold(ClientMessage::List);
+        assert_eq!(
+            keep.outbox,
+            [ClientMessage::List, ClientMessage::Ready { table: 2 }]
+        );
         for _ in 0..OUTBOX + 3 {
             keep.hold(ClientMessage::Ready { table: 2 });
         }
