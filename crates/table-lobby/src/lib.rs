@@ -11,7 +11,7 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, Ke
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph, Row, Table as Grid, TableState};
+use ratatui::widgets::{Block, Borders, Paragraph, Row, Table as Grid, TableState, Wrap};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use table_client::protocol::{
@@ -161,6 +161,9 @@ pub struct Lobby {
     pub focus: Option<TableId>,
     /// Whether the session is connected (the list is refreshed only then).
     pub online: bool,
+    /// Why the session gave up, if it did: shown in full in place of the
+    /// tables (the status line is too short for it).
+    pub failed: Option<String>,
     /// The invitation code of the private table just opened, to show.
     pub invitation: Option<(TableId, String)>,
 }
@@ -183,6 +186,7 @@ impl Lobby {
             asked: None,
             focus: None,
             online: false,
+            failed: None,
             invitation: None,
         }
     }
@@ -231,7 +235,8 @@ impl Lobby {
             }
             Note::Connection(Link::Failed(why)) => {
                 self.online = false;
-                self.status = format!("cannot play on this server: {why}");
+                self.status = "cannot play on this server: q quits".into();
+                self.failed = Some(why);
                 Step::Stay
             }
             Note::Message(m) => self.message(m),
@@ -663,6 +668,16 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
         head,
     );
     match &lobby.screen {
+        Screen::List if lobby.failed.is_some() => {
+            let why = lobby.failed.as_deref().unwrap_or_default();
+            f.render_widget(
+                Paragraph::new(format!("Cannot play on this server: {why}"))
+                    .wrap(Wrap { trim: true })
+                    .block(Block::default().borders(Borders::ALL).title(" tables ")),
+                body,
+            );
+            f.render_widget(Paragraph::new("q quit"), help);
+        }
         Screen::List => {
             let rows: Vec<Row> = lobby
                 .tables
@@ -1119,6 +1134,23 @@ mod tests {
             lobby.message(error(ErrorCode::NoSuchTable, Some(3), "no table 3")),
             Step::Send(ClientMessage::List)
         );
+    }
+
+    #[test]
+    fn why_the_session_gave_up_is_shown_in_full() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        let why = "the table server at localhost:8780 refused \"ann\": the name ann belongs to \
+                   another player. The name \"ann\" is taken there, and a token for it is saved \
+                   for 127.0.0.1:8780: if that is this same server, connect with that address";
+        lobby.note(Note::Connection(Link::Failed(why.into())));
+        let text = screen(&lobby);
+        assert!(
+            text.contains("cannot play on this server: q quits"),
+            "{text}"
+        );
+        // Its end too, past the width of a line.
+        assert!(text.contains("connect with that address"), "{text}");
+        assert!(text.contains("127.0.0.1:8780"), "{text}");
     }
 
     #[test]
