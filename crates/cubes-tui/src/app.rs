@@ -22,7 +22,7 @@ use cubes_engine::{
 use game_table::{Player, SeatInfo, SeatKind, Step, Table, Turn, Viewer};
 use serde_json::Value;
 use table_client::protocol::{SeatKindSummary, SeatSummary, ServerMessage, TableId};
-use table_client::{Link, Note};
+use table_client::{Link, Note, error_concerns_move};
 
 /// What the screen is showing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -962,9 +962,9 @@ impl App {
             ServerMessage::Error(e) if e.table.is_none_or(|t| t == here) => {
                 // A refusal without an id (a message dropped over the rate
                 // limit) may be the move's: the keys are freed rather than
-                // stuck, and a move sent twice is refused by the server.
+                // stuck, by the rule every client follows.
                 let mine = match r.pending {
-                    Some(Pending::Sent(id)) => e.id.is_none_or(|e| e == id),
+                    Some(Pending::Sent(id)) => error_concerns_move(&e, here, id),
                     _ => false,
                 };
                 if mine {
@@ -1627,6 +1627,33 @@ mod remote_tests {
         assert_eq!(a.update(Input::Key('h')), Effect::None);
         a.note(refusal(Some(9), "Roll the dice first."));
         assert_eq!(a.message, ("Roll the dice first.".to_string(), Tone::Error));
+        assert_eq!(
+            a.update(Input::Key('r')),
+            Effect::Play {
+                table: TABLE,
+                action: Action::Roll
+            }
+        );
+    }
+
+    #[test]
+    fn an_error_without_id_frees_the_keys_but_another_tables_does_not() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        a.update(Input::Key('r'));
+        a.sent(9);
+        let error = |table, code| {
+            Note::Message(ServerMessage::Error(ErrorBody {
+                code,
+                message: "dropped".into(),
+                id: None,
+                table,
+            }))
+        };
+        a.note(error(Some(TABLE + 1), ErrorCode::Unavailable));
+        assert_eq!(a.update(Input::Key('r')), Effect::None, "still waiting");
+        a.note(error(None, ErrorCode::RateLimited));
+        assert_eq!(a.message, ("dropped".to_string(), Tone::Error));
         assert_eq!(
             a.update(Input::Key('r')),
             Effect::Play {

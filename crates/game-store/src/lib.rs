@@ -1,6 +1,6 @@
 //! Storage shared by the games of the suite: where their files live
 //! ([`data_dir`]), how a file is replaced without ever leaving a half-written
-//! one ([`atomic_write`]), and SQLite databases with schema migrations that
+//! one ([`atomic_write`], or [`atomic_write_private`] for secrets), and SQLite databases with schema migrations that
 //! are safe when several games write at once ([`open_db`]), and how the
 //! times they store are shown ([`utc_date_and_minute`]).
 //!
@@ -96,6 +96,17 @@ pub fn data_dir(app: &str) -> Result<PathBuf, StoreError> {
 /// the directory so the rename itself survives a power cut. On any failure
 /// the old file is left as it was and the temporary file is removed.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    replace(path, bytes, false)
+}
+
+/// [`atomic_write`] for a secret: on Unix the new file is readable and
+/// writable by its owner only (mode 0600), from the moment its temporary
+/// file is created, so no other user can ever read it, not even briefly.
+pub fn atomic_write_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    replace(path, bytes, true)
+}
+
+fn replace(path: &Path, bytes: &[u8], private: bool) -> Result<(), StoreError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     // Without a file name the temporary file would have no name to derive
     // from, and the rename would aim at a directory.
@@ -112,13 +123,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    // `create_new`: never write through a file or link that happens to
-    // have the temporary name (nor remove it below).
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .map_err(io("cannot create", &tmp))?;
+    let mut f = create_temporary(&tmp, private).map_err(io("cannot create", &tmp))?;
     let written = (|| {
         f.write_all(bytes).map_err(io("cannot write", &tmp))?;
         f.sync_all().map_err(io("cannot flush", &tmp))?;
@@ -132,6 +137,23 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     // The new file is in place; flushing the directory makes the rename
     // survive a power cut.
     sync_dir(&dir)
+}
+
+/// Creates the temporary file, which must not exist yet (`create_new`:
+/// never write through a file or link that happens to have its name, nor
+/// remove it after a failure). A private one gets mode 0600 as it is
+/// created: setting it later would leave a moment when others may open it.
+fn create_temporary(tmp: &Path, private: bool) -> std::io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    options.open(tmp)
 }
 
 #[cfg(unix)]
@@ -267,6 +289,36 @@ mod tests {
             .map(|e| e.expect("entry").file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).expect("metadata").permissions().mode() & 0o777
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_temporary_is_created_for_its_owner_only() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let tmp = dir.path().join(".secret.tmp");
+        // Nothing written yet: the file is private from its creation.
+        drop(create_temporary(&tmp, true).expect("create"));
+        assert_eq!(mode(&tmp), 0o600);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_write_replaces_a_readable_file_with_a_private_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("tokens.json");
+        fs::write(&p, b"old").expect("write");
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o644)).expect("chmod");
+        atomic_write_private(&p, b"secret").expect("write");
+        assert_eq!(fs::read(&p).expect("read"), b"secret");
+        assert_eq!(mode(&p), 0o600);
+        assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 1);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::update::{Effect, Event, NO_SAVE_AT_A_SERVER};
 use mille_engine::{Action, Observation};
 use serde_json::Value;
 use table_client::protocol::{ClientMessage, SeatKindSummary, SeatSummary, ServerMessage, TableId};
-use table_client::{Note, Session};
+use table_client::{Note, Session, error_concerns_move};
 
 /// What an effect asks of the server.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,9 +163,13 @@ impl Remote {
                     _ => Vec::new(),
                 }
             }
-            ServerMessage::Error(body) => match (body.id, self.pending) {
-                (Some(id), Some((sent, action))) if id == sent => {
+            // An error without id at this table may be the move's (dropped
+            // over the rate limit...): the move is taken as refused, so the
+            // player can move again, as in every client.
+            ServerMessage::Error(body) => match self.pending {
+                Some((sent, action)) if error_concerns_move(&body, self.table, sent) => {
                     self.pending = None;
+                    self.rejoined = false;
                     vec![Event::Acted {
                         action,
                         result: Err(body.message),

@@ -394,6 +394,49 @@ fn a_move_on_its_way_holds_the_next_and_a_refusal_is_shown() {
 }
 
 #[test]
+fn an_error_without_id_frees_the_move_on_its_way() {
+    let (_, mut m) = bobs_turn(7);
+    let mut r = Remote::new(TABLE, 0);
+    let fx = key(&mut m, 'p');
+    assert_eq!(carry(&mut r, &mut m, fx), [Order::Play(Action::Draw)]);
+    r.sent(5, Action::Draw);
+    let dropped = "more than 20 messages a second: this one was dropped";
+    let events = r.note(Note::Message(ServerMessage::Error(ErrorBody {
+        code: ErrorCode::RateLimited,
+        message: dropped.into(),
+        id: None,
+        table: None,
+    })));
+    assert_eq!(
+        events,
+        [Event::Acted {
+            action: Action::Draw,
+            result: Err(dropped.into())
+        }]
+    );
+    for e in events {
+        update(&mut m, e);
+    }
+    assert_eq!(m.message.as_deref(), Some(dropped));
+    assert!(!m.server.as_ref().is_some_and(|s| s.awaiting));
+    // The player can move again.
+    assert_eq!(key(&mut m, 'p'), [Effect::Act(Action::Draw)]);
+    r.sent(6, Action::Draw);
+    // Another table's trouble, or another move's refusal, is not this move's.
+    assert_eq!(r.note(error_note("x", None, Some(TABLE + 1))), []);
+    assert_eq!(
+        r.note(error_note("not yours", Some(4), Some(TABLE))),
+        [Event::Refused("not yours".into())]
+    );
+    // A table that stopped answers the move as well.
+    assert!(matches!(
+        r.note(error_note("the table stopped", None, Some(TABLE)))
+            .as_slice(),
+        [Event::Acted { result: Err(_), .. }]
+    ));
+}
+
+#[test]
 fn undo_and_save_are_refused_at_a_shared_table() {
     let (_, mut m) = bobs_turn(8);
     let mut r = Remote::new(TABLE, 0);

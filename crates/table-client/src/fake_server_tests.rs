@@ -467,3 +467,133 @@ fn nothing_at_a_socket_path_is_unreachable() {
     );
     assert!(sentence.contains("none.sock"), "{sentence}");
 }
+
+#[test]
+fn another_name_is_saved_beside_the_first_which_comes_back_with_its_token() {
+    let (target, server) = serve(|listener| async move {
+        let mut first = accept(&listener).await;
+        assert_eq!(hello_of(hear(&mut first).await), (Some("bob".into()), None));
+        say(&mut first, welcome("bob", "t2", 60)).await;
+        let _ = first.next().await;
+        let mut second = accept(&listener).await;
+        assert_eq!(
+            hello_of(hear(&mut second).await),
+            (Some("ann".into()), Some("t1".into()))
+        );
+        say(&mut second, welcome("ann", "t1", 60)).await;
+        let _ = second.next().await;
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = TokenStore::in_dir(dir.path());
+    let ann = Credentials {
+        name: "ann".into(),
+        token: "t1".into(),
+    };
+    tokens.set(&target, ann.clone()).expect("save");
+    let session = Session::start(target.clone(), Some("bob".into()), tokens.clone());
+    assert_eq!(note(&session), Note::Connection(Link::Connected));
+    assert!(matches!(message(&session), ServerMessage::Welcome { .. }));
+    drop(session);
+    // Bob is now the default there; ann's token is still kept.
+    assert_eq!(
+        tokens.get(&target).expect("tokens").map(|c| c.name),
+        Some("bob".into())
+    );
+    assert_eq!(tokens.named(&target, "ann").expect("tokens"), Some(ann));
+    let session = Session::start(target.clone(), Some("ann".into()), tokens.clone());
+    assert_eq!(note(&session), Note::Connection(Link::Connected));
+    assert!(matches!(message(&session), ServerMessage::Welcome { .. }));
+    drop(session);
+    server.join().expect("the server's script held");
+}
+
+#[test]
+fn a_name_taken_here_says_where_its_token_is_saved() {
+    let (target, server) = serve(|listener| async move {
+        let mut peer = accept(&listener).await;
+        assert_eq!(hello_of(hear(&mut peer).await), (Some("ann".into()), None));
+        say(
+            &mut peer,
+            refusal(
+                ErrorCode::NameTaken,
+                "the name ann belongs to another player",
+            ),
+        )
+        .await;
+        let _ = peer.next().await;
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = TokenStore::in_dir(dir.path());
+    let socket = Target::Unix("/run/games/server.sock".into());
+    let ann = Credentials {
+        name: "ann".into(),
+        token: "t1".into(),
+    };
+    tokens.set(&socket, ann).expect("save");
+    let session = Session::start(target, Some("ann".into()), tokens);
+    match note(&session) {
+        Note::Connection(Link::Failed(why)) => {
+            assert!(why.contains("belongs to another player"), "{why}");
+            assert!(why.contains("taken"), "{why}");
+            assert!(why.contains("saved for /run/games/server.sock"), "{why}");
+        }
+        other => panic!("expected the end, got {other:?}"),
+    }
+    drop(session);
+    server.join().expect("the server's script held");
+}
+
+#[test]
+fn a_name_taken_with_no_token_elsewhere_says_one_may_be_under_another_address() {
+    let (target, server) = serve(|listener| async move {
+        let mut peer = accept(&listener).await;
+        hear(&mut peer).await;
+        say(&mut peer, refusal(ErrorCode::NameTaken, "taken")).await;
+        let _ = peer.next().await;
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let session = Session::start(target, Some("ann".into()), TokenStore::in_dir(dir.path()));
+    match note(&session) {
+        Note::Connection(Link::Failed(why)) => {
+            assert!(why.contains("is taken there"), "{why}");
+            assert!(why.contains("another"), "{why}");
+            assert!(why.contains("localhost or 127.0.0.1"), "{why}");
+        }
+        other => panic!("expected the end, got {other:?}"),
+    }
+    drop(session);
+    server.join().expect("the server's script held");
+}
+
+#[test]
+fn only_a_token_the_server_does_not_know_is_dropped() {
+    let (target, server) = serve(|listener| async move {
+        let mut peer = accept(&listener).await;
+        assert_eq!(
+            hello_of(hear(&mut peer).await),
+            (Some("ann".into()), Some("old".into()))
+        );
+        say(&mut peer, refusal(ErrorCode::BadToken, "unknown token")).await;
+        assert_eq!(hello_of(hear(&mut peer).await), (Some("ann".into()), None));
+        say(&mut peer, refusal(ErrorCode::NameTaken, "taken")).await;
+        let _ = peer.next().await;
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = TokenStore::in_dir(dir.path());
+    for (name, token) in [("bob", "b"), ("ann", "old")] {
+        let c = Credentials {
+            name: name.into(),
+            token: token.into(),
+        };
+        tokens.set(&target, c).expect("save");
+    }
+    let session = Session::start(target.clone(), None, tokens.clone());
+    assert!(matches!(note(&session), Note::Connection(Link::Failed(_))));
+    drop(session);
+    assert_eq!(tokens.named(&target, "ann").expect("tokens"), None);
+    assert_eq!(
+        tokens.get(&target).expect("tokens").map(|c| c.token),
+        Some("b".into())
+    );
+    server.join().expect("the server's script held");
+}

@@ -18,7 +18,7 @@ mod tokens;
 pub use connection::{
     CLIENT_NAME, CONNECT_TIMEOUT, ClientError, Connection, HELLO_TIMEOUT, Welcome,
 };
-pub use resume::{PendingMove, Place, Presence, Resume};
+pub use resume::{PendingMove, Place, Presence, Resume, error_concerns_move};
 pub use session::{Backoff, Link, Note, Session};
 pub use target::{Target, TargetError};
 pub use tokens::{Credentials, TOKENS_FILE, TokenError, TokenStore};

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 use std::collections::BTreeMap;
-use table_protocol::{ClientMessage, ServerMessage, TableId};
+use table_protocol::{ClientMessage, ErrorBody, ServerMessage, TableId};
 
 /// How the session is at a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,18 @@ pub struct PendingMove {
     pub table: TableId,
     /// The action.
     pub action: Value,
+}
+
+/// Whether `error` answers the move sent to `table` with `id`, so that the
+/// move is no longer on its way: the error carries that id, or it carries
+/// no id and concerns that table or none. An error without id may be the
+/// move's (a message dropped over the rate limit, a server that cannot
+/// play now) and no other answer will come for it, so a game waiting for
+/// one would wait forever; if it was not the move's, the server refuses
+/// the move sent again or answers it as it would have. Every client
+/// frees its pending move on the same errors.
+pub fn error_concerns_move(error: &ErrorBody, table: TableId, id: u64) -> bool {
+    error.table.is_none_or(|t| t == table) && error.id.is_none_or(|e| e == id)
 }
 
 /// The reconnection state: fed every message sent ([`Resume::sent`]) and
@@ -96,16 +108,11 @@ impl Resume {
                 }
             }
             ServerMessage::Ack { table, id, .. } => self.answered(*table, *id),
-            ServerMessage::Error(body) => {
-                if let Some(id) = body.id {
-                    match body.table {
-                        Some(table) => self.answered(table, id),
-                        None => {
-                            self.pending.remove(&id);
-                        }
-                    }
-                }
-            }
+            // The game has given up such a move: sending it again after a
+            // reconnection would play a move the player no longer means.
+            ServerMessage::Error(body) => self
+                .pending
+                .retain(|&id, m| !error_concerns_move(body, m.table, id)),
             ServerMessage::Left { table } => {
                 self.tables.remove(table);
             }
@@ -284,6 +291,47 @@ mod tests {
         r.received(&refusal(None, Some(8)));
         r.received(&refusal(Some(1), None));
         assert!(r.pending().is_empty());
+    }
+
+    #[test]
+    fn an_error_without_id_ends_the_moves_at_its_table() {
+        let mut r = Resume::new();
+        r.received(&joined(1, 0, 0));
+        r.received(&joined(2, 0, 0));
+        r.sent(&mv(1, 7, "draw"));
+        r.sent(&mv(2, 8, "Roll"));
+        // Over the rate limit: no table, no id, maybe any move.
+        r.received(&ServerMessage::Error(ErrorBody {
+            code: ErrorCode::RateLimited,
+            message: "dropped".into(),
+            id: None,
+            table: None,
+        }));
+        assert!(r.pending().is_empty());
+        r.sent(&mv(1, 9, "draw"));
+        r.sent(&mv(2, 10, "Roll"));
+        r.received(&refusal(Some(2), None));
+        // Another move's refusal is not this one's.
+        r.received(&refusal(Some(1), Some(11)));
+        r.received(&refusal(None, Some(12)));
+        assert_eq!(r.pending().keys().collect::<Vec<_>>(), [&9]);
+    }
+
+    #[test]
+    fn the_same_errors_concern_a_move_for_every_client() {
+        let body = |table, id| ErrorBody {
+            code: ErrorCode::Unavailable,
+            message: String::new(),
+            id,
+            table,
+        };
+        assert!(error_concerns_move(&body(Some(1), Some(7)), 1, 7));
+        assert!(error_concerns_move(&body(None, Some(7)), 1, 7));
+        assert!(error_concerns_move(&body(Some(1), None), 1, 7));
+        assert!(error_concerns_move(&body(None, None), 1, 7));
+        assert!(!error_concerns_move(&body(Some(1), Some(8)), 1, 7));
+        assert!(!error_concerns_move(&body(Some(2), Some(7)), 1, 7));
+        assert!(!error_concerns_move(&body(Some(2), None), 1, 7));
     }
 
     #[test]

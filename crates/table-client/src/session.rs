@@ -84,7 +84,9 @@ impl Default for Backoff {
 }
 
 /// Messages the game sends while the connection is down, kept for the next
-/// one (moves are kept apart, in [`Resume`]).
+/// one (moves are kept apart, in [`Resume`]). A `list` is kept once: one
+/// answer tells everything, and a burst of them on reconnecting would go
+/// over the server's rate limit.
 const OUTBOX: usize = 64;
 
 /// A session with a table server. Dropping it closes the connection.
@@ -98,11 +100,11 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts a session with the server at `target` under `name` (or the
-    /// name saved for that server in `tokens` if `None`). With the name
-    /// saved for the server its token is sent; a new name is registered and
-    /// its token saved in place of the old one. Connection trouble is told
-    /// by notes, never by an error here.
+    /// Starts a session with the server at `target` under `name` (or, if
+    /// `None`, the name used there most recently, from `tokens`). The token
+    /// saved for that name at that server is sent; a new name is registered
+    /// and its token saved beside the other names'. Connection trouble is
+    /// told by notes, never by an error here.
     pub fn start(target: Target, name: Option<String>, tokens: TokenStore) -> Session {
         let (commands, command_rx) = mpsc::unbounded_channel();
         let (note_tx, notes) = std_mpsc::channel();
@@ -217,6 +219,8 @@ fn first_move_id() -> u64 {
 struct Identity {
     name: String,
     token: Option<String>,
+    /// The server did not know the saved token: it is to be forgotten.
+    forgotten: bool,
 }
 
 /// The `hello` to send, from the name asked for and what was saved for the
@@ -226,11 +230,16 @@ fn identity(name: Option<String>, saved: Option<Credentials>) -> Result<Identity
         (Some(name), saved) => {
             table_protocol::check_name(&name)?;
             let token = saved.filter(|s| s.name == name).map(|s| s.token);
-            Ok(Identity { name, token })
+            Ok(Identity {
+                name,
+                token,
+                forgotten: false,
+            })
         }
         (None, Some(saved)) => Ok(Identity {
             name: saved.name,
             token: Some(saved.token),
+            forgotten: false,
         }),
         (None, None) => Err(
             "this server does not know you yet and no name was given: choose a name to play under"
@@ -244,8 +253,9 @@ enum Greeting {
     Welcomed(Box<Connection>, Welcome),
     /// Worth trying again later.
     Retry(String),
-    /// Trying again would be refused the same way.
-    GiveUp(String),
+    /// Trying again would be refused the same way (the server's reason,
+    /// if it refused `hello`).
+    GiveUp(String, Option<ErrorCode>),
 }
 
 /// Refusals of `hello` that another try would get again.
@@ -284,13 +294,19 @@ impl Keep {
             // A move is kept by `resume`; ping and hello belong to a
             // connection.
             ClientMessage::Move { .. } | ClientMessage::Ping | ClientMessage::Hello { .. } => {}
-            other => {
-                if self.outbox.len() == OUTBOX {
-                    self.outbox.pop_front();
-                }
-                self.outbox.push_back(other);
-            }
+            other => self.queue(other),
         }
+    }
+
+    /// Puts a message in the outbox, unless it is a `list` already there.
+    fn queue(&mut self, message: ClientMessage) {
+        if message == ClientMessage::List && self.outbox.contains(&message) {
+            return;
+        }
+        if self.outbox.len() == OUTBOX {
+            self.outbox.pop_front();
+        }
+        self.outbox.push_back(message);
     }
 }
 
@@ -315,7 +331,11 @@ impl Background {
     }
 
     async fn session(mut self) {
-        let saved = match self.tokens.get(&self.target) {
+        let saved = match &self.name {
+            Some(name) => self.tokens.named(&self.target, name),
+            None => self.tokens.get(&self.target),
+        };
+        let saved = match saved {
             Ok(saved) => saved,
             Err(e) => return self.note(Note::Connection(Link::Failed(e.to_string()))),
         };
@@ -334,6 +354,11 @@ impl Background {
                 g = greet(&self.target, &mut who) => g,
                 () = hold_until_stopped(&mut self.commands, &mut keep) => return,
             };
+            if std::mem::take(&mut who.forgotten) {
+                // The server says the token is unknown: it proves nothing
+                // any more. A failure here only leaves a useless entry.
+                let _ = self.tokens.remove(&self.target, &who.name);
+            }
             let why = match greeting {
                 Greeting::Welcomed(conn, welcome) => {
                     attempt = 0;
@@ -345,7 +370,13 @@ impl Background {
                     }
                 }
                 Greeting::Retry(why) => why,
-                Greeting::GiveUp(why) => return self.note(Note::Connection(Link::Failed(why))),
+                Greeting::GiveUp(why, code) => {
+                    let why = match code {
+                        Some(ErrorCode::NameTaken) => self.name_taken(why, &who.name),
+                        _ => why,
+                    };
+                    return self.note(Note::Connection(Link::Failed(why)));
+                }
             };
             attempt += 1;
             self.note(Note::Connection(Link::Reconnecting { attempt, why }));
@@ -353,6 +384,30 @@ impl Background {
                 () = tokio::time::sleep(backoff.pause()) => {}
                 () = hold_until_stopped(&mut self.commands, &mut keep) => return,
             }
+        }
+    }
+
+    /// The refusal of a taken name, with where its token may be: the same
+    /// server reached by another address (its socket, `localhost` or
+    /// `127.0.0.1`) has another entry in the token file.
+    fn name_taken(&self, why: String, name: &str) -> String {
+        let elsewhere = self
+            .tokens
+            .elsewhere(&self.target, name)
+            .unwrap_or_default();
+        if elsewhere.is_empty() {
+            format!(
+                "{why}. The name {name:?} is taken there: choose another, or if it is yours, \
+                 connect with the address you used for it before (a token saved for one \
+                 address of a server, such as its socket, localhost or 127.0.0.1, is not \
+                 tried for another)"
+            )
+        } else {
+            format!(
+                "{why}. The name {name:?} is taken there, and a token for it is saved for {}: \
+                 if that is this same server, connect with that address",
+                elsewhere.join(" and ")
+            )
         }
     }
 
@@ -410,7 +465,7 @@ impl Background {
                     keep.resume.sent(&message);
                     if let Err(e) = conn.send(&message).await {
                         if !matches!(message, ClientMessage::Move { .. }) {
-                            keep.outbox.push_back(message);
+                            keep.queue(message);
                         }
                         return Some(e.to_string());
                     }
@@ -446,13 +501,13 @@ impl Background {
 }
 
 /// Opens a connection and says `hello`. A token the server does not know
-/// any more (its records were reset) is dropped and the name asked for
-/// afresh.
+/// any more (its records were reset) is dropped (marked forgotten, for the
+/// caller to remove from the file) and the name asked for afresh.
 async fn greet(target: &Target, who: &mut Identity) -> Greeting {
     let mut conn = match Connection::open(target).await {
         Ok(conn) => conn,
         Err(ClientError::NoUnixSockets) => {
-            return Greeting::GiveUp(ClientError::NoUnixSockets.to_string());
+            return Greeting::GiveUp(ClientError::NoUnixSockets.to_string(), None);
         }
         Err(e) => return Greeting::Retry(e.to_string()),
     };
@@ -463,12 +518,16 @@ async fn greet(target: &Target, who: &mut Identity) -> Greeting {
                 if body.code == ErrorCode::BadToken && who.token.is_some() =>
             {
                 who.token = None;
+                who.forgotten = true;
             }
             Err(ClientError::Refused(body)) if final_refusal(body.code) => {
-                return Greeting::GiveUp(format!(
-                    "the table server at {target} refused {:?}: {}",
-                    who.name, body.message
-                ));
+                return Greeting::GiveUp(
+                    format!(
+                        "the table server at {target} refused {:?}: {}",
+                        who.name, body.message
+                    ),
+                    Some(body.code),
+                );
             }
             Err(e) => return Greeting::Retry(e.to_string()),
         }
@@ -510,21 +569,24 @@ mod tests {
             identity(Some("ann".into()), saved("ann", "t")),
             Ok(Identity {
                 name: "ann".into(),
-                token: Some("t".into())
+                token: Some("t".into()),
+                forgotten: false,
             })
         );
         assert_eq!(
             identity(Some("bob".into()), saved("ann", "t")),
             Ok(Identity {
                 name: "bob".into(),
-                token: None
+                token: None,
+                forgotten: false,
             })
         );
         assert_eq!(
             identity(None, saved("ann", "t")),
             Ok(Identity {
                 name: "ann".into(),
-                token: Some("t".into())
+                token: Some("t".into()),
+                forgotten: false,
             })
         );
         assert!(identity(None, None).is_err_and(|e| e.contains("choose a name")));
@@ -546,6 +608,16 @@ mod tests {
         });
         assert_eq!(keep.outbox, [ClientMessage::List]);
         assert_eq!(keep.resume.pending().len(), 1);
+        // A lobby refreshing while offline asks for one list, not dozens.
+        for _ in 0..40 {
+            keep.hold(ClientMessage::List);
+        }
+        keep.hold(ClientMessage::Ready { table: 2 });
+        keep.hold(ClientMessage::List);
+        assert_eq!(
+            keep.outbox,
+            [ClientMessage::List, ClientMessage::Ready { table: 2 }]
+        );
         for _ in 0..OUTBOX + 3 {
             keep.hold(ClientMessage::Ready { table: 2 });
         }

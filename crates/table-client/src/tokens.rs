@@ -1,9 +1,12 @@
 //! The tokens a player got from table servers, kept between runs so a
-//! returning player keeps its name: `tokens.json`, one name and token per
-//! server ([`Target::key`]).
+//! returning player keeps its names: `tokens.json`, for each server
+//! ([`Target::key`]) every name played under there with its token, the most
+//! recently used first. A token is the only proof of a name (the server
+//! keeps only its hash), so one is never dropped for another name's sake.
 
 use crate::Target;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -57,6 +60,23 @@ pub enum TokenError {
     },
 }
 
+/// The version of the file's layout this program writes.
+const VERSION: u64 = 2;
+
+/// The file as this program writes it. The first layout (one name per
+/// server: a map from server key to [`Credentials`], without `version`) is
+/// still read.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenFile {
+    version: u64,
+    servers: BTreeMap<String, Vec<Credentials>>,
+}
+
+/// Every server's names and tokens, by server key ([`Target::key`]), the
+/// most recently used name first.
+pub type AllTokens = BTreeMap<String, Vec<Credentials>>;
+
 /// The token file: where it is, and reading and replacing its entries. Each
 /// call reads the file afresh, so two programs sharing it lose nothing but
 /// a race between two writes of the same moment.
@@ -84,8 +104,8 @@ impl TokenStore {
         &self.path
     }
 
-    /// Every entry, by server key; none if the file does not exist yet.
-    pub fn load(&self) -> Result<BTreeMap<String, Credentials>, TokenError> {
+    /// Every entry; none if the file does not exist yet.
+    pub fn load(&self) -> Result<AllTokens, TokenError> {
         let text = match std::fs::read_to_string(&self.path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
@@ -96,40 +116,81 @@ impl TokenStore {
                 });
             }
         };
-        serde_json::from_str(&text).map_err(|e| TokenError::Corrupt {
+        read(&text).map_err(|reason| TokenError::Corrupt {
             path: self.path.clone(),
-            reason: e.to_string(),
+            reason,
         })
     }
 
-    /// The name and token kept for `target`.
+    /// The name used most recently at `target`, with its token: the one to
+    /// play under when no name is given.
     pub fn get(&self, target: &Target) -> Result<Option<Credentials>, TokenError> {
-        Ok(self.load()?.remove(&target.key()))
+        Ok(self
+            .load()?
+            .remove(&target.key())
+            .and_then(|names| names.into_iter().next()))
     }
 
-    /// Keeps `credentials` for `target`, replacing what was kept for it. A
-    /// damaged file is reported, never written over.
+    /// The token kept for `name` at `target`.
+    pub fn named(&self, target: &Target, name: &str) -> Result<Option<Credentials>, TokenError> {
+        Ok(self
+            .load()?
+            .remove(&target.key())
+            .and_then(|names| names.into_iter().find(|c| c.name == name)))
+    }
+
+    /// The servers other than `target` that a token for `name` is kept for,
+    /// as addresses ([`Target::parse`] reads them back).
+    pub fn elsewhere(&self, target: &Target, name: &str) -> Result<Vec<String>, TokenError> {
+        let here = target.key();
+        Ok(self
+            .load()?
+            .into_iter()
+            .filter(|(key, names)| *key != here && names.iter().any(|c| c.name == name))
+            .map(|(key, _)| address_of(&key).to_string())
+            .collect())
+    }
+
+    /// Keeps `credentials` at `target` as the name used most recently
+    /// there, replacing the token kept for that name; the other names keep
+    /// theirs. A damaged file is reported, never written over.
     pub fn set(&self, target: &Target, credentials: Credentials) -> Result<(), TokenError> {
         let mut all = self.load()?;
-        if all.get(&target.key()) == Some(&credentials) {
+        let names = all.entry(target.key()).or_default();
+        if names.first() == Some(&credentials) {
             return Ok(());
         }
-        all.insert(target.key(), credentials);
+        names.retain(|c| c.name != credentials.name);
+        names.insert(0, credentials);
         self.save(&all)
     }
 
-    /// Forgets what was kept for `target`.
-    pub fn remove(&self, target: &Target) -> Result<(), TokenError> {
+    /// Forgets the token of `name` at `target` (the server no longer knows
+    /// it); the other names keep theirs.
+    pub fn remove(&self, target: &Target, name: &str) -> Result<(), TokenError> {
         let mut all = self.load()?;
-        if all.remove(&target.key()).is_some() {
-            self.save(&all)?;
+        let key = target.key();
+        let Some(names) = all.get_mut(&key) else {
+            return Ok(());
+        };
+        let before = names.len();
+        names.retain(|c| c.name != name);
+        if names.len() == before {
+            return Ok(());
         }
-        Ok(())
+        if names.is_empty() {
+            all.remove(&key);
+        }
+        self.save(&all)
     }
 
-    fn save(&self, all: &BTreeMap<String, Credentials>) -> Result<(), TokenError> {
+    fn save(&self, all: &AllTokens) -> Result<(), TokenError> {
+        let file = TokenFile {
+            version: VERSION,
+            servers: all.clone(),
+        };
         // Cannot fail (string keys, plain fields); mapped rather than unwrapped.
-        let mut text = serde_json::to_string_pretty(all).map_err(|e| TokenError::Write {
+        let mut text = serde_json::to_string_pretty(&file).map_err(|e| TokenError::Write {
             path: self.path.clone(),
             source: std::io::Error::other(e),
         })?;
@@ -140,26 +201,40 @@ impl TokenStore {
                 source,
             })?;
         }
-        game_store::atomic_write(&self.path, text.as_bytes())?;
-        restrict(&self.path)
+        // Tokens are secrets: only the player may read the file, from the
+        // moment it exists.
+        game_store::atomic_write_private(&self.path, text.as_bytes())?;
+        Ok(())
     }
 }
 
-/// Tokens are secrets: only the player may read the file.
-#[cfg(unix)]
-fn restrict(path: &Path) -> Result<(), TokenError> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(|source| {
-        TokenError::Write {
-            path: path.to_path_buf(),
-            source,
+/// The file's entries, from either layout.
+fn read(text: &str) -> Result<AllTokens, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    match value.get("version").map(Value::as_u64) {
+        None => {
+            // The first layout: one name per server.
+            let old: BTreeMap<String, Credentials> =
+                serde_json::from_value(value).map_err(|e| e.to_string())?;
+            Ok(old.into_iter().map(|(key, c)| (key, vec![c])).collect())
         }
-    })
+        Some(Some(VERSION)) => {
+            let file: TokenFile = serde_json::from_value(value).map_err(|e| e.to_string())?;
+            Ok(file.servers)
+        }
+        Some(version) => Err(format!(
+            "its layout version {} is not one this program knows (a newer one wrote it?)",
+            version.map_or_else(|| "(not a number)".to_string(), |v| v.to_string())
+        )),
+    }
 }
 
-#[cfg(not(unix))]
-fn restrict(_path: &Path) -> Result<(), TokenError> {
-    Ok(())
+/// The address in a server key: `unix:PATH` or `tcp:HOST:PORT` without its
+/// prefix.
+fn address_of(key: &str) -> &str {
+    key.strip_prefix("unix:")
+        .or_else(|| key.strip_prefix("tcp:"))
+        .unwrap_or(key)
 }
 
 #[cfg(test)]
@@ -187,9 +262,10 @@ mod tests {
         assert_eq!(again.get(&a).expect("a"), Some(creds("ann", "t3")));
         assert_eq!(again.get(&b).expect("b"), Some(creds("bob", "t2")));
         assert_eq!(again.load().expect("all").len(), 2);
-        again.remove(&a).expect("remove");
+        again.remove(&a, "ann").expect("remove");
         assert_eq!(again.get(&a).expect("a"), None);
         assert_eq!(again.get(&b).expect("b"), Some(creds("bob", "t2")));
+        assert_eq!(again.load().expect("all").len(), 1);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -199,6 +275,83 @@ mod tests {
                 .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
+    }
+
+    #[test]
+    fn every_name_keeps_its_token_and_the_last_used_is_the_default() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = TokenStore::in_dir(dir.path());
+        let a = Target::parse("a.example:1").expect("a");
+        store.set(&a, creds("ann", "t1")).expect("ann");
+        store.set(&a, creds("bob", "t2")).expect("bob");
+        assert_eq!(store.get(&a).expect("a"), Some(creds("bob", "t2")));
+        assert_eq!(store.named(&a, "ann").expect("a"), Some(creds("ann", "t1")));
+        assert_eq!(store.named(&a, "bob").expect("a"), Some(creds("bob", "t2")));
+        assert_eq!(store.named(&a, "cy").expect("a"), None);
+        // Coming back as ann makes her the default again; bob is kept.
+        store.set(&a, creds("ann", "t1")).expect("ann again");
+        assert_eq!(store.get(&a).expect("a"), Some(creds("ann", "t1")));
+        assert_eq!(store.named(&a, "bob").expect("a"), Some(creds("bob", "t2")));
+        // A token the server forgot goes; the next most recent is the default.
+        store.remove(&a, "ann").expect("forget ann");
+        assert_eq!(store.get(&a).expect("a"), Some(creds("bob", "t2")));
+        store.remove(&a, "nobody").expect("nothing to forget");
+        assert_eq!(store.named(&a, "bob").expect("a"), Some(creds("bob", "t2")));
+    }
+
+    #[test]
+    fn the_first_layout_is_read_and_kept_when_a_name_is_added() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = TokenStore::in_dir(dir.path());
+        let old = r#"{
+  "tcp:a.example:1": {"name": "ann", "token": "t1"},
+  "unix:/run/t.sock": {"name": "cy", "token": "t9"}
+}
+"#;
+        std::fs::write(store.path(), old).expect("write");
+        let a = Target::parse("a.example:1").expect("a");
+        let b = Target::Unix("/run/t.sock".into());
+        assert_eq!(store.get(&a).expect("a"), Some(creds("ann", "t1")));
+        assert_eq!(store.get(&b).expect("b"), Some(creds("cy", "t9")));
+        store.set(&a, creds("bob", "t2")).expect("bob");
+        let text = std::fs::read_to_string(store.path()).expect("read");
+        assert!(text.contains("\"version\": 2"), "{text}");
+        assert_eq!(store.named(&a, "ann").expect("a"), Some(creds("ann", "t1")));
+        assert_eq!(store.get(&a).expect("a"), Some(creds("bob", "t2")));
+        assert_eq!(store.get(&b).expect("b"), Some(creds("cy", "t9")));
+    }
+
+    #[test]
+    fn other_addresses_holding_a_name_are_found() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = TokenStore::in_dir(dir.path());
+        let socket = Target::Unix("/run/t.sock".into());
+        let loopback = Target::parse("127.0.0.1:8780").expect("tcp");
+        let localhost = Target::parse("localhost:8780").expect("tcp");
+        store.set(&socket, creds("ann", "t1")).expect("set");
+        store.set(&loopback, creds("ann", "t1")).expect("set");
+        store.set(&loopback, creds("bob", "t2")).expect("set");
+        assert_eq!(
+            store.elsewhere(&localhost, "ann").expect("ann"),
+            ["127.0.0.1:8780", "/run/t.sock"]
+        );
+        assert_eq!(
+            store.elsewhere(&socket, "ann").expect("ann"),
+            ["127.0.0.1:8780"]
+        );
+        assert!(store.elsewhere(&loopback, "cy").expect("cy").is_empty());
+    }
+
+    #[test]
+    fn a_newer_layout_is_not_written_over() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = TokenStore::in_dir(dir.path());
+        let newer = r#"{"version": 3, "servers": {}, "more": 1}"#;
+        std::fs::write(store.path(), newer).expect("write");
+        let a = Target::parse("a:1").expect("a");
+        let e = store.set(&a, creds("ann", "t")).expect_err("newer");
+        assert!(e.to_string().contains("version 3"), "{e}");
+        assert_eq!(std::fs::read_to_string(store.path()).expect("read"), newer);
     }
 
     #[test]

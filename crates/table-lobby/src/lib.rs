@@ -11,12 +11,12 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, Ke
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph, Row, Table as Grid, TableState};
+use ratatui::widgets::{Block, Borders, Paragraph, Row, Table as Grid, TableState, Wrap};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use table_client::protocol::{
-    ClientMessage, CreateTable, GameInfo, GameKind, SeatKindSummary, SeatRequest, ServerMessage,
-    TableId, TableStatus, TableSummary,
+    ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatKindSummary,
+    SeatRequest, ServerMessage, TableId, TableStatus, TableSummary,
 };
 use table_client::{Link, Note, Session};
 
@@ -82,6 +82,38 @@ pub enum Screen {
     Code(String),
 }
 
+/// A request of the lobby's that the server has not answered yet: its
+/// refusal sends the player back to a fresh list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Taking back the seat held at this table, unasked, after `welcome`.
+    Rejoin(TableId),
+    /// A seat at this table.
+    Join(TableId),
+    /// Watching this table.
+    Watch(TableId),
+    /// A new table.
+    Create,
+}
+
+impl Request {
+    /// Whether `error` is the server's refusal of this request. A message
+    /// dropped over the rate limit, or one the server could not read, is
+    /// no answer (it says nothing of the tables).
+    fn refused_by(self, error: &ErrorBody) -> bool {
+        if matches!(
+            error.code,
+            ErrorCode::RateLimited | ErrorCode::TooLarge | ErrorCode::BadMessage
+        ) {
+            return false;
+        }
+        match self {
+            Request::Rejoin(t) | Request::Join(t) | Request::Watch(t) => error.table == Some(t),
+            Request::Create => error.table.is_none(),
+        }
+    }
+}
+
 /// What the loop must do after a step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
@@ -115,8 +147,23 @@ pub struct Lobby {
     pub screen: Screen,
     /// The status line: the connection, a refusal, what happens.
     pub status: String,
-    /// The seats the player holds at unfinished tables (from the welcome).
+    /// The tables where the player holds a seat at an unfinished game
+    /// (from the welcome), but for those whose seat could not be taken
+    /// back.
     pub held: Vec<TableId>,
+    /// Tables whose seat the lobby failed to take back (the game is over,
+    /// the server lost the table): not tried again after a reconnection.
+    pub refused: Vec<TableId>,
+    /// The request on its way, if any.
+    pub asked: Option<Request>,
+    /// The table to select when the next list comes (a finished game to
+    /// watch).
+    pub focus: Option<TableId>,
+    /// Whether the session is connected (the list is refreshed only then).
+    pub online: bool,
+    /// Why the session gave up, if it did: shown in full in place of the
+    /// tables (the status line is too short for it).
+    pub failed: Option<String>,
     /// The invitation code of the private table just opened, to show.
     pub invitation: Option<(TableId, String)>,
 }
@@ -135,18 +182,50 @@ impl Lobby {
             screen: Screen::List,
             status: "connecting...".into(),
             held: Vec::new(),
+            refused: Vec::new(),
+            asked: None,
+            focus: None,
+            online: false,
+            failed: None,
             invitation: None,
         }
+    }
+
+    /// Whether the loop should ask for the list again now that some time
+    /// has passed: only on the list, and only while connected (asked for
+    /// offline, lists would pile up for the next connection).
+    pub fn refreshes(&self) -> bool {
+        self.online && self.screen == Screen::List
+    }
+
+    /// Whether the player holds a seat at `table`: the welcome said so, or
+    /// a seat there is under the player's name.
+    pub fn holds(&self, table: &TableSummary) -> bool {
+        self.held.contains(&table.id)
+            || self.name.as_ref().is_some_and(|me| {
+                table
+                    .seats
+                    .iter()
+                    .any(|s| s.player.as_deref() == Some(me.as_str()))
+            })
+    }
+
+    /// Sends `message`, a request the lobby waits for.
+    fn ask(&mut self, request: Request, message: ClientMessage) -> Step {
+        self.asked = Some(request);
+        Step::Send(message)
     }
 
     /// A note from the session.
     pub fn note(&mut self, note: Note) -> Step {
         match note {
             Note::Connection(Link::Connected) => {
+                self.online = true;
                 self.status = "connected".into();
                 Step::Stay
             }
             Note::Connection(Link::Reconnecting { attempt, why }) => {
+                self.online = false;
                 self.status = format!("reconnecting (attempt {attempt}): {why}");
                 Step::Stay
             }
@@ -155,7 +234,9 @@ impl Lobby {
                 Step::Stay
             }
             Note::Connection(Link::Failed(why)) => {
-                self.status = format!("cannot play on this server: {why}");
+                self.online = false;
+                self.status = "cannot play on this server: q quits".into();
+                self.failed = Some(why);
                 Step::Stay
             }
             Note::Message(m) => self.message(m),
@@ -170,9 +251,11 @@ impl Lobby {
             } => {
                 self.status = format!("welcome, {name}");
                 self.name = Some(name);
+                // Whatever was on its way went with the old connection.
+                self.asked = None;
                 self.held = seats
                     .iter()
-                    .filter(|s| s.game == self.game)
+                    .filter(|s| s.game == self.game && !self.refused.contains(&s.table))
                     .map(|s| s.table)
                     .collect();
                 self.levels = games
@@ -180,19 +263,39 @@ impl Lobby {
                     .find(|g: &GameInfo| g.game == self.game)
                     .map(|g| g.levels)
                     .unwrap_or_default();
-                if let Some(&table) = self.held.first() {
-                    self.status = format!("taking your seat back at table {table}");
-                    return Step::Send(ClientMessage::Join {
-                        table,
-                        seat: None,
-                        code: None,
-                        since: None,
-                    });
+                match self.held.as_slice() {
+                    [] => {}
+                    &[table] => {
+                        self.status = format!("taking your seat back at table {table}");
+                        return self.ask(
+                            Request::Rejoin(table),
+                            ClientMessage::Join {
+                                table,
+                                seat: None,
+                                code: None,
+                                since: None,
+                            },
+                        );
+                    }
+                    several => {
+                        // Which one is the player's choice.
+                        let tables: Vec<String> = several.iter().map(|t| t.to_string()).collect();
+                        self.status = format!(
+                            "you hold seats at tables {} (marked *): choose one",
+                            tables.join(", ")
+                        );
+                    }
                 }
                 Step::Send(ClientMessage::List)
             }
             ServerMessage::Tables { tables } => {
                 self.tables = tables.into_iter().filter(|t| t.game == self.game).collect();
+                if let Some(focus) = self.focus.take() {
+                    match self.tables.iter().position(|t| t.id == focus) {
+                        Some(at) => self.selected = at,
+                        None => self.status = format!("table {focus} is no longer listed"),
+                    }
+                }
                 self.selected = self.selected.min(self.tables.len().saturating_sub(1));
                 Step::Stay
             }
@@ -201,6 +304,10 @@ impl Lobby {
                     self.invitation = Some((table.id, code));
                 }
                 self.status = format!("table {} is open", table.id);
+                // The lobby sits down at once: the answer is the join's.
+                if self.asked == Some(Request::Create) {
+                    self.asked = Some(Request::Join(table.id));
+                }
                 Step::Stay
             }
             ServerMessage::Joined {
@@ -223,12 +330,47 @@ impl Lobby {
                 seq,
                 observation,
             }),
-            ServerMessage::Error(e) => {
-                self.status = e.message;
-                Step::Send(ClientMessage::List)
-            }
+            ServerMessage::Error(e) => self.error(e),
             _ => Step::Stay,
         }
+    }
+
+    /// An error from the server: shown, and if it refuses the request on
+    /// its way, the list is asked for again (the table may have changed or
+    /// gone). Other errors (a message dropped over the rate limit...) ask
+    /// for nothing: a list would only add to the load.
+    fn error(&mut self, e: ErrorBody) -> Step {
+        let Some(request) = self.asked.filter(|r| r.refused_by(&e)) else {
+            self.status = e.message;
+            return Step::Stay;
+        };
+        self.asked = None;
+        self.status = e.message.clone();
+        match request {
+            Request::Rejoin(table) => {
+                // Asking again at every reconnection would be refused the
+                // same way: the player chooses from the list instead.
+                self.refused.push(table);
+                self.held.retain(|&t| t != table);
+                self.status = match e.code {
+                    ErrorCode::GameOver => {
+                        self.focus = Some(table);
+                        format!(
+                            "the game at table {table}, where you had a seat, is over: w watches it"
+                        )
+                    }
+                    ErrorCode::NoSuchTable => {
+                        format!("table {table}, where you had a seat, is gone: choose a table")
+                    }
+                    _ => format!("cannot take your seat back at table {table}: {}", e.message),
+                };
+            }
+            Request::Join(table) if e.code == ErrorCode::GameOver => {
+                self.focus = Some(table);
+            }
+            _ => {}
+        }
+        Step::Send(ClientMessage::List)
     }
 
     /// A key.
@@ -269,12 +411,15 @@ impl Lobby {
             KeyCode::Enter | KeyCode::Char('p') => match chosen {
                 Some(table) => {
                     self.status = format!("joining table {table}...");
-                    Step::Send(ClientMessage::Join {
-                        table,
-                        seat: None,
-                        code: None,
-                        since: None,
-                    })
+                    self.ask(
+                        Request::Join(table),
+                        ClientMessage::Join {
+                            table,
+                            seat: None,
+                            code: None,
+                            since: None,
+                        },
+                    )
                 }
                 None => {
                     self.status = "no table yet: press n to open one".into();
@@ -282,11 +427,14 @@ impl Lobby {
                 }
             },
             KeyCode::Char('w') => match chosen {
-                Some(table) => Step::Send(ClientMessage::Watch {
-                    table,
-                    code: None,
-                    since: None,
-                }),
+                Some(table) => self.ask(
+                    Request::Watch(table),
+                    ClientMessage::Watch {
+                        table,
+                        code: None,
+                        since: None,
+                    },
+                ),
                 None => Step::Stay,
             },
             KeyCode::Char('n') => {
@@ -415,7 +563,7 @@ impl Lobby {
                 };
                 self.screen = Screen::List;
                 self.status = format!("opening a table: {}...", p.label);
-                Step::Send(ClientMessage::Create(create))
+                self.ask(Request::Create, ClientMessage::Create(create))
             }
             _ => {
                 self.screen = Screen::New {
@@ -451,12 +599,15 @@ impl Lobby {
                 let code = words.next().map(str::to_string);
                 self.screen = Screen::List;
                 match (table, code) {
-                    (Some(table), Some(code)) => Step::Send(ClientMessage::Join {
-                        table,
-                        seat: None,
-                        code: Some(code),
-                        since: None,
-                    }),
+                    (Some(table), Some(code)) => self.ask(
+                        Request::Join(table),
+                        ClientMessage::Join {
+                            table,
+                            seat: None,
+                            code: Some(code),
+                            since: None,
+                        },
+                    ),
                     _ => {
                         self.status = "type the table's number, a space and its code".into();
                         self.screen = Screen::Code(text);
@@ -517,13 +668,28 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
         head,
     );
     match &lobby.screen {
+        Screen::List if lobby.failed.is_some() => {
+            let why = lobby.failed.as_deref().unwrap_or_default();
+            f.render_widget(
+                Paragraph::new(format!("Cannot play on this server: {why}"))
+                    .wrap(Wrap { trim: true })
+                    .block(Block::default().borders(Borders::ALL).title(" tables ")),
+                body,
+            );
+            f.render_widget(Paragraph::new("q quit"), help);
+        }
         Screen::List => {
             let rows: Vec<Row> = lobby
                 .tables
                 .iter()
                 .map(|t| {
+                    let id = if lobby.holds(t) {
+                        format!("{} *", t.id)
+                    } else {
+                        t.id.to_string()
+                    };
                     Row::new(vec![
-                        t.id.to_string(),
+                        id,
                         t.ruleset.clone(),
                         status_text(t.status).to_string(),
                         seats_text(t),
@@ -535,6 +701,11 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     ])
                 })
                 .collect();
+            let title = if lobby.tables.iter().any(|t| lobby.holds(t)) {
+                " tables (* your seat) "
+            } else {
+                " tables "
+            };
             let grid = Grid::new(
                 rows,
                 [
@@ -550,7 +721,7 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     .style(Style::default().add_modifier(Modifier::UNDERLINED)),
             )
             .row_highlight_style(Style::default().add_modifier(Modifier::REVERSED))
-            .block(Block::default().borders(Borders::ALL).title(" tables "));
+            .block(Block::default().borders(Borders::ALL).title(title));
             let mut state = TableState::default();
             if !lobby.tables.is_empty() {
                 state.select(Some(lobby.selected));
@@ -663,7 +834,7 @@ fn lobby_loop(
                 Step::Done(choice) => return Ok(choice),
             }
         }
-        if refreshed.elapsed() > Duration::from_secs(3) && lobby.screen == Screen::List {
+        if refreshed.elapsed() > Duration::from_secs(3) && lobby.refreshes() {
             session.send(ClientMessage::List);
             refreshed = Instant::now();
         }
@@ -884,5 +1055,228 @@ mod tests {
             })
         );
         assert_eq!(lobby.key(key(KeyCode::Char('q'))), Step::Done(Choice::Quit));
+    }
+
+    fn error(code: ErrorCode, table: Option<TableId>, message: &str) -> ServerMessage {
+        ServerMessage::Error(ErrorBody {
+            code,
+            message: message.into(),
+            id: None,
+            table,
+        })
+    }
+
+    fn held(tables: &[TableId]) -> Vec<SeatRef> {
+        tables
+            .iter()
+            .map(|&table| SeatRef {
+                table,
+                game: GameKind::Mille,
+                seat: 1,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_a_refused_request_asks_for_the_list_again() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        lobby.message(welcome(Vec::new()));
+        lobby.message(ServerMessage::Tables {
+            tables: vec![table(3, GameKind::Mille)],
+        });
+        let limit = "more than 20 messages a second: this one was dropped";
+        // Nothing asked: shown, nothing sent.
+        assert_eq!(
+            lobby.message(error(ErrorCode::RateLimited, None, limit)),
+            Step::Stay
+        );
+        assert!(screen(&lobby).contains("this one was dropped"));
+        assert!(matches!(
+            lobby.key(key(KeyCode::Enter)),
+            Step::Send(ClientMessage::Join { table: 3, .. })
+        ));
+        // A join on its way: the rate limit and another table's news are
+        // not its answer.
+        assert_eq!(
+            lobby.message(error(ErrorCode::RateLimited, None, limit)),
+            Step::Stay
+        );
+        assert_eq!(
+            lobby.message(error(ErrorCode::Unavailable, Some(8), "stopped")),
+            Step::Stay
+        );
+        assert_eq!(
+            lobby.message(error(ErrorCode::TableFull, Some(3), "no free seat")),
+            Step::Send(ClientMessage::List)
+        );
+        assert!(screen(&lobby).contains("no free seat"));
+        // Answered: a second error is not the join's.
+        assert_eq!(
+            lobby.message(error(ErrorCode::TableFull, Some(3), "no free seat")),
+            Step::Stay
+        );
+        // A refused new table.
+        lobby.key(key(KeyCode::Char('n')));
+        assert!(matches!(
+            lobby.key(key(KeyCode::Enter)),
+            Step::Send(ClientMessage::Create(_))
+        ));
+        assert_eq!(
+            lobby.message(error(ErrorCode::Unavailable, None, "too many tables")),
+            Step::Send(ClientMessage::List)
+        );
+        // A watch refused.
+        assert!(matches!(
+            lobby.key(key(KeyCode::Char('w'))),
+            Step::Send(ClientMessage::Watch { table: 3, .. })
+        ));
+        assert_eq!(
+            lobby.message(error(ErrorCode::NoSuchTable, Some(3), "no table 3")),
+            Step::Send(ClientMessage::List)
+        );
+    }
+
+    #[test]
+    fn why_the_session_gave_up_is_shown_in_full() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        let why = "the table server at localhost:8780 refused \"ann\": the name ann belongs to \
+                   another player. The name \"ann\" is taken there, and a token for it is saved \
+                   for 127.0.0.1:8780: if that is this same server, connect with that address";
+        lobby.note(Note::Connection(Link::Failed(why.into())));
+        let text = screen(&lobby);
+        assert!(
+            text.contains("cannot play on this server: q quits"),
+            "{text}"
+        );
+        // Its end too, past the width of a line.
+        assert!(text.contains("connect with that address"), "{text}");
+        assert!(text.contains("127.0.0.1:8780"), "{text}");
+    }
+
+    #[test]
+    fn the_list_is_refreshed_only_while_connected() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        assert!(!lobby.refreshes(), "not connected yet");
+        lobby.note(Note::Connection(Link::Connected));
+        assert!(lobby.refreshes());
+        lobby.key(key(KeyCode::Char('c')));
+        assert!(!lobby.refreshes(), "typing a code");
+        lobby.key(key(KeyCode::Esc));
+        assert!(lobby.refreshes());
+        lobby.note(Note::Connection(Link::Reconnecting {
+            attempt: 1,
+            why: "down".into(),
+        }));
+        assert!(!lobby.refreshes());
+        lobby.note(Note::Connection(Link::Connected));
+        lobby.note(Note::Connection(Link::Failed("gone".into())));
+        assert!(!lobby.refreshes());
+    }
+
+    #[test]
+    fn a_seat_at_a_finished_game_falls_back_to_the_list_and_offers_to_watch() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        assert_eq!(
+            lobby.message(welcome(held(&[9]))),
+            Step::Send(ClientMessage::Join {
+                table: 9,
+                seat: None,
+                code: None,
+                since: None
+            })
+        );
+        let over = "the game at this table is over: watch it instead";
+        assert_eq!(
+            lobby.message(error(ErrorCode::GameOver, Some(9), over)),
+            Step::Send(ClientMessage::List)
+        );
+        assert!(
+            lobby.status.contains("is over: w watches it"),
+            "{}",
+            lobby.status
+        );
+        let mut finished = table(9, GameKind::Mille);
+        finished.status = TableStatus::Over;
+        finished.seats[1].player = Some("ann".into());
+        lobby.message(ServerMessage::Tables {
+            tables: vec![table(3, GameKind::Mille), finished],
+        });
+        assert_eq!(lobby.selected, 1, "the finished table is selected");
+        let text = screen(&lobby);
+        assert!(text.contains("9 *"), "{text}");
+        assert!(!text.contains("3 *"), "{text}");
+        assert!(text.contains("(* your seat)"), "{text}");
+        assert_eq!(
+            lobby.key(key(KeyCode::Char('w'))),
+            Step::Send(ClientMessage::Watch {
+                table: 9,
+                code: None,
+                since: None
+            })
+        );
+        // After a reconnection the refused seat is not asked for again.
+        assert_eq!(
+            lobby.message(welcome(held(&[9]))),
+            Step::Send(ClientMessage::List)
+        );
+    }
+
+    #[test]
+    fn a_seat_at_a_lost_table_falls_back_to_the_list() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        assert!(matches!(
+            lobby.message(welcome(held(&[4]))),
+            Step::Send(ClientMessage::Join { table: 4, .. })
+        ));
+        // The rate limit is no answer: the seat is still to be taken back.
+        assert_eq!(
+            lobby.message(error(ErrorCode::RateLimited, None, "dropped")),
+            Step::Stay
+        );
+        assert_eq!(
+            lobby.message(error(
+                ErrorCode::NoSuchTable,
+                Some(4),
+                "there is no table 4"
+            )),
+            Step::Send(ClientMessage::List)
+        );
+        assert!(
+            lobby
+                .status
+                .contains("table 4, where you had a seat, is gone")
+        );
+        assert!(lobby.held.is_empty());
+        assert_eq!(
+            lobby.message(welcome(held(&[4]))),
+            Step::Send(ClientMessage::List)
+        );
+    }
+
+    #[test]
+    fn several_held_seats_are_marked_for_the_player_to_choose() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        assert_eq!(
+            lobby.message(welcome(held(&[3, 7]))),
+            Step::Send(ClientMessage::List)
+        );
+        assert!(lobby.status.contains("tables 3, 7"), "{}", lobby.status);
+        lobby.message(ServerMessage::Tables {
+            tables: vec![
+                table(3, GameKind::Mille),
+                table(5, GameKind::Mille),
+                table(7, GameKind::Mille),
+            ],
+        });
+        let text = screen(&lobby);
+        assert!(text.contains("3 *"), "{text}");
+        assert!(text.contains("7 *"), "{text}");
+        assert!(!text.contains("5 *"), "{text}");
+        lobby.key(key(KeyCode::Down));
+        lobby.key(key(KeyCode::Down));
+        assert!(matches!(
+            lobby.key(key(KeyCode::Enter)),
+            Step::Send(ClientMessage::Join { table: 7, .. })
+        ));
     }
 }
