@@ -562,10 +562,13 @@ async fn open_table(
         ));
     }
     let unavailable = |why: String| (ErrorCode::Unavailable, why);
-    let seed = secret(8)
-        .ok()
-        .and_then(|hex| u64::from_str_radix(&hex, 16).ok())
-        .ok_or_else(|| unavailable("no randomness for the deal".into()))?;
+    let seed = match shared.config.fixed_seed {
+        Some(seed) => seed,
+        None => secret(8)
+            .ok()
+            .and_then(|hex| u64::from_str_radix(&hex, 16).ok())
+            .ok_or_else(|| unavailable("no randomness for the deal".into()))?,
+    };
     let code = if create.private {
         Some(secret(5).map_err(unavailable)?)
     } else {

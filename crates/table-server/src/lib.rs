@@ -72,6 +72,10 @@ pub struct Config {
     /// Bot programs offered as mille computer players: (level name,
     /// command line).
     pub programs: Vec<(String, String)>,
+    /// Deal every new table from this seed instead of a random one: for
+    /// tests that need a known position, never for a server people play
+    /// on (whoever knows the seed knows every hand). No option sets it.
+    pub fixed_seed: Option<u64>,
 }
 
 impl Config {
@@ -94,6 +98,7 @@ impl Config {
             },
             max_tables: 20_000,
             programs: Vec::new(),
+            fixed_seed: None,
         }
     }
 }

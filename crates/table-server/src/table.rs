@@ -302,7 +302,6 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
-
     /// Runs the table until its game is over and everybody has left.
     pub async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Cmd>) {
         let halted = loop {
