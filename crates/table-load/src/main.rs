@@ -70,10 +70,10 @@ fn run_mark() -> String {
 }
 
 /// What the monitor noted at each window's edges.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 struct Mark {
     at: Option<Instant>,
-    server_moves: Option<u64>,
+    server: Option<probe::ServerFigures>,
     server_cpu: Option<Duration>,
     load_cpu: Option<Duration>,
 }
@@ -82,7 +82,7 @@ impl Mark {
     async fn now(plan: &Plan) -> Mark {
         Mark {
             at: Some(Instant::now()),
-            server_moves: probe::moves_total(&plan.target).await,
+            server: probe::server_figures(&plan.target).await,
             server_cpu: plan.server_pid.and_then(|p| probe::cpu(&p.to_string())),
             load_cpu: probe::cpu("self"),
         }
@@ -90,9 +90,14 @@ impl Mark {
 }
 
 /// Per second of wall time, from `a` to `b`.
-fn per_second(a: Mark, b: Mark, of: impl Fn(Mark) -> Option<f64>) -> Option<f64> {
+fn per_second(a: &Mark, b: &Mark, of: impl Fn(&Mark) -> Option<f64>) -> Option<f64> {
     let wall = b.at?.duration_since(a.at?).as_secs_f64();
     (wall > 0.0).then_some((of(b)? - of(a)?) / wall)
+}
+
+/// Moves written, from the server's figures.
+fn moves(m: &Mark) -> Option<f64> {
+    m.server.as_ref().map(|s| s.moves as f64)
 }
 
 fn mib(kib: u64) -> String {
@@ -236,9 +241,13 @@ async fn drive(plan: Plan) -> anyhow::Result<bool> {
         .enumerate()
         .map(|(i, tally)| {
             let stage = &plan.stages[i];
-            let (a, b) = marks[i];
+            let (a, b) = &marks[i];
             let mut s = StageSummary::new(stage.rate, stage.interval, tally, plan.measured);
-            s.server_rate = per_second(a, b, |m| m.server_moves.map(|n| n as f64));
+            s.server_rate = per_second(a, b, moves);
+            s.server_p99 = match (&a.server, &b.server) {
+                (Some(x), Some(y)) => probe::latency_bound(x, y, 0.99),
+                _ => None,
+            };
             s.server_cpu = per_second(a, b, |m| m.server_cpu.map(|d| d.as_secs_f64()));
             s.load_cpu = per_second(a, b, |m| m.load_cpu.map(|d| d.as_secs_f64()));
             s

@@ -54,17 +54,75 @@ pub fn cpu(pid: &str) -> Option<Duration> {
     parse_cpu(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
 }
 
-/// The server's `table_moves_total` in a /metrics text.
-pub fn parse_moves_total(metrics: &str) -> Option<u64> {
-    metrics.lines().find_map(|l| {
-        let value = l.strip_prefix("table_moves_total ")?;
-        value.trim().parse::<f64>().ok().map(|v| v as u64)
-    })
+/// What the generator reads of the server's /metrics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServerFigures {
+    /// `table_moves_total`: moves written since it started.
+    pub moves: u64,
+    /// `table_move_latency_seconds`: (bucket bound in seconds, moves at or
+    /// under it), cumulative, the last bound infinite.
+    pub latency: Vec<(f64, u64)>,
 }
 
-/// Asks the server for its written moves (`GET /metrics`, HTTP/1.0, within
-/// two seconds).
-pub async fn moves_total(target: &Target) -> Option<u64> {
+const LATENCY_BUCKET: &str = "table_move_latency_seconds_bucket{le=\"";
+
+/// Reads the moves written and the latency histogram from a /metrics text.
+pub fn parse_metrics(metrics: &str) -> Option<ServerFigures> {
+    let mut figures = ServerFigures::default();
+    let mut moves = None;
+    for line in metrics.lines() {
+        if let Some(value) = line.strip_prefix("table_moves_total ") {
+            moves = value.trim().parse::<f64>().ok().map(|v| v as u64);
+        } else if let Some(rest) = line.strip_prefix(LATENCY_BUCKET) {
+            let Some((bound, count)) = rest.split_once("\"} ") else {
+                continue;
+            };
+            let bound = match bound {
+                "+Inf" => f64::INFINITY,
+                b => match b.parse() {
+                    Ok(b) => b,
+                    Err(_) => continue,
+                },
+            };
+            if let Ok(count) = count.trim().parse::<f64>() {
+                figures.latency.push((bound, count as u64));
+            }
+        }
+    }
+    figures.moves = moves?;
+    Some(figures)
+}
+
+/// The server's own bound on a quantile `q` (0 to 1) of its move latency
+/// (a move's arrival to its ack, the database write included) between two
+/// readings: the smallest bucket bound that holds `q` of the moves measured
+/// in between. Tells the server's share of the round trip from the rest
+/// (the network, and the generator's own delays).
+pub fn latency_bound(before: &ServerFigures, after: &ServerFigures, q: f64) -> Option<f64> {
+    let count = |f: &ServerFigures, bound: f64| {
+        f.latency
+            .iter()
+            .find(|(b, _)| *b == bound)
+            .map_or(0, |(_, n)| *n)
+    };
+    let deltas: Vec<(f64, u64)> = after
+        .latency
+        .iter()
+        .map(|&(bound, n)| (bound, n.saturating_sub(count(before, bound))))
+        .collect();
+    let total = deltas.last()?.1;
+    if total == 0 {
+        return None;
+    }
+    deltas
+        .iter()
+        .find(|(_, n)| *n as f64 >= q * total as f64)
+        .map(|(bound, _)| *bound)
+}
+
+/// Reads the server's /metrics (`GET /metrics`, HTTP/1.0, within two
+/// seconds).
+pub async fn server_figures(target: &Target) -> Option<ServerFigures> {
     let ask = async {
         let text = match target {
             Target::Tcp { host, port } => {
@@ -79,7 +137,7 @@ pub async fn moves_total(target: &Target) -> Option<u64> {
                 get_metrics(tokio::net::UnixStream::connect(path).await.ok()?).await
             }
         }?;
-        parse_moves_total(&text)
+        parse_metrics(&text)
     };
     tokio::time::timeout(Duration::from_secs(2), ask)
         .await
@@ -122,9 +180,34 @@ mod tests {
     }
 
     #[test]
-    fn moves_from_metrics() {
-        let text = "# HELP table_moves Moves accepted and written.\n# TYPE table_moves counter\ntable_moves_total 12345\ntable_moves_per_second 99\n";
-        assert_eq!(parse_moves_total(text), Some(12_345));
-        assert_eq!(parse_moves_total("table_moves_per_second 3\n"), None);
+    fn figures_from_metrics() {
+        let text = |moves: u64, counts: [u64; 4]| {
+            format!(
+                "# HELP table_moves Moves accepted and written.\n# TYPE table_moves counter\n\
+                 table_moves_total {moves}\ntable_moves_per_second 99\n\
+                 table_move_latency_seconds_sum 1.5\n\
+                 table_move_latency_seconds_bucket{{le=\"0.001\"}} {}\n\
+                 table_move_latency_seconds_bucket{{le=\"0.01\"}} {}\n\
+                 table_move_latency_seconds_bucket{{le=\"0.1\"}} {}\n\
+                 table_move_latency_seconds_bucket{{le=\"+Inf\"}} {}\n",
+                counts[0], counts[1], counts[2], counts[3]
+            )
+        };
+        let before = parse_metrics(&text(100, [10, 90, 100, 100])).expect("before");
+        assert_eq!(before.moves, 100);
+        assert_eq!(before.latency.len(), 4);
+        assert_eq!(before.latency[3], (f64::INFINITY, 100));
+        // 1,000 moves later: 900 under 1 ms, 990 under 10 ms, one over 0.1 s.
+        let after = parse_metrics(&text(1_100, [910, 1_080, 1_099, 1_100])).expect("after");
+        assert_eq!(latency_bound(&before, &after, 0.5), Some(0.001));
+        assert_eq!(latency_bound(&before, &after, 0.99), Some(0.01));
+        assert_eq!(latency_bound(&before, &after, 0.999), Some(0.1));
+        assert_eq!(latency_bound(&before, &after, 1.0), Some(f64::INFINITY));
+        assert_eq!(
+            latency_bound(&after, &after, 0.99),
+            None,
+            "no move in between"
+        );
+        assert_eq!(parse_metrics("table_moves_per_second 3\n"), None);
     }
 }

@@ -96,6 +96,9 @@ pub struct StageSummary {
     pub p99: Option<Duration>,
     /// The largest.
     pub max: Option<Duration>,
+    /// The server's own bound on its p99 (a move's arrival to its ack), in
+    /// seconds, from its latency histogram (a bucket's bound, so coarse).
+    pub server_p99: Option<f64>,
     /// The server's CPU use (cores) in the window, if known.
     pub server_cpu: Option<f64>,
     /// The generator's CPU use (cores) in the window, if known.
@@ -121,6 +124,7 @@ impl StageSummary {
                 .round_trips
                 .last()
                 .map(|&us| Duration::from_micros(us.into())),
+            server_p99: None,
             server_cpu: None,
             load_cpu: None,
         }
@@ -141,6 +145,14 @@ pub fn best(stages: &[StageSummary], max_p99: Duration) -> Option<&StageSummary>
         .max_by(|a, b| a.rate.total_cmp(&b.rate))
 }
 
+fn bound_ms(seconds: Option<f64>) -> String {
+    match seconds {
+        None => "-".into(),
+        Some(s) if s.is_infinite() => "inf".into(),
+        Some(s) => format!("<={:.1}", s * 1000.0),
+    }
+}
+
 fn percent(cores: Option<f64>) -> String {
     cores.map_or_else(|| "-".into(), |c| format!("{:.0}%", c * 100.0))
 }
@@ -157,7 +169,7 @@ pub fn stage_table(stages: &[StageSummary]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "stage  interval ms  target/s   acked/s  server/s     moves  p50 ms  p99 ms  max ms  server cpu  load cpu"
+        "stage  interval ms  target/s   acked/s  server/s     moves  p50 ms  p99 ms  max ms  server p99 ms  server cpu  load cpu"
     );
     for (k, s) in stages.iter().enumerate() {
         let server = s
@@ -165,7 +177,7 @@ pub fn stage_table(stages: &[StageSummary]) -> String {
             .map_or_else(|| "-".into(), |r| format!("{r:.0}"));
         let _ = writeln!(
             out,
-            "{:>5}  {:>11.1}  {:>8.0}  {:>8.1}  {:>8}  {:>8}  {:>6}  {:>6}  {:>6}  {:>10}  {:>8}",
+            "{:>5}  {:>11.1}  {:>8.0}  {:>8.1}  {:>8}  {:>8}  {:>6}  {:>6}  {:>6}  {:>13}  {:>10}  {:>8}",
             k + 1,
             s.interval.as_secs_f64() * 1000.0,
             s.target,
@@ -175,6 +187,7 @@ pub fn stage_table(stages: &[StageSummary]) -> String {
             ms(s.p50),
             ms(s.p99),
             ms(s.max),
+            bound_ms(s.server_p99),
             percent(s.server_cpu),
             percent(s.load_cpu),
         );
