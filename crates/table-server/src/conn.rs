@@ -24,6 +24,9 @@ use tokio::sync::{Notify, mpsc};
 /// Messages queued for one connection before it counts as too slow.
 const OUTBOX: usize = 1024;
 
+/// The most messages written at once.
+const WRITE_BATCH: usize = 64;
+
 /// A policy-violation close (RFC 6455).
 const POLICY: u16 = 1008;
 
@@ -88,25 +91,38 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         errors: shared.metrics.errors.clone(),
     };
     let writer = tokio::spawn(async move {
-        while let Some(o) = rx.recv().await {
-            match o {
-                Out::Text(text) => {
-                    if sink
-                        .send(Message::Text(text.as_ref().into()))
-                        .await
-                        .is_err()
-                    {
-                        break;
+        // What is queued leaves in one write (a move's ack and its update
+        // together): one system call instead of one per message.
+        while let Some(first) = rx.recv().await {
+            let mut next = Some(first);
+            let mut fed = 0;
+            while let Some(o) = next.take() {
+                match o {
+                    Out::Text(text) => {
+                        if sink
+                            .feed(Message::Text(text.as_ref().into()))
+                            .await
+                            .is_err()
+                        {
+                            return;
+                        }
+                        fed += 1;
+                        if fed < WRITE_BATCH {
+                            next = rx.try_recv().ok();
+                        }
+                    }
+                    Out::Close(reason) => {
+                        let frame = CloseFrame {
+                            code: POLICY,
+                            reason: reason.into(),
+                        };
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                        return;
                     }
                 }
-                Out::Close(reason) => {
-                    let frame = CloseFrame {
-                        code: POLICY,
-                        reason: reason.into(),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    break;
-                }
+            }
+            if sink.flush().await.is_err() {
+                return;
             }
         }
     });

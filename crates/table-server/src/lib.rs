@@ -439,6 +439,13 @@ async fn bind_unix(path: &Path) -> Result<tokio::net::UnixListener, ServerError>
     })
 }
 
+/// A connection's read buffer. The WebSocket layer allocates it whole and
+/// zero-fills it before every read: its default, 128 KiB, made 4,000
+/// connections hold 500 MiB and spend a tenth of the server's time
+/// clearing memory. Clients' messages are small; a larger one is read in
+/// several pieces.
+const READ_BUFFER: usize = 4 * 1024;
+
 fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route(table_protocol::WS_PATH, get(upgrade))
@@ -455,6 +462,7 @@ async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> imp
     let max = shared.config.limits.max_message_bytes.saturating_mul(4);
     ws.max_message_size(max)
         .max_frame_size(max)
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| conn::serve(socket, shared))
 }
 

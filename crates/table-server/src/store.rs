@@ -337,21 +337,21 @@ impl Store {
         client_id: Option<u64>,
         status: TableStatus,
     ) -> Result<(), StoreError> {
+        // Every move runs these two: prepared once per connection, not
+        // parsed again each time.
         self.call(move |t| {
-            t.execute(
+            t.prepare_cached(
                 "INSERT INTO moves (table_id, seq, seat, action, client_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![
-                    table as i64,
-                    seq as i64,
-                    seat.map(|s| s as i64),
-                    action.to_string(),
-                    client_id.map(|i| i as i64)
-                ],
-            )?;
-            t.execute(
-                "UPDATE tables SET status = ?2 WHERE id = ?1 AND status != ?2",
-                params![table as i64, status_word(status)],
-            )?;
+            )?
+            .execute(params![
+                table as i64,
+                seq as i64,
+                seat.map(|s| s as i64),
+                action.to_string(),
+                client_id.map(|i| i as i64)
+            ])?;
+            t.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1 AND status != ?2")?
+                .execute(params![table as i64, status_word(status)])?;
             Ok(())
         })
         .await
