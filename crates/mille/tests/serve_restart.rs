@@ -40,6 +40,9 @@ impl Server {
             .args(["serve", "--listen", &addr.to_string(), "--data"])
             .arg(data)
             .args(["--no-socket", "--bot-delay", "0", "--hand-pause", "0"])
+            // The test plays as fast as the server answers: far above the
+            // rate a person is held to.
+            .args(["--rate", "1000"])
             .env("GAMES_DATA_DIR", data)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
