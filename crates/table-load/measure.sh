@@ -30,6 +30,9 @@ for run in $(seq 1 "$runs"); do
     sleep 0.2
   done
   data=$(mktemp -d)
+  # Emptied here, not by the server's redirection, which may come after
+  # the first look for "listening" below.
+  : >"$log"
   RUST_LOG=warn "$server_bin" serve --listen "127.0.0.1:$port" --no-socket \
     --data "$data" --bot-delay 0 --hand-pause 0 >"$log" 2>&1 &
   server=$!
@@ -46,8 +49,13 @@ for run in $(seq 1 "$runs"); do
   fi
   target/release/table-load --server "ws://127.0.0.1:$port/ws" --server-pid "$server" "$@" \
     >"target/load/$run.txt" 2>"target/load/progress-$run.txt" || status=1
-  kill -TERM "$server"
-  wait "$server" || true
+  if kill -TERM "$server" 2>/dev/null; then
+    wait "$server" || true
+  else
+    wait "$server" && code=0 || code=$?
+    echo "== run $run: the server had stopped by itself (exit status $code)"
+    status=1
+  fi
   rm -rf "$data"
   echo "== run $run"
   cat "target/load/$run.txt"
