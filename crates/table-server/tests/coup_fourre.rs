@@ -67,6 +67,9 @@ fn actions(observation: &Value) -> Vec<Action> {
 async fn a_move_waits_for_a_hidden_chance_and_nobody_else_hears_of_it() {
     let dir = tempfile::tempdir().expect("dir");
     let mut c = config(dir.path());
+    // The three play as fast as the server answers.
+    c.limits.messages_per_second = 1000;
+    c.limits.burst = 2000;
     c.fixed_seed = Some(seed_with_a_chance());
     let server = table_server::start(c).await.expect("start");
     let mut people = Vec::new();

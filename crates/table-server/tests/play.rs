@@ -4,10 +4,19 @@
 
 mod common;
 
-use common::{Client, config, create, legal};
+use common::{Client, create, legal};
 use serde_json::{Value, json};
 use std::time::Duration;
 use table_protocol::{ClientMessage, ErrorCode, ServerMessage, TableStatus, VERSION};
+
+/// The tests' server, whose clients play as fast as it answers: far above
+/// the rate a person is held to, which the fuzz tests check.
+fn config(dir: &std::path::Path) -> table_server::Config {
+    let mut c = common::config(dir);
+    c.limits.messages_per_second = 1000;
+    c.limits.burst = 2000;
+    c
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_and_a_computer_play_a_mille_hand_and_a_spectator_watches() {
