@@ -182,8 +182,21 @@ pub fn open_db(path: &Path, migrations: &[&str]) -> Result<Connection, StoreErro
     };
     let mut conn = Connection::open(path).map_err(sql)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)?;
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(sql)?;
+    // Switching to the write-ahead log takes a lock that SQLite does not
+    // wait for: programs opening the file at the same moment try again.
+    let start = std::time::Instant::now();
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Ok(()) => break,
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && start.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => return Err(sql(e)),
+        }
+    }
     conn.pragma_update(None, "foreign_keys", "ON")
         .map_err(sql)?;
     loop {

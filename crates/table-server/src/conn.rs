@@ -329,14 +329,19 @@ async fn handle(
                 Ok((table, code)) => {
                     let id = table.id;
                     session.opened.push(id);
-                    out.send_msg(&ServerMessage::Created { table, code });
+                    out.send_msg(&ServerMessage::Created {
+                        table,
+                        code: code.clone(),
+                    });
                     if let Some(seat) = sit {
+                        // The creator of a private table sits with its code.
+                        let invitation = code.clone();
                         route(shared, session, id, |conn, out| Cmd::Join {
                             conn,
                             name,
                             out,
                             seat: Some(seat),
-                            code: None,
+                            code: invitation,
                             since: None,
                         });
                         session.tables.insert(id);
