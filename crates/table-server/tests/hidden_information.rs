@@ -324,6 +324,16 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
                     acks.push((i, s));
                 }
             }
+            // A move shown during a computer's hidden coup-fourré chance
+            // (which it answers at once) may be overtaken by the answer.
+            ServerMessage::Error(e)
+                if e.id.is_some()
+                    && e.id == pending
+                    && matches!(e.code, ErrorCode::NotYourTurn | ErrorCode::Illegal) =>
+            {
+                pending = None;
+                fresh = false;
+            }
             ServerMessage::Error(e) => {
                 let want = e.id.and_then(|i| expected.remove(&i));
                 assert_eq!(want, Some(e.code), "an expected refusal: {e:?}");
