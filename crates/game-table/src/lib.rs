@@ -535,6 +535,16 @@ impl<G: Game> Table<G> {
         G::observe(&self.state, viewer, &self.infos, events)
     }
 
+    /// Whether `viewer` may see any of the table's events from number
+    /// `from` on: whether it has news, without building its observation.
+    pub fn has_news(&self, viewer: Viewer, from: usize) -> bool {
+        self.events
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .any(|(audience, _)| audience.includes(viewer))
+    }
+
     /// How many events the game has caused so far.
     pub fn event_count(&self) -> usize {
         self.events.len()
@@ -785,6 +795,11 @@ mod tests {
     fn each_viewer_gets_its_own_events_once() {
         let mut t = table(1);
         t.act(0, Add::N(2)).expect("legal");
+        // Event 1 is ann's secret: news to her alone.
+        assert!(t.has_news(Viewer::Seat(0), 1));
+        assert!(!t.has_news(Viewer::Seat(1), 1));
+        assert!(!t.has_news(Viewer::Spectator, 1));
+        assert!(t.has_news(Viewer::Spectator, 0));
         t.step().expect("bot moves");
         let (_, total, ann) = t.observe(Viewer::Seat(0));
         assert_eq!(total, 3);

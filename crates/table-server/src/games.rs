@@ -64,8 +64,6 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
     fn host_action(state: &Self::State) -> Option<Self::Action>;
     /// Every seat's result, once the game is over.
     fn results(state: &Self::State) -> Vec<SeatResult>;
-    /// How many events an observation carries.
-    fn events_in(observation: &Self::Observation) -> usize;
     /// Whether the seat to act decides something the others may not know
     /// it is asked (a coup fourré chance): a computer answers it without
     /// the pause people watch its moves with, so the pause tells nothing.
@@ -158,10 +156,6 @@ impl ServerGame for Mille {
 
     fn write_action(action: MilleAction) -> Value {
         Value::from(action.to_string())
-    }
-
-    fn events_in(observation: &mille_engine::Observation) -> usize {
-        observation.events.len()
     }
 
     fn secret_decision(state: &mille_engine::State) -> bool {
@@ -299,10 +293,6 @@ impl ServerGame for Cubes {
 
     fn write_action(action: cubes_engine::Action) -> Value {
         serde_json::to_value(action).unwrap_or(Value::Null)
-    }
-
-    fn events_in(observation: &cubes_engine::Observation) -> usize {
-        observation.events.len()
     }
 
     fn host_action(_state: &cubes_engine::State) -> Option<cubes_engine::Action> {

@@ -1137,10 +1137,10 @@ impl<G: ServerGame> Actor<G> {
             let text = made
                 .entry((c.viewer, c.shown))
                 .or_insert_with(|| {
-                    let observation = self.table.observe_since(c.viewer, c.shown);
-                    if !everybody && G::events_in(&observation) == 0 {
+                    if !everybody && !self.table.has_news(c.viewer, c.shown) {
                         return None;
                     }
+                    let observation = self.table.observe_since(c.viewer, c.shown);
                     Some(update_text(self.id, seq, &observation, &seats))
                 })
                 .clone();
@@ -1178,7 +1178,7 @@ impl<G: ServerGame> Actor<G> {
 /// Whether the events of a table from number `from` on include one that
 /// everybody sees.
 fn public<G: ServerGame>(table: &Table<G>, from: usize) -> bool {
-    G::events_in(&table.observe_since(Viewer::Spectator, from)) > 0
+    table.has_news(Viewer::Spectator, from)
 }
 
 /// An `update` as [`ServerMessage::Update`] writes it, but serialized
