@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// Messages a second a connection may send on average.
     #[arg(long, default_value_t = 20)]
     pub rate: u32,
+    /// Serve the web page from this directory instead of the copy built
+    /// into the program (for working on the page).
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
 }
 
 impl ServeArgs {
@@ -77,6 +81,7 @@ impl ServeArgs {
         config.limits.messages_per_second = self.rate.max(1);
         config.limits.burst = self.rate.max(1) * 2;
         config.programs = self.bots.clone();
+        config.web_dir = self.web.clone();
         Ok(config)
     }
 }

@@ -15,6 +15,7 @@
 //! - [`store`]: the database (group commit).
 //! - [`games`]: what the server needs of each game.
 //! - [`metrics`]: `/health` and `/metrics`.
+//! - [`web`]: the web page, at `/`.
 //!
 //! `mille serve` and `cubes serve` both run [`serve`]; the protocol is the
 //! `table-protocol` crate's, documented in `docs/table-protocol.md`.
@@ -25,6 +26,7 @@ pub mod games;
 pub mod metrics;
 pub mod store;
 pub mod table;
+pub mod web;
 
 use axum::Router;
 use axum::extract::State;
@@ -76,6 +78,9 @@ pub struct Config {
     /// tests that need a known position, never for a server people play
     /// on (whoever knows the seed knows every hand). No option sets it.
     pub fixed_seed: Option<u64>,
+    /// Serve the web page from this directory instead of the built-in
+    /// copy (for working on the page without rebuilding).
+    pub web_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -99,6 +104,7 @@ impl Config {
             max_tables: 20_000,
             programs: Vec::new(),
             fixed_seed: None,
+            web_dir: None,
         }
     }
 }
@@ -451,7 +457,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route(table_protocol::WS_PATH, get(upgrade))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
-        .route("/", get(index))
+        .fallback(get(web::file))
         .with_state(shared)
 }
 
@@ -486,11 +492,6 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
     )
 }
 
-async fn index() -> impl IntoResponse {
-    "mille and cubes table server: play with `mille --connect HOST` or `cubes --connect HOST`; \
-     the protocol is WebSocket at /ws\n"
-}
-
 /// Runs a server until Ctrl-C or SIGTERM: what `mille serve` and `cubes
 /// serve` do.
 pub async fn serve(config: Config) -> Result<(), ServerError> {
@@ -504,6 +505,10 @@ pub async fn serve(config: Config) -> Result<(), ServerError> {
         "table server listening on ws://{}{}{socket}",
         running.addr,
         table_protocol::WS_PATH
+    );
+    println!(
+        "play in a browser at http://{}/, or with `mille --connect` and `cubes --connect`",
+        running.addr
     );
     wait_for_stop().await;
     tracing::info!("stopping");

@@ -1,0 +1,350 @@
+// The page: the name, the connection's state in the header, and the route
+// (the lobby, a table, the scores) kept in the address's `#`, so that a
+// shared link opens a table and a reload comes back to it.
+//
+// A table screen is a module (mille.js, cubes.js) exporting
+// `mount(root, ctx)` that answers a view:
+//   view.show(msg)        a `joined`, `watching` or `update` for the table
+//                         (msg.observation; msg.seats in updates)
+//   view.refused(error)   an `error` about the table (error.id: one of its moves)
+//   view.acked(ack)       an `ack` of one of its moves
+//   view.key(event)       a key typed outside text fields; true if used
+//   view.help()           F1: help about the screen
+//   view.destroy()
+// ctx: {client, table, seat (null for a spectator), code, name, summary
+// (the lobby's line for the table, or null), move(action) -> id, ready(),
+// leave(), announce(text, {assertive})}.
+
+import { Client, loadIdentity, nameProblem } from "./net.js";
+import { Lobby } from "./lobby.js";
+import { el, announce, dialog, typing } from "./ui.js";
+
+const main = document.getElementById("main");
+const connLine = document.getElementById("conn");
+const who = document.getElementById("who");
+
+const client = new Client();
+let lobby = null;
+let current = null; // {table, view, game}
+let route = null;
+
+/** The route in the address: {page: "lobby"|"table"|"scores"|"name", table, code, watch}. */
+function parseRoute() {
+  const h = location.hash.replace(/^#\/?/, "");
+  const [path, query = ""] = h.split("?");
+  const q = new URLSearchParams(query);
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] === "table" && /^\d+$/.test(parts[1] || "")) {
+    return { page: "table", table: Number(parts[1]), code: q.get("code") || undefined, watch: q.has("watch") };
+  }
+  if (parts[0] === "scores") return { page: "scores", game: parts[1] === "cubes" ? "cubes" : "mille" };
+  if (parts[0] === "name") return { page: "name" };
+  return { page: "lobby" };
+}
+
+/** The address of a table, for links (with a private table's code). */
+export function tableLink(table, code) {
+  const base = `${location.origin}${location.pathname}`;
+  return `${base}#/table/${table}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
+}
+
+function showState({ state, attempt, heldFor, seated }) {
+  let text = "";
+  let cls = state;
+  if (state === "open") text = "connected";
+  else if (state === "connecting") text = "connecting…";
+  else if (state === "reconnecting") {
+    text = `reconnecting (attempt ${attempt})`;
+    if (seated && client.welcome) text += heldFor > 0 ? `: your seat is held for ${heldFor} s` : ": a computer plays your seat until you are back";
+  } else if (state === "closed") text = "not connected";
+  connLine.textContent = text;
+  connLine.className = `conn ${cls}`;
+  document.body.dataset.conn = state;
+}
+
+client.on("state", showState);
+
+client.on("identity", async (err) => {
+  if (err.code === "bad_token") {
+    // This server does not know the token any more (its database was
+    // reset): the name may be free again.
+    client.forget(client.name);
+    const name = client.name;
+    client.attempt = 0;
+    client.start(name);
+    return;
+  }
+  askName(err.message);
+});
+
+client.on("welcome", (w) => {
+  who.replaceChildren(
+    el("span", {}, "Playing as "),
+    el("strong", {}, w.name),
+    " ",
+    el("a", { href: "#/name", class: "small" }, "change"),
+  );
+  if (!route || route.page === "name") go();
+  else if (w.reconnected) announce("Connected again.");
+  else go();
+});
+
+for (const type of ["joined", "watching", "update"]) {
+  client.on(type, (msg) => {
+    if (current && msg.table === current.table) current.view?.show(msg);
+    if (type === "update" && msg.seats && lobby) lobby.seatsChanged(msg.table, msg.seats);
+  });
+}
+client.on("ack", (msg) => {
+  if (current && msg.table === current.table) current.view?.acked(msg);
+});
+client.on("error", (msg) => {
+  if (current && msg.table === current.table) current.view?.refused(msg);
+  else if (msg.id === undefined && msg.table === undefined && !["rate_limited"].includes(msg.code) && client.welcome) {
+    announce(msg.message, { assertive: true });
+  }
+});
+client.on("tables", (msg) => lobby?.tables(msg.tables));
+
+/** Shows the screen the address names. */
+async function go() {
+  // "#main" and the like are places in the page, not routes.
+  if (location.hash && !location.hash.startsWith("#/")) return;
+  route = parseRoute();
+  if (route.page === "name") return askName("");
+  if (!client.welcome) return;
+  if (route.page === "table") {
+    if (current?.table === route.table) return;
+    await openTable(route);
+    return;
+  }
+  closeTable();
+  if (route.page === "scores") return showScores(route.game);
+  showLobby();
+}
+
+function closeTable({ keep = false } = {}) {
+  if (!current) return;
+  current.view?.destroy();
+  if (!keep) client.leave(current.table);
+  current = null;
+  document.body.dataset.game = "";
+}
+
+function showLobby() {
+  lobby = new Lobby(main, client, { open: (table, opts) => navigate(table, opts) });
+  document.title = "Tables – Mille Bornes & cubes";
+  main.focus({ preventScroll: true });
+}
+
+function navigate(table, { code, watch } = {}) {
+  const q = new URLSearchParams();
+  if (code) q.set("code", code);
+  if (watch) q.set("watch", "");
+  const query = q.toString().replace(/=$/, "").replace(/=&/g, "&");
+  location.hash = `#/table/${table}${query ? `?${query}` : ""}`;
+}
+
+async function openTable({ table, code, watch }) {
+  closeTable();
+  lobby = null;
+  main.replaceChildren(el("p", { class: "loading" }, `Opening table ${table}…`));
+  const held = client.welcome.seats.find((s) => s.table === table);
+  let msg;
+  let note = "";
+  try {
+    if (watch && !held) msg = await client.watch(table, { code });
+    else msg = await client.join(table, { seat: held?.seat, code });
+  } catch (e) {
+    if (!watch && ["table_full", "game_over", "seat_taken"].includes(e.code)) {
+      note = e.code === "game_over" ? "This game is over: you are watching how it ended." : `${e.message}: you are watching.`;
+      try {
+        msg = await client.watch(table, { code });
+      } catch (e2) {
+        return tableGone(e2.message);
+      }
+    } else {
+      return tableGone(e.message);
+    }
+  }
+  const obs = msg.observation;
+  const game = obs && obs.settings ? "cubes" : "mille";
+  let summary = null;
+  try {
+    const list = await client.request({ type: "list" }, "tables");
+    summary = list.tables.find((t) => t.id === table) || null;
+  } catch {
+    // The summary only adds who is connected; the table works without it.
+  }
+  const mod = await import(game === "cubes" ? "./cubes.js" : "./mille.js");
+  const seat = msg.type === "joined" ? msg.seat : null;
+  const ctx = {
+    client,
+    table,
+    seat,
+    code,
+    name: client.name,
+    summary,
+    move: (action) => client.move(table, action),
+    ready: () => client.ready(table),
+    leave: () => {
+      location.hash = "#/";
+    },
+    announce,
+  };
+  document.body.dataset.game = game;
+  const viewRoot = el("div", { class: "table-view" });
+  main.replaceChildren(tableBar(table, game, summary, seat, code), viewRoot);
+  current = { table, game, view: null };
+  current.view = mod.mount(viewRoot, ctx);
+  current.view.show(msg);
+  if (note) announce(note);
+  const whoSits = seat === null ? "watching" : `seat ${seat + 1}`;
+  document.title = `Table ${table} (${whoSits}) – ${game === "cubes" ? "cubes" : "Mille Bornes"}`;
+}
+
+/** The line above every table: what it is, the invitation link, leave. */
+function tableBar(table, game, summary, seat, code) {
+  const what = summary ? summary.ruleset : game === "cubes" ? "cubes" : "Mille Bornes";
+  const link = tableLink(table, code);
+  const copy = el(
+    "button",
+    {
+      type: "button",
+      id: "copy-link",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          announce("The link is copied.");
+          copy.textContent = "Link copied";
+        } catch {
+          // No clipboard (a plain-HTTP page on another machine): show the link to copy by hand.
+          field.hidden = false;
+          field.select();
+        }
+      },
+    },
+    code ? "Copy the invitation link" : "Copy the link",
+  );
+  const field = el("input", { class: "link-field", readonly: true, value: link, "aria-label": "Link to this table", hidden: true });
+  return el(
+    "div",
+    { class: "table-bar" },
+    el("h1", {}, `Table ${table}: ${game === "cubes" ? "cubes" : "Mille Bornes"}`, el("span", { class: "ruleset" }, ` ${what}`), seat === null ? el("span", { class: "badge" }, "watching") : null),
+    el("span", { class: "bar-actions" }, copy, field, " ", el("a", { href: "#/", class: "button", id: "leave" }, seat === null ? "Stop watching" : "Back to the tables")),
+  );
+}
+
+function tableGone(message) {
+  main.replaceChildren(
+    el("div", { class: "panel" }, el("h1", {}, "This table cannot be opened"), el("p", { role: "alert" }, message), el("p", {}, el("a", { href: "#/" }, "Back to the tables"))),
+  );
+}
+
+async function showScores(game) {
+  main.replaceChildren(el("h1", {}, "Scores"));
+  const tabs = el(
+    "p",
+    { class: "tabs" },
+    el("a", { href: "#/scores/mille", "aria-current": game === "mille" ? "page" : null }, "Mille Bornes high scores"),
+    " ",
+    el("a", { href: "#/scores/cubes", "aria-current": game === "cubes" ? "page" : null }, "cubes rankings"),
+  );
+  main.append(tabs);
+  const kinds = game === "cubes" ? ["Standard", "Blitz"] : [null];
+  for (const kind of kinds) {
+    const m = { type: "rankings", game };
+    if (kind) m.kind = kind;
+    try {
+      const r = await client.request(m, "rankings");
+      main.append(el("pre", { class: "rankings", tabindex: "0" }, r.text));
+    } catch (e) {
+      main.append(el("p", { role: "alert" }, e.message));
+    }
+  }
+  document.title = "Scores – Mille Bornes & cubes";
+}
+
+/** The name form: the first screen of a new player, and "change". */
+function askName(problem) {
+  closeTable({ keep: true });
+  lobby = null;
+  const id = loadIdentity();
+  const input = el("input", { id: "name", name: "name", autocomplete: "nickname", maxlength: "24", required: true, value: client.name || id.last || "" });
+  const msg = el("p", { id: "name-problem", class: "problem", role: "alert" }, problem || "");
+  input.setAttribute("aria-describedby", "name-problem");
+  const known = Object.keys(id.tokens);
+  const form = el(
+    "form",
+    {
+      class: "panel name-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const name = input.value.trim();
+        const p = nameProblem(name);
+        if (p) {
+          msg.textContent = p;
+          input.focus();
+          return;
+        }
+        client.stop();
+        client.welcome = null;
+        client.attempt = 0;
+        client.tables.clear();
+        client.pending.clear();
+        if (location.hash.startsWith("#/name")) history.replaceState(null, "", "#/");
+        route = null;
+        client.start(name);
+      },
+    },
+    el("h1", {}, "Mille Bornes & cubes"),
+    el("p", {}, "Play Mille Bornes and cubes with the people on this server, or against the computer."),
+    el("label", { for: "name" }, "Your name"),
+    input,
+    msg,
+    known.length ? el("p", { class: "small" }, `Names this browser has played as here: ${known.join(", ")}.`) : null,
+    el("p", { class: "small" }, "The name is yours on this server: this browser keeps its key. Another browser cannot play under it."),
+    el("button", { type: "submit", class: "primary" }, "Play"),
+  );
+  main.replaceChildren(form);
+  input.focus();
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "F1") {
+    e.preventDefault();
+    if (current?.view?.help) current.view.help();
+    else generalHelp();
+    return;
+  }
+  if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (document.querySelector("dialog[open]")) return;
+  if (current?.view?.key?.(e)) e.preventDefault();
+});
+
+function generalHelp() {
+  dialog({
+    title: "Help",
+    body: [
+      el("p", {}, "The tables of this server: open one with New table, or join a free seat. Computers fill the seats nobody takes."),
+      el("p", {}, "A private table is not listed: send its invitation link to the people you want to play with."),
+      el("p", {}, "At a table, F1 explains the screen and its keys."),
+    ],
+  });
+}
+
+document.getElementById("help-button")?.addEventListener("click", () => (current?.view?.help ? current.view.help() : generalHelp()));
+
+window.addEventListener("hashchange", () => go());
+document.querySelector(".skip")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  main.focus();
+});
+window.addEventListener("pagehide", () => client.stop());
+
+// Start: the name this browser played under last, else ask for one.
+route = parseRoute();
+const start = loadIdentity().last;
+if (start && route.page !== "name") client.start(start);
+else askName("");
+

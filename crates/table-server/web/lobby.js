@@ -1,0 +1,320 @@
+// The lobby: every table of both games with its seats, the seats this name
+// holds, and the form that opens a new table (game, rules, seats, computer
+// levels, private with an invitation link).
+
+import { el, announce } from "./ui.js";
+
+const MILLE_RULES = [
+  { id: "bsd", label: "BSD mille (2 players)", players: [2] },
+  { id: "classic", label: "Published rules (2 to 6 players, teams for 4 and 6)", players: [2, 3, 4, 6] },
+  { id: "milebones", label: "Mile Bones (2 or 3 players)", players: [2, 3] },
+];
+const CUBES_GAMES = [
+  { id: "standard", label: "Standard (to 10,000)" },
+  { id: "blitz", label: "Blitz (a short game)" },
+];
+const CUBES_JOKERS = [
+  { id: "never", label: "no jokers" },
+  { id: "sometimes", label: "jokers sometimes" },
+  { id: "always", label: "jokers" },
+];
+/** The level other seats start at: a newcomer can open a table and play at once. */
+const DEFAULT_LEVEL = { mille: "classic", cubes: "steady" };
+
+/** A seat in words: who sits there. */
+export function describeSeat(s) {
+  if (!s) return "";
+  if (s.kind === "computer") return `computer (${s.level})`;
+  if (!s.player) return "free";
+  let t = s.player;
+  if (s.away) t += ` (away: computer ${s.level || ""})`.replace(" )", ")");
+  else if (!s.connected) t += " (not connected)";
+  return t;
+}
+
+/** The team of a seat in Mille Bornes: 4 players are 1+3 against 2+4, 6
+ *  players 1+4, 2+5 and 3+6. */
+export function milleTeam(seat, players) {
+  if (players === 4) return seat % 2;
+  if (players === 6) return seat % 3;
+  return seat;
+}
+
+export class Lobby {
+  constructor(root, client, { open }) {
+    this.root = root;
+    this.client = client;
+    this.open = open;
+    this.list = [];
+    this.build();
+    this.refresh();
+    // Nobody pushes the lobby: it asks again every few seconds while shown.
+    this.timer = setInterval(() => {
+      if (!this.root.contains(this.tableBox)) {
+        clearInterval(this.timer);
+        return;
+      }
+      this.refresh();
+    }, 3000);
+    this.offWelcome = client.on("welcome", () => this.refresh());
+  }
+
+  refresh() {
+    this.client.send({ type: "list" });
+  }
+
+  build() {
+    const held = this.client.welcome?.seats || [];
+    this.heldBox = el("div", { class: "held" });
+    this.showHeld(held);
+    this.tableBox = el("div", { class: "table-list", "aria-live": "off" });
+    this.formBox = el("div", { class: "new-table" });
+    this.root.replaceChildren(
+      el("h1", {}, "Tables"),
+      this.heldBox,
+      el(
+        "p",
+        { class: "actions" },
+        el("button", { type: "button", class: "primary", id: "new-mille", onclick: () => this.form("mille") }, "New Mille Bornes table"),
+        " ",
+        el("button", { type: "button", id: "new-cubes", onclick: () => this.form("cubes") }, "New cubes table"),
+        " ",
+        el("a", { href: "#/scores", class: "button" }, "Scores"),
+      ),
+      this.formBox,
+      this.tableBox,
+    );
+  }
+
+  showHeld(held) {
+    if (!held.length) {
+      this.heldBox.replaceChildren();
+      return;
+    }
+    this.heldBox.replaceChildren(
+      el("h2", {}, "Your seats"),
+      el(
+        "ul",
+        {},
+        held.map((s) =>
+          el(
+            "li",
+            {},
+            el(
+              "button",
+              { type: "button", class: "primary", onclick: () => this.open(s.table, {}) },
+              `Back to table ${s.table} (${s.game === "cubes" ? "cubes" : "Mille Bornes"}, seat ${s.seat + 1})`,
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** The answer to `list`. */
+  tables(list) {
+    this.list = list;
+    this.render();
+  }
+
+  /** An update's seats: the lobby line follows (when shown). */
+  seatsChanged(table, seats) {
+    const t = this.list.find((x) => x.id === table);
+    if (t) {
+      t.seats = seats;
+      this.render();
+    }
+  }
+
+  render() {
+    const me = this.client.name;
+    const games = [
+      ["mille", "Mille Bornes"],
+      ["cubes", "cubes"],
+    ];
+    const focusId = document.activeElement?.id;
+    const parts = [];
+    for (const [game, title] of games) {
+      const rows = this.list.filter((t) => t.game === game && t.status !== "over");
+      parts.push(el("h2", {}, `${title} tables`));
+      if (!rows.length) {
+        parts.push(el("p", { class: "empty" }, `No ${title} table yet: open one with “New ${title} table”.`));
+        continue;
+      }
+      parts.push(
+        el(
+          "table",
+          { class: "tables" },
+          el("caption", { class: "sr-only" }, `${title} tables`),
+          el("thead", {}, el("tr", {}, ["Table", "Rules", "Seats", "State", ""].map((h) => el("th", { scope: "col" }, h)))),
+          el(
+            "tbody",
+            {},
+            rows.map((t) => {
+              const mine = t.seats.findIndex((s) => s.player === me);
+              const free = t.seats.some((s) => s.kind === "human" && !s.player);
+              const state = t.status === "waiting" ? "waiting for players" : "playing";
+              const watchers = t.spectators ? `, ${t.spectators} watching` : "";
+              const buttons = [];
+              if (mine >= 0) {
+                buttons.push(el("button", { type: "button", class: "primary", id: `back-${t.id}`, onclick: () => this.open(t.id, {}) }, `Back to my seat`));
+              } else if (free) {
+                buttons.push(el("button", { type: "button", class: "primary", id: `join-${t.id}`, "aria-label": `Join table ${t.id}`, onclick: () => this.open(t.id, {}) }, "Join"));
+              }
+              buttons.push(
+                " ",
+                el("button", { type: "button", id: `watch-${t.id}`, "aria-label": `Watch table ${t.id}`, onclick: () => this.open(t.id, { watch: true }) }, "Watch"),
+              );
+              return el(
+                "tr",
+                {},
+                el("th", { scope: "row" }, `${t.id}${t.private ? " (private)" : ""}`),
+                el("td", {}, t.ruleset),
+                el(
+                  "td",
+                  {},
+                  el(
+                    "ol",
+                    { class: "seats" },
+                    t.seats.map((s) => el("li", { class: s.player === me ? "me" : null }, describeSeat(s))),
+                  ),
+                ),
+                el("td", {}, state + watchers),
+                el("td", { class: "row-actions" }, buttons),
+              );
+            }),
+          ),
+        ),
+      );
+    }
+    this.tableBox.replaceChildren(...parts);
+    if (focusId) document.getElementById(focusId)?.focus();
+  }
+
+  /** The form for a new table of `game`. */
+  form(game) {
+    const levels = this.client.welcome?.games?.find((g) => g.game === game)?.levels || [];
+    const box = this.formBox;
+    const problem = el("p", { class: "problem", role: "alert", id: "create-problem" });
+    const seatsBox = el("fieldset", { class: "seat-choices" });
+    let rules;
+    let players;
+    let kind;
+    let jokers;
+    const stacking = el("input", { type: "checkbox", id: "stacking" });
+    const priv = el("input", { type: "checkbox", id: "private" });
+
+    const seatRows = () => {
+      const n = Number(players.value);
+      const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+      const legend = el("legend", {}, "Seats");
+      const rows = [];
+      for (let i = 0; i < n; i++) {
+        const id = `seat-${i}`;
+        const options = [el("option", { value: "human" }, i === 0 ? "you" : "a person")];
+        for (const l of levels) options.push(el("option", { value: `computer:${l}` }, `computer: ${l}`));
+        const select = el("select", { id, disabled: i === 0 }, options);
+        select.value = i === 0 ? "human" : old[i] || `computer:${levels.includes(DEFAULT_LEVEL[game]) ? DEFAULT_LEVEL[game] : levels[0]}`;
+        let team = "";
+        if (game === "mille" && (n === 4 || n === 6)) team = ` (team ${milleTeam(i, n) + 1})`;
+        rows.push(el("div", { class: "seat-row" }, el("label", { for: id }, `Seat ${i + 1}${team}`), select));
+      }
+      seatsBox.replaceChildren(legend, ...rows);
+    };
+
+    let setup;
+    if (game === "mille") {
+      rules = el(
+        "select",
+        { id: "rules" },
+        MILLE_RULES.map((r) => el("option", { value: r.id }, r.label)),
+      );
+      players = el("select", { id: "players" });
+      const fillPlayers = () => {
+        const r = MILLE_RULES.find((x) => x.id === rules.value);
+        const keep = Number(players.value) || 2;
+        players.replaceChildren(...r.players.map((p) => el("option", { value: String(p) }, p === 4 ? "4 (two teams)" : p === 6 ? "6 (three teams)" : String(p))));
+        players.value = String(r.players.includes(keep) ? keep : r.players[0]);
+        stacking.disabled = rules.value !== "classic";
+        if (stacking.disabled) stacking.checked = false;
+        seatRows();
+      };
+      rules.addEventListener("change", fillPlayers);
+      players.addEventListener("change", seatRows);
+      setup = el(
+        "div",
+        { class: "fields" },
+        el("label", { for: "rules" }, "Rules"),
+        rules,
+        el("label", { for: "players" }, "Players"),
+        players,
+        el("span", { class: "check" }, stacking, el("label", { for: "stacking" }, "Stacking variant (hazards on hazards)")),
+      );
+      fillPlayers();
+    } else {
+      kind = el("select", { id: "kind" }, CUBES_GAMES.map((g) => el("option", { value: g.id }, g.label)));
+      jokers = el("select", { id: "jokers" }, CUBES_JOKERS.map((g) => el("option", { value: g.id }, g.label)));
+      players = el("select", { id: "players" }, [2, 3, 4, 5, 6].map((n) => el("option", { value: String(n) }, String(n))));
+      players.addEventListener("change", seatRows);
+      setup = el(
+        "div",
+        { class: "fields" },
+        el("label", { for: "kind" }, "Game"),
+        kind,
+        el("label", { for: "jokers" }, "Dice"),
+        jokers,
+        el("label", { for: "players" }, "Players"),
+        players,
+      );
+      seatRows();
+    }
+
+    const submit = async (e) => {
+      e.preventDefault();
+      problem.textContent = "";
+      const seats = [...seatsBox.querySelectorAll("select")].map((s) =>
+        s.value === "human" ? { kind: "human" } : { kind: "computer", level: s.value.slice("computer:".length) },
+      );
+      const msg = {
+        type: "create",
+        game,
+        setup:
+          game === "mille"
+            ? { rules: rules.value, players: Number(players.value), stacking: stacking.checked }
+            : { game: kind.value, jokers: jokers.value },
+        seats,
+        private: priv.checked,
+        sit: 0,
+      };
+      try {
+        const created = await this.client.request(msg, "created");
+        const code = created.code;
+        box.replaceChildren();
+        announce(`Table ${created.table.id} opened.`);
+        this.open(created.table.id, { code });
+      } catch (err) {
+        problem.textContent = err.message;
+      }
+    };
+
+    box.replaceChildren(
+      el(
+        "form",
+        { class: "panel", onsubmit: submit, "aria-labelledby": "form-title" },
+        el("h2", { id: "form-title" }, game === "mille" ? "New Mille Bornes table" : "New cubes table"),
+        setup,
+        seatsBox,
+        el("span", { class: "check" }, priv, el("label", { for: "private" }, "Private: not listed; people join with its invitation link")),
+        problem,
+        el(
+          "p",
+          { class: "actions" },
+          el("button", { type: "submit", class: "primary", id: "create" }, "Open the table"),
+          " ",
+          el("button", { type: "button", onclick: () => box.replaceChildren() }, "Cancel"),
+        ),
+      ),
+    );
+    box.querySelector("select")?.focus();
+  }
+}

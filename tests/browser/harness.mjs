@@ -1,0 +1,135 @@
+// What every browser test needs: a real `mille serve` on a free loopback
+// port with its own data directory, Debian's Chromium driven by
+// playwright-core, players (one browser context each, with its own
+// storage), console errors collected, and screenshots kept as artifacts
+// in tests/browser/artifacts/.
+
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const ROOT = resolve(here, "../..");
+export const ARTIFACTS = join(here, "artifacts");
+
+/** The `mille` binary: $MILLE_BIN, else the workspace's debug build
+ *  (built if missing). */
+function milleBinary() {
+  if (process.env.MILLE_BIN) return process.env.MILLE_BIN;
+  const bin = join(ROOT, "target", "debug", "mille");
+  const built = spawnSync("cargo", ["build", "-q", "--locked", "-p", "mille"], { cwd: ROOT, stdio: "inherit" });
+  if (built.status !== 0 && !existsSync(bin)) throw new Error("cargo build -p mille failed");
+  return bin;
+}
+
+/** Starts a server. Options: away, handPause, botDelay (seconds/ms as the
+ *  server's flags take them), extra flags. Answers {url, stop(), kill(),
+ *  data}. With $WEB_DIR set, the page is served from that directory. */
+export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate = 200, args = [], data } = {}) {
+  const dir = data || mkdtempSync(join(tmpdir(), "page-test-"));
+  const flags = [
+    "serve",
+    "--listen", "127.0.0.1:0",
+    "--no-socket",
+    "--data", dir,
+    "--away", String(away),
+    "--hand-pause", String(handPause),
+    "--bot-delay", String(botDelay),
+    "--rate", String(rate),
+    ...args,
+  ];
+  if (process.env.WEB_DIR) flags.push("--web", process.env.WEB_DIR);
+  const child = spawn(milleBinary(), flags, {
+    env: { ...process.env, GAMES_DATA_DIR: dir, RUST_LOG: process.env.RUST_LOG || "warn" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const addr = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error("the server did not start in 20 s")), 20000);
+    child.on("exit", (code) => fail(new Error(`the server exited (${code})`)));
+    lines.on("line", (line) => {
+      const m = /listening on ws:\/\/([^/\s]+)\/ws/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+  });
+  const exited = new Promise((ok) => child.on("exit", ok));
+  return {
+    url: `http://${addr}/`,
+    addr,
+    data: dir,
+    child,
+    /** SIGKILL: the server gets no chance to say goodbye. */
+    async kill() {
+      child.kill("SIGKILL");
+      await exited;
+    },
+    async stop({ keepData = false } = {}) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+      if (!keepData && !data) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless. */
+export async function launch() {
+  const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+  return chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+}
+
+/** A player: a browser context of its own (its own storage, so its own
+ *  name and token) with a page, every console error and page error kept
+ *  in `errors`. Options: viewport, reducedMotion, colorScheme. */
+export async function newPlayer(browser, { viewport = { width: 1280, height: 860 }, reducedMotion = "reduce", colorScheme = "light" } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`page: ${e.message}`));
+  return { context, page, errors };
+}
+
+/** Opens the page at `url` and plays under `name` (the name form, the
+ *  first time in this context). Resolves once connected. */
+export async function signIn(player, url, name) {
+  const { page } = player;
+  await page.goto(url);
+  const field = page.locator("#name");
+  if (await field.isVisible().catch(() => false)) {
+    await field.fill(name);
+    await page.getByRole("button", { name: "Play" }).click();
+  }
+  await page.locator("#conn.open").waitFor();
+}
+
+/** Keeps a screenshot of the page as tests/browser/artifacts/NAME.png. */
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Fails with the errors the page logged, if any. */
+export function noErrors(player, assert) {
+  assert.deepEqual(player.errors, [], "the page logged errors");
+}
+
+/** Runs axe-core on the page; answers the serious and critical
+ *  violations (id, impact, help, the first nodes' targets). */
+export async function seriousViolations(page) {
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+}
