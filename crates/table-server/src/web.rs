@@ -37,7 +37,7 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
     frame-ancestors 'none'";
 
 fn content_type(name: &str) -> &'static str {
-    match name.rsplit_once('.').map(|(_, ext)| ext) {
+    match name.rsplit_once('.').map_or(Some(name), |(_, ext)| Some(ext)) {
         Some("html") => "text/html; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("js") => "text/javascript; charset=utf-8",
@@ -64,15 +64,33 @@ fn builtin_etags() -> &'static [String] {
 /// The file named `name` (`index.html` for `/`), from `dir` when given,
 /// else built in.
 fn find(name: &str, dir: Option<&Path>) -> Option<(Vec<u8>, String)> {
-    // Only the page's own names: nothing else of a directory is served.
-    let i = FILES.iter().position(|(n, _)| *n == name)?;
     match dir {
-        Some(dir) => {
+        // Plain file names of the page's kinds only: nothing above the
+        // directory, nothing hidden, nothing that is not part of a page.
+        Some(dir) if page_name(name) => {
             let bytes = std::fs::read(dir.join(name)).ok()?;
             let tag = etag(&bytes);
             Some((bytes, tag))
         }
-        None => Some((FILES[i].1.to_vec(), builtin_etags()[i].clone())),
+        Some(_) => None,
+        None => {
+            let i = FILES.iter().position(|(n, _)| *n == name)?;
+            Some((FILES[i].1.to_vec(), builtin_etags()[i].clone()))
+        }
+    }
+}
+
+/// Whether `name` may be a file of the page: letters, digits and `-`,
+/// then one of the page's extensions.
+fn page_name(name: &str) -> bool {
+    match name.rsplit_once('.') {
+        Some((stem, ext)) => {
+            !stem.is_empty()
+                && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && content_type(ext) != "application/octet-stream"
+                && ["html", "css", "js", "svg"].contains(&ext)
+        }
+        None => false,
     }
 }
 
@@ -152,5 +170,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
         // A directory given with --web serves its page files only.
         assert!(find("Cargo.toml", Some(dir)).is_none());
+        assert!(find("../web/app.js", Some(dir)).is_none());
+        assert!(find(".hidden.js", Some(dir)).is_none());
+        assert!(find("app.js", Some(&dir.join("web"))).is_some());
     }
 }
