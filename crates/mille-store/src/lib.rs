@@ -16,7 +16,7 @@ pub use autosave::{AUTOSAVE_FILE, Autosave};
 pub use fsutil::{atomic_write, data_dir, remove_stale_temporaries, write_json};
 pub use options::{MouseMethod, Options};
 pub use save::{SAVE_FORMAT, SAVE_VERSION, SaveError, SaveFile, SaveSettings};
-pub use scores::{HighScore, HighScores, ScoreDb, ScoreKind};
+pub use scores::{HighScore, HighScores, SCORES_FILE, ScoreDb, ScoreKind};
 
 /// What can go wrong with the data directory, the options or the scores.
 #[derive(Debug, thiserror::Error)]

@@ -4,7 +4,7 @@
 //! whatever is wrong is answered with an error, or the connection is closed
 //! with a reason.
 
-use crate::games::{CUBES_SCORES, ServerGame};
+use crate::games::{CUBES_SCORES, MILLE_SCORES, ServerGame};
 use crate::store::{NewTable, StoredTable};
 use crate::table::Cmd;
 use crate::{Out, Outbox, Shared};
@@ -676,8 +676,22 @@ async fn rankings(
     kind: Option<String>,
     min_games: u32,
 ) -> Result<String, String> {
-    if game != GameKind::Cubes {
-        return Err("this server keeps rankings for cubes only".into());
+    if game == GameKind::Mille {
+        let data = shared.config.data.clone();
+        return tokio::task::spawn_blocking(move || {
+            let read = || {
+                if !data.join(MILLE_SCORES).exists() {
+                    return Ok(mille_store::HighScores::default());
+                }
+                mille_store::ScoreDb::open(&data)?.high_scores()
+            };
+            read().map(|h| h.to_text()).map_err(|e| {
+                tracing::error!(error = %e, "cannot read the mille high scores");
+                BUSY.to_string()
+            })
+        })
+        .await
+        .map_err(|e| e.to_string())?;
     }
     let path = shared.config.data.join(CUBES_SCORES);
     let kind = kind.unwrap_or_else(|| cubes_engine::Settings::standard().name);

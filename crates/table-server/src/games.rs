@@ -12,6 +12,9 @@ use std::path::Path;
 use std::time::Duration;
 use table_protocol::GameKind;
 
+/// The Mille Bornes high-score table in the server's data directory
+/// (`mille --scores` reads the same format).
+pub const MILLE_SCORES: &str = mille_store::SCORES_FILE;
 /// The cubes score file in the server's data directory, which `cubes rank
 /// --connect` ranks from.
 pub const CUBES_SCORES: &str = "cubes-scores.db";
@@ -164,6 +167,35 @@ impl ServerGame for Mille {
 
     fn host_action(state: &mille_engine::State) -> Option<MilleAction> {
         (Mille::turn(state) == Turn::Host).then_some(MilleAction::NextHand)
+    }
+
+    fn record(state: &mille_engine::State, seats: &[SeatInfo], data: &Path) -> Result<(), String> {
+        // A side's name is its players' (a team's: "ann & bob"), as at a
+        // terminal.
+        let sides: Vec<(String, u32)> = state
+            .totals()
+            .iter()
+            .enumerate()
+            .map(|(team, &total)| {
+                let names: Vec<&str> = seats
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| {
+                        state
+                            .rules()
+                            .seat(u8::try_from(k).unwrap_or(u8::MAX))
+                            .is_some_and(|seat| usize::from(state.team_of(seat)) == team)
+                    })
+                    .map(|(_, info)| info.name.as_str())
+                    .collect();
+                (names.join(" & "), total)
+            })
+            .collect();
+        let rules = state.rules().config.rules.id();
+        let mut db = mille_store::ScoreDb::open(data).map_err(|e| e.to_string())?;
+        db.record_game(rules, &sides, 0)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 
     fn results(state: &mille_engine::State) -> Vec<SeatResult> {
@@ -347,6 +379,54 @@ mod tests {
         }
         assert!(Mille::read_action(&Value::from(3)).is_err());
         assert!(Cubes::read_action(&Value::from("jump")).is_err());
+    }
+
+    #[test]
+    fn a_finished_mille_game_enters_the_high_score_table_under_its_sides_names() {
+        let dir = tempfile::tempdir().expect("dir");
+        let config = GameConfig {
+            rules: RulesetId::Classic,
+            players: 4,
+            stacking: false,
+        };
+        let mut state = Mille::start(&config, 4, 11).expect("state");
+        let mut legal = mille_engine::ActionList::default();
+        let mut step = 0usize;
+        while state.phase() != mille_engine::Phase::GameOver {
+            step += 1;
+            assert!(step < 100_000, "the game ends");
+            let action = match Mille::host_action(&state) {
+                Some(a) => a,
+                None => {
+                    state.legal_actions(&mut legal);
+                    let list = legal.as_slice();
+                    // Distance first, so that hands end by trips and the
+                    // game reaches its goal soon.
+                    list.iter()
+                        .copied()
+                        .find(|a| matches!(a, MilleAction::Play { card, .. } if card.miles() > 0))
+                        .unwrap_or(list[step % list.len()])
+                }
+            };
+            state.apply(action).expect("legal");
+        }
+        let seats: Vec<SeatInfo> = ["ann", "BSD", "bob", "Ace"]
+            .iter()
+            .map(|n| SeatInfo::human(*n))
+            .collect();
+        Mille::record(&state, &seats, dir.path()).expect("recorded");
+        let high = mille_store::ScoreDb::open(dir.path())
+            .expect("open")
+            .high_scores()
+            .expect("read");
+        let text = high.to_text();
+        let winner = if state.winners().contains(&0) {
+            "ann & bob"
+        } else {
+            "BSD & Ace"
+        };
+        assert!(text.contains(winner), "{text}");
+        assert!(text.contains("classic"), "{text}");
     }
 
     #[test]

@@ -37,7 +37,10 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
     frame-ancestors 'none'";
 
 fn content_type(name: &str) -> &'static str {
-    match name.rsplit_once('.').map_or(Some(name), |(_, ext)| Some(ext)) {
+    match name
+        .rsplit_once('.')
+        .map_or(Some(name), |(_, ext)| Some(ext))
+    {
         Some("html") => "text/html; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("js") => "text/javascript; charset=utf-8",

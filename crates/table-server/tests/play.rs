@@ -200,6 +200,24 @@ async fn three_people_finish_a_game_of_cubes() {
         })
         .await;
     assert!(text.contains("ann") && text.contains("cy"), "{text}");
+    // Mille Bornes keeps its high-score table; none finished here yet.
+    clients[0]
+        .send(&ClientMessage::Rankings {
+            game: table_protocol::GameKind::Mille,
+            kind: None,
+            min_games: None,
+        })
+        .await;
+    let text = clients[0]
+        .until(|m| match m {
+            ServerMessage::Rankings { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(
+        text.starts_with("Mille high scores") && text.contains("(none yet)"),
+        "{text}"
+    );
     server.stop().await;
 }
 
