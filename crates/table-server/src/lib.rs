@@ -461,7 +461,37 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> impl IntoResponse {
+/// Whether a WebSocket request comes from another site's page: browsers
+/// say which page opened it (`Origin`), and a page of another site must
+/// not play here under the visitor's name. Programs send no `Origin`.
+fn cross_site(headers: &axum::http::HeaderMap) -> bool {
+    let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
+        return false;
+    };
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| rest.trim_end_matches('/'));
+    origin_host.is_none_or(|o| !o.eq_ignore_ascii_case(host))
+}
+
+async fn upgrade(
+    State(shared): State<Arc<Shared>>,
+    headers: axum::http::HeaderMap,
+    ws: WebSocketUpgrade,
+) -> axum::response::Response {
+    if cross_site(&headers) {
+        return (
+            axum::http::StatusCode::FORBIDDEN,
+            "a page of another site may not connect here\n",
+        )
+            .into_response();
+    }
     // Up to four times the limit is read, so that a message a little too
     // large is answered with `too_large`; anything larger is cut off by
     // the WebSocket layer.
@@ -470,6 +500,7 @@ async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> imp
         .max_frame_size(max)
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| conn::serve(socket, shared))
+        .into_response()
 }
 
 async fn health(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
@@ -531,4 +562,41 @@ async fn wait_for_stop() {
         }
     }
     let _ = ctrl_c.await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::{HeaderMap, HeaderValue, header};
+
+    fn headers(origin: Option<&'static str>, host: &'static str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static(host));
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, HeaderValue::from_static(o));
+        }
+        h
+    }
+
+    #[test]
+    fn only_the_servers_own_pages_and_programs_may_open_a_websocket() {
+        assert!(!cross_site(&headers(None, "127.0.0.1:8780")));
+        assert!(!cross_site(&headers(
+            Some("http://127.0.0.1:8780"),
+            "127.0.0.1:8780"
+        )));
+        assert!(!cross_site(&headers(
+            Some("https://Games.example.org"),
+            "games.example.org"
+        )));
+        assert!(cross_site(&headers(
+            Some("https://evil.example"),
+            "127.0.0.1:8780"
+        )));
+        assert!(cross_site(&headers(
+            Some("http://127.0.0.1:9999"),
+            "127.0.0.1:8780"
+        )));
+        assert!(cross_site(&headers(Some("null"), "127.0.0.1:8780")));
+    }
 }

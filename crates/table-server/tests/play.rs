@@ -582,3 +582,28 @@ async fn a_table_nobody_waits_at_any_more_closes() {
     assert_eq!(listed, [Some(Some("ann".into())), Some(None), None]);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_of_another_site_cannot_open_a_connection() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("start");
+    let url = format!("ws://{}/ws", server.addr);
+    let mut foreign = url.clone().into_client_request().expect("request");
+    foreign.headers_mut().insert(
+        "origin",
+        "https://elsewhere.example".parse().expect("header"),
+    );
+    match tokio_tungstenite::connect_async(foreign).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 403),
+        other => panic!("a foreign page got {other:?}"),
+    }
+    let mut own = url.into_client_request().expect("request");
+    let origin = format!("http://{}", server.addr);
+    own.headers_mut()
+        .insert("origin", origin.parse().expect("header"));
+    assert!(tokio_tungstenite::connect_async(own).await.is_ok());
+    server.stop().await;
+}
