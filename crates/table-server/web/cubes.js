@@ -89,7 +89,7 @@ class CubesView {
       this.allBtn = button("cu-all", "All scoring dice", "A", () => this.pickAll());
       this.holdBtn = button("cu-hold", "Hold", "H", () => this.hold());
       this.holdNote = el("p", { class: "cu-hold-note", id: "cu-hold-note" });
-      controls = el("div", { class: "cu-controls", role: "group", "aria-label": "Your move" }, el("div", { class: "cu-buttons" }, this.rollBtn, this.allBtn, this.keepBtn, this.holdBtn), this.holdNote, this.problem);
+      controls = this.controls = el("div", { class: "cu-controls", role: "group", "aria-label": "Your move" }, el("div", { class: "cu-buttons" }, this.rollBtn, this.allBtn, this.keepBtn, this.holdBtn), this.holdNote, this.problem);
     }
     this.board = el("section", { class: "cu-board", "aria-labelledby": "cu-status" }, this.status, this.turnInfo, this.diceRow, this.diceNote, controls);
     this.players = el("tbody", {});
@@ -128,11 +128,12 @@ class CubesView {
   // ---- The view interface (app.js) ----
 
   show(msg) {
-    if (msg.seats) this.seats = msg.seats;
     const obs = msg.observation;
     if (!obs) return;
     const prev = this.obs;
     this.obs = obs;
+    if (msg.seats) this.seatsChanged(msg.seats);
+    if (!prev) this.opening(obs);
     if (typeof msg.seq === "number") this.seq = Math.max(this.seq, msg.seq);
     if (this.busy && this.waitSeq !== null && this.seq >= this.waitSeq) this.busy = false;
     const key = `${obs.current}:${obs.turn.rolls}:${obs.phase}:${obs.turn.dice.join()}:${obs.turn.states.join()}`;
@@ -144,6 +145,35 @@ class CubesView {
     }
     this.tell(obs.events || []);
     this.render(fresh);
+  }
+
+  /** The first words of the log: the game, and who plays. */
+  opening(o) {
+    const s = o.settings;
+    let line = `${s.name} game to ${fmt(s.target)} points${o.jokers ? ", with JOKERS dice (13 sides, with a Joker)" : ""}.`;
+    if (o.winner === null && !this.waiting()) line += ` ${o.current === this.ctx.seat ? "Your" : `${this.name(o.current)}'s`} turn.`;
+    this.log.push({ line, kind: "Start" });
+  }
+
+  /** A seat taken, left, or played by a computer for its absent owner. */
+  seatsChanged(seats) {
+    const old = this.seats;
+    this.seats = seats;
+    if (!old) return;
+    const news = [];
+    seats.forEach((s, i) => {
+      const was = old[i] || {};
+      if (s.kind !== "human") return;
+      if (s.player && s.player !== was.player) news.push(`${s.player} sits down at seat ${i + 1}.`);
+      else if (!s.player && was.player) news.push(`${was.player} leaves seat ${i + 1}.`);
+      else if (s.away && !was.away) news.push(`${s.player} is away: a computer plays seat ${i + 1} for now.`);
+      else if (!s.away && was.away) news.push(`${s.player} is back.`);
+    });
+    const began = old.some((s) => s.kind === "human" && !s.player) && !this.waiting();
+    if (began) news.push(`Everybody is here: the game begins, ${this.obs.current === this.ctx.seat ? "you first" : `${this.name(this.obs.current)} first`}.`);
+    if (!news.length) return;
+    for (const line of news) this.log.push({ line, kind: "Seat" });
+    announce(news.join(" "));
   }
 
   refused(error) {
@@ -401,6 +431,8 @@ class CubesView {
     this.top.dataset.phase = over ? "Over" : o.phase;
     this.top.dataset.turn = mine ? "mine" : "other";
     this.top.dataset.busy = String(this.busy);
+    this.turnInfo.hidden = over;
+    if (this.controls) this.controls.hidden = over;
 
     // What the dice show: this turn's, else the last roll of the turn before (faded).
     let dice = o.turn.dice;
@@ -522,7 +554,7 @@ class CubesView {
     const top = Math.max(...o.players.map((p) => p.score));
     const overtime = o.winner === null && top >= s.target;
     const rows = o.players.map((p, i) => {
-      const current = o.winner === null && i === o.current;
+      const current = o.winner === null && i === o.current && !this.waiting();
       const info = o.seat_info?.[i];
       const seat = this.seats?.[i];
       let name = this.name(i);
