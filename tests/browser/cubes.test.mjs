@@ -105,7 +105,7 @@ async function clickDecision(page) {
 test("two people play a Blitz game to its end with the mouse, somebody watches, and the rankings show them", async () => {
   const ann = await newPlayer(browser);
   const bob = await newPlayer(browser);
-  const eve = await newPlayer(browser);
+  const eve = await newPlayer(browser, { reducedMotion: "no-preference" });
   try {
     await signIn(ann, server.url, "ann");
     const table = await newCubesTable(ann.page, { others: ["human"] });

@@ -121,8 +121,7 @@ class CubesView {
   }
 
   name(seat) {
-    const n = this.obs?.seat_info?.[seat]?.name || `Seat ${seat + 1}`;
-    return n;
+    return this.obs?.seat_info?.[seat]?.name || `Seat ${seat + 1}`;
   }
 
   // ---- The view interface (app.js) ----
@@ -179,9 +178,7 @@ class CubesView {
   refused(error) {
     this.busy = false;
     this.waitSeq = null;
-    const reason = error.message || "The move was refused.";
-    this.problem.textContent = reason;
-    announce(reason, { assertive: true });
+    this.warn(error.message || "The move was refused.");
     this.render(false);
   }
 
@@ -196,23 +193,12 @@ class CubesView {
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     const onControl = e.target instanceof HTMLElement && e.target.closest("button, a, summary");
     if ((k === " " || k === "Enter") && onControl) return false;
-    if (/^[1-5]$/.test(k)) {
-      this.toggle(Number(k) - 1);
-      return true;
-    }
-    if (k === "a") {
-      this.pickAll();
-      return true;
-    }
-    if (k === "r" || k === " " || k === "Enter") {
-      this.roll();
-      return true;
-    }
-    if (k === "h" || k === "b") {
-      this.hold();
-      return true;
-    }
-    return false;
+    const roll = () => this.roll();
+    const hold = () => this.hold();
+    const keys = { a: () => this.pickAll(), r: roll, " ": roll, Enter: roll, h: hold, b: hold };
+    const act = /^[1-5]$/.test(k) ? () => this.toggle(Number(k) - 1) : Object.hasOwn(keys, k) ? keys[k] : null;
+    if (act) act();
+    return !!act;
   }
 
   help() {
@@ -236,10 +222,10 @@ class CubesView {
         el(
           "ul",
           {},
-          el("li", {}, "The five dice: the ones just rolled are buttons; press one to keep it (it rises and says “keep”). Dice kept earlier this turn are set aside, marked “held”, with a padlock."),
-          el("li", {}, "Above the dice: the turn total so far, the roll count, and what holding now would bank."),
-          el("li", {}, "Scores: every player, who is playing now (▶), whether they are on board, and their turns. What happened lists the last rolls, keeps, busts and banks."),
-          el("li", {}, "Games in progress: the other cubes tables of this server. The rankings link shows the server's cubes rankings."),
+          el("li", {}, "The dice just rolled are buttons: press one to keep it (it rises, “keep”). Dice kept earlier this turn are set aside (“held”, a padlock)."),
+          el("li", {}, "Above the dice: the turn total, the roll count, what holding now would bank."),
+          el("li", {}, "Scores: who plays now (▶), who is on board, turns played. What happened: the last rolls, keeps, busts and banks."),
+          el("li", {}, "Games in progress: the other cubes tables here; and the server's cubes rankings."),
         ),
         el("h3", {}, "A turn"),
         el(
@@ -289,34 +275,27 @@ class CubesView {
     this.render(false);
   }
 
+  /** Shows and says why a move cannot be made. */
+  warn(why) {
+    this.problem.textContent = why;
+    announce(why, { assertive: true });
+  }
+
   /** A local word when the move cannot even be asked for (not this
    *  player's turn); the server's reasons cover the rest. */
   notNow() {
     const o = this.obs;
-    let why;
-    if (o.winner !== null) why = "The game is over.";
-    else if (this.waiting()) why = "The game has not started: it waits for the other players.";
-    else why = `It is ${this.name(o.current)}'s turn.`;
-    this.problem.textContent = why;
-    announce(why, { assertive: true });
+    if (o.winner !== null) this.warn("The game is over.");
+    else if (this.waiting()) this.warn("The game has not started: it waits for the other players.");
+    else this.warn(`It is ${this.name(o.current)}'s turn.`);
   }
 
   toggle(i) {
     const o = this.obs;
     if (!o) return;
     if (!this.myTurn()) return this.notNow();
-    if (o.phase !== "Rolled") {
-      const why = "Roll the dice first.";
-      this.problem.textContent = why;
-      announce(why, { assertive: true });
-      return;
-    }
-    if (o.turn.states[i] !== "Rolled") {
-      const why = `Die ${i + 1} is held from an earlier roll; pick among the dice just rolled.`;
-      this.problem.textContent = why;
-      announce(why, { assertive: true });
-      return;
-    }
+    if (o.phase !== "Rolled") return this.warn("Roll the dice first.");
+    if (o.turn.states[i] !== "Rolled") return this.warn(`Die ${i + 1} is held from an earlier roll; pick among the dice just rolled.`);
     this.picked ^= 1 << i;
     this.problem.textContent = "";
     announce(`Die ${i + 1}, ${o.turn.dice[i]}: ${inMask(this.picked, i) ? "keep" : "not kept"}.`);
@@ -336,12 +315,7 @@ class CubesView {
   pickAll() {
     if (!this.myTurn()) return this.notNow();
     const m = this.allScoring();
-    if (m === null) {
-      const why = this.obs.phase === "Start" ? "Roll the dice first." : "No die of this roll scores.";
-      this.problem.textContent = why;
-      announce(why, { assertive: true });
-      return;
-    }
+    if (m === null) return this.warn("Roll the dice first.");
     this.picked = m;
     this.problem.textContent = "";
     announce(`Picked all scoring dice: ${DICE.filter((i) => inMask(m, i)).map((i) => `die ${i + 1}`).join(", ")}.`);
@@ -428,6 +402,8 @@ class CubesView {
     const me = this.ctx.seat;
     const mine = this.myTurn();
     const over = o.winner !== null && o.winner !== undefined;
+    const focused = document.activeElement;
+    const hadFocus = focused !== document.body && this.root.contains(focused);
     this.top.dataset.phase = over ? "Over" : o.phase;
     this.top.dataset.turn = mine ? "mine" : "other";
     this.top.dataset.busy = String(this.busy);
@@ -473,14 +449,10 @@ class CubesView {
       } else if (picked) label += ", kept";
       s.die.setAttribute("aria-label", label);
       s.die.dataset.face = state === "Idle" ? "" : dice[i];
-      if (animate && inMask(this.tumble, i) && !past) {
-        s.die.classList.remove("tumble");
-        void s.die.offsetWidth; // restart the animation
-        s.die.classList.add("tumble");
-      } else if (animate && past && inMask(this.tumble, i)) {
-        s.die.classList.remove("fade");
-        void s.die.offsetWidth;
-        s.die.classList.add("fade");
+      if (animate && inMask(this.tumble, i)) {
+        s.die.classList.remove("tumble", "fade");
+        void s.die.offsetWidth; // restarts the animation
+        s.die.classList.add(past ? "fade" : "tumble");
       }
     });
     if (fresh) this.tumble = 0;
@@ -547,6 +519,26 @@ class CubesView {
     this.renderPlayers(o);
     this.renderLog();
     this.renderOver(o, over);
+    this.keepFocus(hadFocus);
+  }
+
+  /** A button that was pressed may be disabled or hidden by the move it
+   *  made: focus then goes to the next control that may be used (once the
+   *  move is answered) rather than to the page's start. */
+  keepFocus(hadFocus) {
+    if (!this.player) return;
+    const active = document.activeElement;
+    if (hadFocus && (!active || active === document.body)) this.refocus = true;
+    if (!this.refocus) return;
+    if (active && active !== document.body) {
+      this.refocus = false;
+      return;
+    }
+    const next = [this.rollBtn, this.keepBtn, this.holdBtn].find((b) => !b.hidden && !b.disabled && !this.controls.hidden);
+    if (next) {
+      next.focus();
+      this.refocus = false;
+    }
   }
 
   renderPlayers(o) {
