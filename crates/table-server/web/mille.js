@@ -113,7 +113,8 @@ function save(key, value) {
   }
 }
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+// Sentences start with a capital, but names stay as their players wrote them.
+const cap = (s) => (s.startsWith("you") ? `Y${s.slice(1)}` : s);
 
 /** A card's name in words ("Speed Limit", "25 miles"). */
 export function cardName(id) {
@@ -696,7 +697,8 @@ class MilleTable {
       );
       return el("div", { class: "slot" }, b, refused ? el("div", { class: "bubble", id: "mille-bubble" }, r.message) : null);
     });
-    const sort = el("input", { type: "checkbox", id: "mille-sort", "data-focus": "sort", checked: this.sorted, onchange: () => this.toggleSort() });
+    // A toggle button rather than a checkbox: the game's keys work wherever the focus is.
+    const sort = el("button", { type: "button", class: "small-button", id: "mille-sort", "aria-pressed": this.sorted ? "true" : "false", "data-focus": "sort", onclick: () => this.toggleSort() }, "Sort (O)");
     return el(
       "section",
       { class: "hand-row", "aria-labelledby": "mille-hand" },
@@ -704,7 +706,7 @@ class MilleTable {
         "div",
         { class: "area-head hand-head" },
         el("h2", { class: "area-label", id: "mille-hand" }, `Your hand (${cards.length} cards)`),
-        el("span", { class: "check" }, sort, el("label", { for: "mille-sort" }, "Sort")),
+        sort,
         this.helpButton("hand", "Your hand"),
       ),
       slots,
@@ -718,8 +720,10 @@ class MilleTable {
     if (!b) return;
     const r = b.getBoundingClientRect();
     const room = document.documentElement.clientWidth - 6;
-    if (r.right > room) b.style.marginLeft = `${room - r.right}px`;
-    else if (r.left < 6) b.style.marginLeft = `${6 - r.left}px`;
+    const shift = r.right > room ? room - r.right : r.left < 6 ? 6 - r.left : 0;
+    b.style.marginLeft = `${shift}px`;
+    // The arrow keeps pointing at the card.
+    b.style.setProperty("--shift", `${-shift}px`);
   }
 
   promptLine() {
@@ -770,8 +774,8 @@ class MilleTable {
     const s = o.status;
     const teams = this.teamOrder();
     let turn;
-    if (s.phase === "hand_over") turn = "hand over";
-    else if (s.phase === "game_over") turn = "game over";
+    if (s.phase === "hand_over") turn = "Hand over";
+    else if (s.phase === "game_over") turn = "Game over";
     else turn = s.seat === this.me ? "your turn" : `${this.seatName(s.seat)}'s turn`;
     const rules = `${RULES[o.config?.rules || o.rules] || o.rules}, ${o.config?.players || o.seats.length} players${o.config?.stacking ? ", stacking" : ""}`;
     const items = [
@@ -875,7 +879,11 @@ class MilleTable {
         return `The hand is over: ${parts.join(", ")}.`;
       }
       case "game_over":
-        return `The game is over: ${ev.winners.map((t) => this.teamName(t)).join(" and ")} ${ev.winners.length === 1 && ev.winners[0] === this.myTeam && this.teamName(ev.winners[0]) === "you" ? "win" : ev.winners.length > 1 ? "tie" : "wins"}!`;
+      {
+        const names = ev.winners.map((t) => this.teamName(t));
+        if (names.length > 1) return `The game is over: a tie between ${names.join(" and ")}.`;
+        return `The game is over: ${names[0] === "you" ? "you win" : `${names[0]} wins`}!`;
+      }
     }
     return "";
   }
@@ -1026,9 +1034,17 @@ class MilleTable {
       d.ghost = el("div", { class: "mille-ghost dragged", "aria-hidden": "true" }, cardNode(d.card.id));
       d.ghost.style.width = `${r.width}px`;
       document.body.append(d.ghost);
+      // Marked in place, not redrawn: the card keeps the pointer's capture.
+      d.el.classList.add("dragging");
+      this.root.querySelector(".bubble")?.remove();
+      for (const a of this.root.querySelectorAll(".area[data-target]")) {
+        const can = this.targetsFor(d.card.id).has(a.dataset.target);
+        a.classList.toggle("can-drop", can);
+        if (can) a.dataset.legal = "true";
+        else delete a.dataset.legal;
+      }
       this.selected = null;
       this.refusal = null;
-      this.render();
     }
     e.preventDefault();
     d.ghost.style.left = `${e.clientX - d.dx}px`;
@@ -1116,7 +1132,7 @@ class MilleTable {
       const winners = teams.filter((_, i) => totals[i] === best);
       const names = winners.map((t) => this.teamName(t));
       title = "Game over";
-      body.unshift(el("p", { class: "winners" }, winners.length > 1 ? `A tie between ${names.join(" and ")}!` : names[0] === "you" ? "You win the game!" : `${cap(names[0])} ${names[0] === "your side" ? "wins" : "wins"} the game.`));
+      body.unshift(el("p", { class: "winners" }, winners.length > 1 ? `A tie between ${names.join(" and ")}!` : names[0] === "you" ? "You win the game!" : `${cap(names[0])} wins the game.`));
       body.push(el("p", {}, el("a", { href: "#/scores/mille" }, "The high-score table")));
     }
     dialog({
