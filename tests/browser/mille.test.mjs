@@ -434,3 +434,127 @@ test("at 360 px wide nothing overflows, and the table grows on a 4K screen", asy
     await big.context.close();
   }
 });
+
+// A scripted server for what a dealt game reaches only by chance: the
+// page is served by the real server, its WebSocket answered by the test.
+const ZERO = { miles: 0, safeties: 0, all_safeties: 0, coups: 0, trip: 0, delayed_action: 0, safe_trip: 0, extension: 0, shut_out: 0 };
+const side = (team, more = {}) => ({ team, battle: [], speed: [], distance: [], safeties: [], coups: [], score: { hand: 0, game: 0 }, ...more });
+
+function observation({ status, legal = [], hand, events = [], teams, scores = [ZERO, ZERO] }) {
+  return {
+    rules: "bsd", seat: 0, hand, deck: 40, discards: ["25"], target: 700, extended: false,
+    seats: [{ seat: 0, team: 0, hand_size: hand.length }, { seat: 1, team: 1, hand_size: 6 }],
+    teams: teams || [side(0, { battle: ["go", "stop"], distance: ["100", "100"] }), side(1, { battle: ["go"], distance: ["200"] })],
+    viewer: { seat: 0 }, config: { rules: "bsd", players: 2, stacking: false },
+    status, legal, events, hand_number: 0, games_won: [0, 0], hand_scores: scores, last_hand: null,
+    seat_info: [{ name: "ann", kind: "human" }, { name: "BSD", kind: "computer", level: "classic" }],
+  };
+}
+
+test("a coup fourré, a chance let pass, the extension question and the game's end (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const sent = [];
+  let ws;
+  await p.context.routeWebSocket(/\/ws$/, (route) => {
+    ws = route;
+    route.onMessage((text) => {
+      const m = JSON.parse(text);
+      sent.push(m);
+      const reply = (r) => route.send(JSON.stringify(r));
+      if (m.type === "hello") {
+        reply({ type: "welcome", version: 1, server: "script", name: m.name, token: "0123456789abcdef",
+          limits: { max_message_bytes: 65536, messages_per_second: 20, burst: 40, idle_seconds: 120, away_seconds: 60 },
+          seats: [{ table: 1, game: "mille", seat: 0 }], games: [{ game: "mille", levels: ["classic"] }] });
+      } else if (m.type === "join") {
+        reply({ type: "joined", table: 1, seat: 0, seq: 9, observation: observation({
+          status: { phase: "coup_fourre", seat: 0, hazard: "stop", attacker: 1 },
+          legal: ["coup_fourre right_of_way", "decline"],
+          hand: ["25", "go", "right_of_way", "extra_tank", "gasoline", "75"],
+          events: [{ event: "played", seat: 1, card: "stop", team: 0 }],
+        }) });
+      } else if (m.type === "list") reply({ type: "tables", tables: [] });
+      else if (m.type === "ping") reply({ type: "pong" });
+    });
+  });
+  const update = (o) => ws.send(JSON.stringify({ type: "update", table: 1, seq: 10, observation: observation(o) }));
+  const ack = (m) => ws.send(JSON.stringify({ type: "ack", table: 1, id: m.id, seq: 10 }));
+  /** Waits for the page to send a move with this action. */
+  async function moveSent(action) {
+    for (let i = 0; i < 100; i++) {
+      const m = sent.find((x) => x.type === "move" && x.action === action && !x.seen);
+      if (m) {
+        m.seen = true;
+        return m;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the page never sent ${action}: ${JSON.stringify(sent.filter((x) => x.type === "move").map((x) => x.action))}`);
+  }
+  const announced = (text) => p.page.locator("#announce p").filter({ hasText: text }).first().waitFor({ state: "attached" });
+  try {
+    const { page } = p;
+    await page.goto(`${server.url}#/table/1`);
+    await page.locator("#name").fill("ann");
+    await page.getByRole("button", { name: "Play" }).click();
+    await page.locator(`${TABLE}[data-obs]`).waitFor();
+    await announced("BSD played Stop on you.");
+    await page.locator("#mille-prompt").getByText("coup fourré").waitFor();
+
+    // A click on the matching safety is the coup fourré.
+    await page.locator(cardSel("right_of_way")).click();
+    ack(await moveSent("coup_fourre right_of_way"));
+    update({
+      status: { phase: "turn", seat: 0, drawn: true },
+      legal: ["play 25 0", "discard 25"],
+      hand: ["25", "go", "extra_tank", "gasoline", "75", "50", "100"],
+      teams: [side(0, { battle: ["go", "stop"], distance: ["100", "100"], safeties: ["right_of_way"], coups: ["right_of_way"] }), side(1, { battle: ["go"], distance: ["200"] })],
+      events: [{ event: "coup_fourre", seat: 0, safety: "right_of_way", hazard: "stop" }, { event: "drew", seat: 0, card: "50" }, { event: "drew", seat: 0, card: "100" }],
+    });
+    await announced("Coup fourré! You answered Stop with Right of Way.");
+    await announced("You drew 100 miles.");
+    await page.locator(`${TABLE} [data-target="safeties:0"] svg.card-coup`).waitFor();
+
+    // P during a chance lets it pass, then picks once the draw is legal.
+    update({
+      status: { phase: "coup_fourre", seat: 0, hazard: "out_of_gas", attacker: 1 },
+      legal: ["coup_fourre extra_tank", "decline"],
+      hand: ["25", "go", "extra_tank", "gasoline", "75", "50"],
+      events: [{ event: "played", seat: 1, card: "out_of_gas", team: 0 }],
+    });
+    await page.locator("#mille-prompt").getByText("Extra Tank").waitFor();
+    await page.keyboard.press("p");
+    ack(await moveSent("decline"));
+    update({ status: { phase: "turn", seat: 0, drawn: false }, legal: ["draw"], hand: ["25", "go", "extra_tank", "gasoline", "75", "50"], events: [{ event: "declined_coup_fourre", seat: 0 }] });
+    ack(await moveSent("draw"));
+    await announced("You let the coup fourré pass.");
+
+    // The extension question: Yes extends.
+    update({ status: { phase: "extension", seat: 0 }, legal: ["extend", "end_trip"], hand: ["25", "go", "extra_tank", "gasoline", "75", "50"] });
+    const ext = page.getByRole("dialog", { name: "Extension" });
+    await ext.waitFor();
+    assert.deepEqual(await seriousViolations(page), [], "the extension dialog");
+    await screenshot(page, "mille-extension");
+    await ext.getByRole("button", { name: "Yes" }).click();
+    ack(await moveSent("extend"));
+
+    // The end of the game: the winners, the scores, the high-score table.
+    const won = { ...ZERO, miles: 1000, safeties: 100, coups: 300, trip: 400, extension: 200 };
+    update({
+      status: { phase: "game_over" },
+      hand: [],
+      teams: [side(0, { score: { hand: 2000, game: 3500 }, distance: ["200", "200", "100", "100", "100", "100", "100", "100"] }), side(1, { score: { hand: 200, game: 4200 }, distance: ["200"] })],
+      scores: [won, { ...ZERO, miles: 200 }],
+      events: [{ event: "extension", seat: 0, extend: true }, { event: "trip_completed", team: 0 }, { event: "hand_over", scores: [won, { ...ZERO, miles: 200 }], totals: [5500, 4400] }, { event: "game_over", winners: [0] }],
+    });
+    const over = page.getByRole("dialog", { name: "Game over" });
+    await over.waitFor();
+    await over.getByText("You win the game!").waitFor();
+    assert.match(await over.innerText(), /Overall total\s+5500\s+4400/);
+    assert.equal(await over.getByRole("link", { name: "The high-score table" }).getAttribute("href"), "#/scores/mille");
+    await announced("The game is over: you win!");
+    await screenshot(page, "mille-game-over");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
