@@ -109,6 +109,20 @@ async function drag(page, from, to) {
   await page.mouse.up();
 }
 
+/** The same with a finger (touch events through the DevTools protocol). */
+async function touchDrag(player, from, to) {
+  const a = await player.page.locator(from).first().boundingBox();
+  const b = await player.page.locator(to).first().boundingBox();
+  const cdp = await player.context.newCDPSession(player.page);
+  const [x0, y0, x1, y1] = [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2];
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: x0, y: y0, id: 1 }] });
+  for (let i = 1; i <= 8; i++) {
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: x0 + ((x1 - x0) * i) / 8, y: y0 + ((y1 - y0) * i) / 8, id: 1 }] });
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await cdp.detach();
+}
+
 const cardSel = (card) => `${TABLE} .hand-card[data-card="${card}"]`;
 
 /** The hand's position (1..) of a card, as the keys number it. */
@@ -422,6 +436,12 @@ test("at 360 px wide nothing overflows, and the table grows on a 4K screen", asy
     await page.keyboard.press("Escape");
     await drag(page, `${TABLE} .hand-card >> nth=-1`, `${TABLE} [data-target="draw"] .pile`);
     assert.equal(await page.locator(".bubble").count(), 0, "a drop on the draw pile puts the card back");
+    assert.equal(await page.locator(`${TABLE} .hand-card`).count(), 7, "and the card is still in the hand");
+    // A finger drags a card to the discard pile.
+    const discard = s.legal.find((a) => a.startsWith("discard "));
+    await touchDrag(p, cardSel(discard.split(" ")[1]), `${TABLE} [data-target="discard"] .pile`);
+    await waitChange(page, s.obs);
+    await page.locator("#announce p").filter({ hasText: /^You discarded/ }).waitFor({ state: "attached" });
 
     await openTable(big, "large");
     const wide = await big.page.locator(`${TABLE} .hand-card`).first().boundingBox();

@@ -114,7 +114,7 @@ function save(key, value) {
 }
 
 // Sentences start with a capital, but names stay as their players wrote them.
-const cap = (s) => (s.startsWith("you") ? `Y${s.slice(1)}` : s);
+const cap = (s) => (/^(you|team)/.test(s) ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 
 /** A card's name in words ("Speed Limit", "25 miles"). */
 export function cardName(id) {
@@ -210,6 +210,12 @@ class MilleTable {
       }, 8000);
     } else {
       this.note = error.message;
+      this.later(() => {
+        if (this.note === error.message) {
+          this.note = "";
+          this.render();
+        }
+      }, 8000);
     }
     this.render();
     if (p?.card) this.root.querySelector(".hand-card.refused")?.animate?.(
@@ -299,11 +305,11 @@ class MilleTable {
   help(topic) {
     if (topic && HELP[topic]) {
       const [title, ...text] = HELP[topic];
-      dialog({ title, body: text.map((t) => el("p", {}, t)) });
+      this.dialog({ title, body: text.map((t) => el("p", {}, t)) });
       return;
     }
     const parts = ["battle", "speed", "safeties", "distance", "draw", "hand", "discard", "opponent", "status", "scores"];
-    dialog({
+    this.dialog({
       title: "Mille Bornes: the table",
       className: "mille-help",
       body: [
@@ -322,6 +328,22 @@ class MilleTable {
     for (const t of this.timers) clearTimeout(t);
     for (const d of document.querySelectorAll("dialog.mille-dlg")) d.close();
     this.root.replaceChildren();
+  }
+
+  /** A dialog of ui.js that gives the focus back to the same place of
+   *  the table, even when the table was redrawn meanwhile. */
+  dialog(opts) {
+    const active = document.activeElement;
+    const key = this.root.contains(active) ? active.closest("[data-focus]")?.dataset.focus : null;
+    const done = dialog({ ...opts, className: `mille-dlg ${opts.className || ""}` });
+    done.then(() =>
+      setTimeout(() => {
+        if (document.activeElement && document.activeElement !== document.body) return;
+        const at = (key && this.root.querySelector(`[data-focus="${key}"]`)) || this.root.querySelector(".hand-card, [data-focus='pile-draw'], .pile");
+        at?.focus({ preventScroll: true });
+      }, 0),
+    );
+    return done;
   }
 
   // ---- state helpers ------------------------------------------------------
@@ -360,9 +382,16 @@ class MilleTable {
     return this.obs?.seat_info?.[s]?.name || `Player ${s + 1}`;
   }
 
-  /** A side in words: "you", a name, or its players' names. */
+  /** Whether the sides are teams of several players. */
+  get teams() {
+    return this.obs.seats.length > this.obs.teams.length;
+  }
+
+  /** A side in words: "you", its player's name, or "team N" (as the
+   *  terminal game numbers them). */
   teamName(t) {
-    if (t === this.myTeam) return this.obs.seats.filter((s) => s.team === t).length > 1 ? "your side" : "you";
+    if (this.teams) return t === this.myTeam ? "your team" : `team ${t + 1}`;
+    if (t === this.myTeam) return "you";
     return this.obs.seats.filter((s) => s.team === t).map((s) => this.seatName(s.seat)).join(" and ") || `side ${t + 1}`;
   }
 
@@ -474,9 +503,9 @@ class MilleTable {
 
   askExtension() {
     const o = this.obs;
-    dialog({
+    this.dialog({
       title: "Extension",
-      className: "mille-dlg mille-ext",
+      className: "mille-ext",
       body: [
         el("p", {}, `You have reached ${o.target} miles. Extend the trip to 1000 miles?`),
         el("p", { class: "small" }, "Yes: play on to exactly 1000 miles, for 200 more points if you make it first. No: the trip ends here and the hand is scored."),
@@ -510,11 +539,10 @@ class MilleTable {
     this.targets = targets;
 
     const board = el("div", { class: "board" });
-    const order = this.teamOrder();
-    for (const [i, t] of order.entries()) {
-      board.append(this.side(o.teams[t], i === 0 && this.me !== null));
-      if (i === 0) board.append(this.me !== null ? this.handRow() : this.piles());
-    }
+    const [first, ...rest] = this.teamOrder();
+    board.append(this.side(o.teams[first], this.me !== null), this.me !== null ? this.handRow() : this.piles());
+    // The other sides side by side where the screen is wide enough.
+    board.append(el("div", { class: "others" }, rest.map((t) => this.side(o.teams[t], false))));
     const layout = el("div", { class: `mille-layout${this.scoreWindow ? " with-scores" : ""}` }, board, this.scoreWindow ? this.scorePanel() : null);
     this.root.replaceChildren(this.promptLine(), layout, this.statusBar());
     this.placeBubble();
@@ -553,7 +581,7 @@ class MilleTable {
     const o = this.obs;
     const t = team.team;
     const who = this.teamName(t);
-    const whose = mine ? (who === "you" ? "your" : "your side's") : `${who}'s`;
+    const whose = mine ? (who === "you" ? "your" : "your team's") : `${who}'s`;
     const topic = mine ? null : "opponent";
     const battleTop = team.battle[team.battle.length - 1];
     const speedTop = team.speed[team.speed.length - 1];
@@ -614,7 +642,7 @@ class MilleTable {
     const head = el(
       "div",
       { class: "side-head" },
-      el("h2", { id: `side-${t}` }, players),
+      el("h2", { id: `side-${t}` }, this.teams ? el("span", { class: "team-name" }, `${cap(who)}:`) : null, players),
       el("span", { class: "side-score" }, `hand ${handPts} · total ${score.game + handPts}`),
     );
     const areas = el("div", { class: "areas" }, battle, speed, safeties, distance, mine ? this.drawPile() : null);
@@ -784,8 +812,8 @@ class MilleTable {
       rules,
       `Trip: ${o.target} miles${o.extended ? " (extended)" : ""}`,
       `Hand ${o.hand_number + 1}`,
-      `Games won: ${teams.map((t) => `${this.teamName(t)} ${o.games_won[t] ?? 0}`).join(", ")}`,
-      `Points: ${teams.map((t) => `${this.teamName(t)} ${o.teams[t].score.game + o.teams[t].score.hand}`).join(", ")} (game to ${GAME_POINTS})`,
+      `Games won: ${teams.map((t) => `${o.games_won[t] ?? 0} (${this.teamName(t)})`).join(", ")}`,
+      `Points: ${teams.map((t) => `${o.teams[t].score.game + o.teams[t].score.hand} (${this.teamName(t)})`).join(", ")}, game to ${GAME_POINTS}`,
     ];
     return el(
       "div",
@@ -1105,10 +1133,9 @@ class MilleTable {
   }
 
   async confirmLeave() {
-    const v = await dialog({
+    const v = await this.dialog({
       title: "Leave the table?",
-      className: "mille-dlg",
-      body: [el("p", {}, this.me === null ? "Stop watching this table." : "Your seat stays yours: a computer plays it while you are away, and you can come back from the list of tables.")],
+            body: [el("p", {}, this.me === null ? "Stop watching this table." : "Your seat stays yours: a computer plays it while you are away, and you can come back from the list of tables.")],
       buttons: [
         { label: "Leave", value: "leave", primary: true },
         { label: "Stay", value: null },
@@ -1135,9 +1162,9 @@ class MilleTable {
       body.unshift(el("p", { class: "winners" }, winners.length > 1 ? `A tie between ${names.join(" and ")}!` : names[0] === "you" ? "You win the game!" : `${cap(names[0])} wins the game.`));
       body.push(el("p", {}, el("a", { href: "#/scores/mille" }, "The high-score table")));
     }
-    dialog({
+    this.dialog({
       title,
-      className: "mille-dlg mille-scores",
+      className: "mille-scores",
       body,
       buttons: ended && !over
         ? [
