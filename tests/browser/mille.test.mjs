@@ -260,9 +260,10 @@ test("a card played by double-click, another by click then click", async () => {
     // Double-click: the card is played where it can go, else discarded.
     const first = choose(s.legal).split(" ")[1];
     const count = await page.locator(`${TABLE} .hand-card`).count();
+    const name = (await page.locator(cardSel(first)).first().getAttribute("aria-label")).replace(/^\d+: /, "");
     await page.locator(cardSel(first)).first().dblclick();
     await waitChange(page, s.obs);
-    await page.waitForFunction((card) => [...document.querySelectorAll("#announce p")].some((p) => p.textContent.startsWith("You ") && p.textContent.includes(card)), first === "go" ? "Go" : first);
+    await page.waitForFunction((n) => [...document.querySelectorAll("#announce p")].some((p) => /^You (played|discarded) /.test(p.textContent) && p.textContent.includes(n)), name);
     assert.equal(await page.locator(`${TABLE} .hand-card`).count(), count - 1, "the card left the hand");
 
     // Click-click: the card is selected, the places that take it are
