@@ -192,7 +192,7 @@ class MilleTable {
     if (this.refusal && !o.hand.includes(this.refusal.card)) this.refusal = null;
     this.render();
     this.tell(o.events || []);
-    this.afterShow();
+    this.afterShow(before);
   }
 
   refused(error) {
@@ -477,9 +477,17 @@ class MilleTable {
     this.send("draw");
   }
 
-  afterShow() {
+  afterShow(before) {
     const o = this.obs;
     const s = o.status;
+    // What a screen reader must not miss: the viewer's turn and chance.
+    const was = before?.status;
+    const fresh = !was || was.phase !== s.phase || was.seat !== s.seat;
+    if (this.chance && fresh) {
+      announce(`Coup fourré chance: you hold ${cardName(CARDS[s.hazard]?.safety)} against the ${cardName(s.hazard)}. U and its number plays it, P lets the chance pass.`, { assertive: true });
+    } else if (s.phase === "turn" && s.seat === this.me && !s.drawn && fresh) {
+      announce(o.deck ? "Your turn: pick a card (P)." : "Your turn: the draw pile is out, play or discard.");
+    }
     if (this.drawAfterDecline && !this.chance) {
       this.drawAfterDecline = false;
       if (o.legal.includes("draw")) this.send("draw");
@@ -768,7 +776,7 @@ class MilleTable {
       buttons.push(el("button", { type: "button", "data-focus": "show-scores", onclick: () => this.showScores() }, "Show the scores"));
     } else if (this.chance) {
       const safety = CARDS[this.chance.hazard]?.safety;
-      text = `${cap(this.seatName(this.chance.attacker))} played ${cardName(this.chance.hazard)} on you, and you hold ${cardName(safety)}: click it for a coup fourré (300 points), or click the draw pile (P) to let it pass.`;
+      text = `${cap(this.seatName(this.chance.attacker))} played ${cardName(this.chance.hazard)} on you, and you hold ${cardName(safety)}: click it (or U and its number) for a coup fourré, 300 points more, or click the draw pile (P) to let it pass.`;
     } else if (s.phase === "extension") {
       if (s.seat === this.me) {
         text = `You reached ${o.target} miles: extend the trip to 1000?`;
