@@ -521,6 +521,7 @@ test("a coup fourré, a chance let pass, the extension question and the game's e
     await announced("BSD played Stop on you.");
     await page.locator("#mille-prompt").getByText("coup fourré").waitFor();
     await page.locator("#alert p").filter({ hasText: "Coup fourré chance: you hold Right of Way against the Stop" }).waitFor({ state: "attached" });
+    assert.equal(sent.filter((m) => m.type === "join").length, 1, "the table is joined once");
 
     // A click on the matching safety is the coup fourré.
     await page.locator(cardSel("right_of_way")).click();
