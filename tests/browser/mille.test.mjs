@@ -358,9 +358,11 @@ test("axe-core finds no serious violation on the table, its dialogs or a spectat
     await page.keyboard.press("w");
     await page.locator(".score-window").waitFor();
     assert.deepEqual(await seriousViolations(page), [], "the table with the score window");
+    await screenshot(page, "mille-score-window");
     await page.keyboard.press("F1");
     await page.locator("dialog.mille-help").waitFor();
     assert.deepEqual(await seriousViolations(page), [], "the help");
+    await screenshot(page, "mille-help");
     await page.keyboard.press("Escape");
     await page.locator(`${TABLE} .area-battle .qhelp`).first().click();
     await page.getByRole("dialog", { name: "Battle pile" }).waitFor();

@@ -412,7 +412,11 @@ class MilleTable {
       else if (verb === "coup_fourre") {
         out.add(`battle:${this.myTeam}`);
         out.add(`safeties:${this.myTeam}`);
-      } else if (verb === "play") out.add(`${pileOf(card)}:${t}`);
+      } else if (verb === "play") {
+        out.add(`${pileOf(card)}:${t}`);
+        // Mile Bones plays safeties on the battle pile: both places take them.
+        if (CARDS[card]?.kind === "safety") out.add(`battle:${t}`);
+      }
     }
     return out;
   }
