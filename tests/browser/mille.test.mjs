@@ -395,8 +395,7 @@ test("a whole hand played with the keyboard alone", async () => {
   try {
     await openTable(p, "keyboard");
     const { page } = p;
-    // From here on, no mouse.
-    await page.locator(`${TABLE} [data-target="draw"] .pile`).focus();
+    // From here on, no mouse: keys only.
     // O sorts the hand or not, and the choice is remembered.
     const sort = page.locator("#mille-sort");
     assert.equal(await sort.getAttribute("aria-pressed"), "true");
