@@ -196,7 +196,8 @@ export class Client {
     }
     this.answer(msg);
     this.emit("message", msg);
-    this.emit(msg.type, msg);
+    // onWelcome has told of the welcome already (with `reconnected`).
+    if (msg.type !== "welcome") this.emit(msg.type, msg);
   }
 
   onWelcome(msg) {

@@ -1,0 +1,584 @@
+// The Mille Bornes table in Chromium against a real server and its
+// computer player: whole hands played by dragging cards, with the keyboard
+// alone and by double-clicks; click-click; a refused move's reason next to
+// its card; a reload mid-hand; accessibility (axe-core) of the table and
+// its dialogs; a 360-pixel-wide screen. Every move is chosen from the
+// legal actions the page shows (the table's data-legal), never from
+// rules of the test's own.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({ botDelay: 0, handPause: 3 });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const TABLE = ".mille";
+const SAFETIES = ["extra_tank", "puncture_proof", "driving_ace", "right_of_way"];
+const MILES = { 25: 25, 50: 50, 75: 75, 100: 100, 200: 200 };
+const REMEDIES = ["gasoline", "spare_tire", "repairs", "end_of_limit", "go"];
+
+/** Opens a new bsd table against the `classic` computer from the lobby. */
+async function openTable(player, name, { rules = "bsd" } = {}) {
+  const { page } = player;
+  await signIn(player, server.url, name);
+  await page.getByRole("button", { name: "New Mille Bornes table" }).click();
+  await page.locator("#rules").selectOption(rules);
+  await page.locator("#seat-1").selectOption("computer:classic");
+  await page.locator("#create").click();
+  await page.locator(`${TABLE}[data-obs]`).waitFor();
+  return Number(/#\/table\/(\d+)/.exec(page.url())[1]);
+}
+
+/** What the page shows of the game: its phase, legal actions, the
+ *  viewer's side, and a counter of the observations drawn. */
+async function state(page) {
+  return page.evaluate((sel) => {
+    const d = document.querySelector(sel).dataset;
+    return {
+      phase: d.phase,
+      legal: d.legal ? d.legal.split("|") : [],
+      myTeam: Number(d.myTeam),
+      obs: d.obs,
+      drawn: d.drawn === "true",
+      scores: !!document.querySelector("dialog.mille-scores[open]"),
+      extension: !!document.querySelector("dialog.mille-ext[open]"),
+    };
+  }, TABLE);
+}
+
+/** Waits for the next observation (or a dialog); a refusal fails the test. */
+async function waitChange(page, obs) {
+  await page.waitForFunction(
+    ([sel, prev]) =>
+      document.querySelector(sel)?.dataset.obs !== prev || document.querySelector("dialog.mille-scores[open], dialog.mille-ext[open]") || document.querySelector(".bubble"),
+    [TABLE, obs],
+    { timeout: 15000 },
+  );
+  const bubble = page.locator(".bubble");
+  if (await bubble.count()) throw new Error(`a move was refused: ${await bubble.innerText()}`);
+}
+
+/** Where an action's card goes on the page. */
+function targetOf(action, myTeam) {
+  const [verb, card, team] = action.split(" ");
+  if (verb === "discard") return `${TABLE} [data-target="discard"] .pile`;
+  if (verb === "coup_fourre") return `${TABLE} [data-target="battle:${myTeam}"] .pile`;
+  let pile = "battle";
+  if (MILES[card]) pile = "distance";
+  else if (SAFETIES.includes(card)) pile = "safeties";
+  else if (card === "speed_limit" || card === "end_of_limit") pile = "speed";
+  return `${TABLE} [data-target="${pile}:${team}"] .pile`;
+}
+
+/** A move among the legal ones: a coup fourré, a remedy, the longest
+ *  distance, a hazard, a safety, else a discard (not of a safety). */
+function choose(legal) {
+  const rank = (a) => {
+    const [verb, card] = a.split(" ");
+    if (verb === "coup_fourre") return 0;
+    if (verb === "play" && REMEDIES.includes(card)) return 1;
+    if (verb === "play" && MILES[card]) return 2 + (200 - MILES[card]) / 1000;
+    if (verb === "play" && SAFETIES.includes(card)) return 4;
+    if (verb === "play") return 3;
+    if (verb === "discard" && SAFETIES.includes(card)) return 9;
+    return 5;
+  };
+  return [...legal].sort((a, b) => rank(a) - rank(b))[0];
+}
+
+/** Drags from the centre of one element to the centre of another with the mouse. */
+async function drag(page, from, to) {
+  const a = await page.locator(from).first().boundingBox();
+  const b = await page.locator(to).first().boundingBox();
+  assert.ok(a && b, `both ends of the drag are on screen: ${from} → ${to}`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2 - 10, { steps: 2 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+  await page.mouse.up();
+}
+
+/** The same with a finger (touch events through the DevTools protocol). */
+async function touchDrag(player, from, to) {
+  const a = await player.page.locator(from).first().boundingBox();
+  const b = await player.page.locator(to).first().boundingBox();
+  const cdp = await player.context.newCDPSession(player.page);
+  const [x0, y0, x1, y1] = [a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2];
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: x0, y: y0, id: 1 }] });
+  for (let i = 1; i <= 8; i++) {
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: x0 + ((x1 - x0) * i) / 8, y: y0 + ((y1 - y0) * i) / 8, id: 1 }] });
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await cdp.detach();
+}
+
+const cardSel = (card) => `${TABLE} .hand-card[data-card="${card}"]`;
+
+/** The hand's position (1..) of a card, as the keys number it. */
+async function posOf(page, card) {
+  return Number(await page.locator(cardSel(card)).first().getAttribute("data-pos"));
+}
+
+/** Presses Tab (or Shift+Tab) until the focused element matches `sel`. */
+async function tabTo(page, sel, back = false) {
+  for (let i = 0; i < 80; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s), sel)) return;
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+  }
+  throw new Error(`Tab never reached ${sel}`);
+}
+
+/** Plays one action the way `how` says: "drag", "dblclick" or "keys". */
+async function perform(page, how, action, s, turn) {
+  const [verb, card] = action.split(" ");
+  if (action === "draw") {
+    if (how !== "keys") await page.locator(`${TABLE} [data-target="draw"] .pile`).click();
+    else if (turn === 1) {
+      // Once by Tab and Enter on the draw pile, else P.
+      await tabTo(page, `${TABLE} [data-target="draw"] .pile`);
+      await page.keyboard.press("Enter");
+    } else await page.keyboard.press("p");
+    return;
+  }
+  if (how === "drag") return drag(page, cardSel(card), targetOf(action, s.myTeam));
+  if (how === "dblclick") {
+    if (verb === "discard") return drag(page, cardSel(card), targetOf(action, s.myTeam));
+    return page.locator(cardSel(card)).first().dblclick();
+  }
+  const pos = await posOf(page, card);
+  if (turn <= 3 && verb === "play") {
+    // The first plays: Tab into the hand, arrows to the card, Enter, then
+    // Tab to the place (before the hand for one's own side) and Enter.
+    await tabTo(page, `${TABLE} .hand-card`);
+    const at = Number(await page.evaluate(() => document.activeElement.dataset.pos));
+    for (let i = at; i < pos; i++) await page.keyboard.press("ArrowRight");
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.card), card);
+    await page.keyboard.press("Enter");
+    assert.equal(await page.locator(cardSel(card)).first().getAttribute("aria-pressed"), "true");
+    const target = targetOf(action, s.myTeam);
+    const own = target.includes(`:${s.myTeam}"`);
+    await tabTo(page, target, own);
+    await page.keyboard.press("Enter");
+    return;
+  }
+  await page.keyboard.press(verb === "discard" ? "d" : "u");
+  await page.keyboard.press(String(pos));
+  await page.keyboard.press(turn % 2 ? "Enter" : " ");
+}
+
+/** Plays the viewer's side until the hand is over (the score dialog
+ *  open); answers the number of actions played. */
+async function playHand(page, how) {
+  let turn = 0;
+  for (let step = 0; step < 600; step++) {
+    const s = await state(page);
+    if (s.scores) return turn;
+    if (s.phase === "hand_over" || s.phase === "game_over") {
+      await page.locator("dialog.mille-scores").waitFor();
+      return turn;
+    }
+    if (s.extension) {
+      // End the trip: the hand is over sooner.
+      if (how === "keys") {
+        await page.keyboard.press("Tab");
+        await page.keyboard.press("Enter");
+      } else await page.locator("dialog.mille-ext").getByRole("button", { name: "No" }).click();
+      await waitChange(page, s.obs);
+      continue;
+    }
+    if (!s.legal.length) {
+      await waitChange(page, s.obs);
+      continue;
+    }
+    turn += 1;
+    await perform(page, how, choose(s.legal), s, turn);
+    await waitChange(page, s.obs);
+  }
+  throw new Error("the hand did not end in 600 steps");
+}
+
+/** Checks the score dialog: every item, per side. */
+async function checkScores(page) {
+  const dlg = page.locator("dialog.mille-scores");
+  await dlg.waitFor();
+  const text = await dlg.innerText();
+  for (const item of ["Milestones", "Each safety", "All 4 safeties", "Each coup fourré", "Trip completed", "Safe trip", "Delayed action", "Extension", "Shut-out", "Hand total", "Overall total"]) {
+    assert.match(text, new RegExp(item), `the score dialog has ${item}`);
+  }
+  assert.match(text, /You/);
+  assert.match(text, /Computer/);
+}
+
+test("a whole hand played by dragging cards, to the score dialog and the next hand", async () => {
+  // With motion: the others' moves are animated.
+  const ann = await newPlayer(browser, { reducedMotion: "no-preference" });
+  try {
+    await openTable(ann, "dragger");
+    const { page } = ann;
+    await screenshot(page, "mille-start");
+    const moves = await playHand(page, "drag");
+    // 700 miles take a Go and at least four distance cards, each after a draw.
+    assert.ok(moves >= 8, `the hand took ${moves} actions`);
+    await checkScores(page);
+    await screenshot(page, "mille-hand-over");
+    await page.locator("dialog.mille-scores").getByRole("button", { name: "Next hand" }).click();
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === "turn", TABLE);
+    await page.locator(`${TABLE} .statusbar`).getByText("Hand 2").waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll("#announce p")].some((p) => /Hand 2 is dealt/.test(p.textContent)));
+    noErrors(ann, assert);
+  } finally {
+    await ann.context.close();
+  }
+});
+
+/** Waits until the viewer may draw, and draws by clicking the draw pile. */
+async function drawByClick(page) {
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.legal?.split("|").includes("draw"), TABLE, { timeout: 15000 });
+  const s = await state(page);
+  await page.locator(`${TABLE} [data-target="draw"] .pile`).click();
+  await waitChange(page, s.obs);
+  return state(page);
+}
+
+test("a card played by double-click, another by click then click", async () => {
+  const p = await newPlayer(browser);
+  try {
+    await openTable(p, "clicker");
+    const { page } = p;
+    let s = await drawByClick(page);
+    // Double-click: the card is played where it can go, else discarded.
+    const first = choose(s.legal).split(" ")[1];
+    const count = await page.locator(`${TABLE} .hand-card`).count();
+    const name = (await page.locator(cardSel(first)).first().getAttribute("aria-label")).replace(/^\d+: /, "");
+    await page.locator(cardSel(first)).first().dblclick();
+    await waitChange(page, s.obs);
+    await page.waitForFunction((n) => [...document.querySelectorAll("#announce p")].some((p) => /^You (played|discarded) /.test(p.textContent) && p.textContent.includes(n)), name);
+    assert.equal(await page.locator(`${TABLE} .hand-card`).count(), count - 1, "the card left the hand");
+
+    // Click-click: the card is selected, the places that take it are
+    // outlined, the click on one plays it there.
+    s = await drawByClick(page);
+    const action = s.legal.find((a) => a.startsWith("play ")) || s.legal.find((a) => a.startsWith("discard "));
+    const card = action.split(" ")[1];
+    await page.locator(cardSel(card)).first().click();
+    assert.equal(await page.locator(cardSel(card)).first().getAttribute("aria-pressed"), "true");
+    const target = targetOf(action, s.myTeam);
+    assert.equal(await page.locator(target).locator("xpath=..").getAttribute("data-legal"), "true", "the place is outlined");
+    await screenshot(page, "mille-selected");
+    await page.locator(target).click();
+    await waitChange(page, s.obs);
+    const words = action.startsWith("discard") ? "You discarded" : "You played";
+    await page.waitForFunction((w) => [...document.querySelectorAll("#announce p")].some((p) => p.textContent.startsWith(w)), words);
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("a refused move shows the server's reason next to its card, and the card stays", async () => {
+  const p = await newPlayer(browser);
+  try {
+    await openTable(p, "refused");
+    const { page } = p;
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.legal?.split("|").includes("draw"), TABLE, { timeout: 15000 });
+    // Before the draw: a discard is refused.
+    const card = await page.locator(`${TABLE} .hand-card`).first().getAttribute("data-card");
+    await drag(page, `${TABLE} .hand-card`, `${TABLE} [data-target="discard"] .pile`);
+    const bubble = page.locator(".bubble");
+    await bubble.waitFor();
+    assert.equal(await bubble.innerText(), "Draw a card first: every turn starts with a pick from the deck");
+    await page.locator("#alert").getByText("Draw a card first").waitFor({ state: "attached" });
+    const refused = page.locator(`${TABLE} .hand-card.refused`);
+    assert.equal(await refused.getAttribute("data-card"), card, "the card is back in the hand");
+    const [b, c] = [await bubble.boundingBox(), await refused.boundingBox()];
+    assert.ok(b.y + b.height <= c.y + 2 && b.y + b.height > c.y - 40, "the bubble is just above the card");
+    assert.ok(b.x < c.x + c.width && b.x + b.width > c.x, "the bubble is over the card");
+    assert.equal(await refused.getAttribute("aria-describedby"), "mille-bubble");
+
+    // After the draw, distance before a Go: the engine's sentence.
+    const s = await drawByClick(page);
+    assert.equal(await page.locator(".bubble").count(), 0, "the next move clears the refusal");
+    const team = s.myTeam;
+    const battle = await page.locator(`${TABLE} [data-target="battle:${team}"] .pile`).getAttribute("aria-label");
+    const distance = await page.locator(`${TABLE} .hand-card`).evaluateAll((els) => els.map((e) => e.dataset.card).find((c) => /^\d+$/.test(c)));
+    if (distance && /empty/.test(battle)) {
+      await drag(page, cardSel(distance), `${TABLE} [data-target="distance:${team}"] .pile`);
+      await page.locator(".bubble").getByText("You need a Go before you can play distance").waitFor();
+      await screenshot(page, "mille-refused");
+    }
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("a reload in the middle of a hand comes back to the same seat and hand", async () => {
+  const p = await newPlayer(browser);
+  try {
+    const table = await openTable(p, "reloader");
+    const { page } = p;
+    const s = await drawByClick(page);
+    const hand = () => page.locator(`${TABLE} .hand-card`).evaluateAll((els) => els.map((e) => e.dataset.card));
+    const before = await hand();
+    assert.equal(before.length, 7);
+    await page.reload();
+    await page.locator(`${TABLE}[data-obs]`).waitFor();
+    assert.match(page.url(), new RegExp(`#/table/${table}$`));
+    assert.deepEqual(await hand(), before, "the same hand");
+    const after = await state(page);
+    assert.equal(after.myTeam, s.myTeam, "the same seat");
+    assert.deepEqual(after.legal, s.legal, "the same decision");
+    await page.locator(`${TABLE} .side.mine h2`).getByText("You (reloader)").waitFor();
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("axe-core finds no serious violation on the table, its dialogs or a spectator's view", async () => {
+  const p = await newPlayer(browser);
+  const eve = await newPlayer(browser);
+  try {
+    const table = await openTable(p, "axe");
+    const { page } = p;
+    const s = await drawByClick(page);
+    await page.locator(cardSel(choose(s.legal).split(" ")[1])).first().click();
+    assert.deepEqual(await seriousViolations(page), [], "the table with a card selected");
+    await page.keyboard.press("w");
+    await page.locator(".score-window").waitFor();
+    assert.deepEqual(await seriousViolations(page), [], "the table with the score window");
+    await screenshot(page, "mille-score-window");
+    await page.keyboard.press("F1");
+    await page.locator("dialog.mille-help").waitFor();
+    assert.deepEqual(await seriousViolations(page), [], "the help");
+    await screenshot(page, "mille-help");
+    await page.keyboard.press("Escape");
+    await page.locator(`${TABLE} .area-battle .qhelp`).first().click();
+    await page.getByRole("dialog", { name: "Battle pile" }).waitFor();
+    await page.keyboard.press("Escape");
+
+    // A spectator sees every side, no hand, and cannot play.
+    await signIn(eve, server.url, "eve");
+    await eve.page.goto(`${server.url}#/table/${table}?watch`);
+    await eve.page.locator(`${TABLE}[data-obs]`).waitFor();
+    assert.equal(await eve.page.locator(`${TABLE} .hand-card`).count(), 0);
+    assert.equal(await eve.page.locator(`${TABLE} .side`).count(), 2);
+    assert.equal(await eve.page.locator(`${TABLE} button.pile`).count(), 0);
+    assert.deepEqual(await seriousViolations(eve.page), [], "the spectator's view");
+    await screenshot(eve.page, "mille-spectator");
+
+    await page.keyboard.press("Escape");
+    await playHand(page, "dblclick");
+    await checkScores(page);
+    assert.deepEqual(await seriousViolations(page), [], "the score dialog");
+    noErrors(p, assert);
+    noErrors(eve, assert);
+  } finally {
+    await p.context.close();
+    await eve.context.close();
+  }
+});
+
+test("a whole hand played with the keyboard alone", async () => {
+  const p = await newPlayer(browser);
+  try {
+    await openTable(p, "keyboard");
+    const { page } = p;
+    // From here on, no mouse: keys only.
+    // O sorts the hand or not, and the choice is remembered.
+    const sort = page.locator("#mille-sort");
+    assert.equal(await sort.getAttribute("aria-pressed"), "true");
+    await page.keyboard.press("o");
+    assert.equal(await page.locator("#mille-sort").getAttribute("aria-pressed"), "false");
+    assert.equal(await page.evaluate(() => localStorage.getItem("mille-sort-hand")), "0");
+    await page.keyboard.press("o");
+    assert.equal(await page.locator("#mille-sort").getAttribute("aria-pressed"), "true");
+    // Q asks first; Escape stays.
+    await page.keyboard.press("q");
+    await page.getByRole("dialog", { name: "Leave the table?" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    assert.match(page.url(), /#\/table\/\d+$/);
+    assert.ok((await playHand(page, "keys")) >= 8);
+    await checkScores(page);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Next hand", "the score dialog's button has the focus");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === "turn", TABLE);
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("at 360 px wide nothing overflows, and the table grows on a 4K screen", async () => {
+  const p = await newPlayer(browser, { viewport: { width: 360, height: 740 } });
+  const big = await newPlayer(browser, { viewport: { width: 3840, height: 2160 }, colorScheme: "dark" });
+  try {
+    await openTable(p, "narrow");
+    const { page } = p;
+    const s = await drawByClick(page);
+    await page.locator(cardSel(choose(s.legal).split(" ")[1])).first().click();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok((await overflow()) <= 0, `the table is ${await overflow()} px wider than the screen`);
+    const card = await page.locator(`${TABLE} .hand-card`).first().boundingBox();
+    assert.ok(card.width >= 60, `hand cards stay legible (${card.width} px)`);
+    await screenshot(page, "mille-360");
+    // A refusal's bubble stays on the screen too.
+    await page.keyboard.press("Escape");
+    await drag(page, `${TABLE} .hand-card >> nth=-1`, `${TABLE} [data-target="draw"] .pile`);
+    assert.equal(await page.locator(".bubble").count(), 0, "a drop on the draw pile puts the card back");
+    assert.equal(await page.locator(`${TABLE} .hand-card`).count(), 7, "and the card is still in the hand");
+    // A finger drags a card to the discard pile.
+    const discard = s.legal.find((a) => a.startsWith("discard "));
+    await touchDrag(p, cardSel(discard.split(" ")[1]), `${TABLE} [data-target="discard"] .pile`);
+    await waitChange(page, s.obs);
+    await page.locator("#announce p").filter({ hasText: /^You discarded/ }).waitFor({ state: "attached" });
+
+    await openTable(big, "large");
+    const wide = await big.page.locator(`${TABLE} .hand-card`).first().boundingBox();
+    assert.ok(wide.width >= 180, `cards grow on a 4K screen (${wide.width} px)`);
+    await screenshot(big.page, "mille-4k-dark");
+    noErrors(p, assert);
+    noErrors(big, assert);
+  } finally {
+    await p.context.close();
+    await big.context.close();
+  }
+});
+
+// A scripted server for what a dealt game reaches only by chance: the
+// page is served by the real server, its WebSocket answered by the test.
+const ZERO = { miles: 0, safeties: 0, all_safeties: 0, coups: 0, trip: 0, delayed_action: 0, safe_trip: 0, extension: 0, shut_out: 0 };
+const side = (team, more = {}) => ({ team, battle: [], speed: [], distance: [], safeties: [], coups: [], score: { hand: 0, game: 0 }, ...more });
+
+function observation({ status, legal = [], hand, events = [], teams, scores = [ZERO, ZERO] }) {
+  return {
+    rules: "bsd", seat: 0, hand, deck: 40, discards: ["25"], target: 700, extended: false,
+    seats: [{ seat: 0, team: 0, hand_size: hand.length }, { seat: 1, team: 1, hand_size: 6 }],
+    teams: teams || [side(0, { battle: ["go", "stop"], distance: ["100", "100"] }), side(1, { battle: ["go"], distance: ["200"] })],
+    viewer: { seat: 0 }, config: { rules: "bsd", players: 2, stacking: false },
+    status, legal, events, hand_number: 0, games_won: [0, 0], hand_scores: scores, last_hand: null,
+    seat_info: [{ name: "ann", kind: "human" }, { name: "BSD", kind: "computer", level: "classic" }],
+  };
+}
+
+test("a coup fourré, a chance let pass, the extension question and the game's end (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const sent = [];
+  let ws;
+  await p.context.routeWebSocket(/\/ws$/, (route) => {
+    ws = route;
+    route.onMessage((text) => {
+      const m = JSON.parse(text);
+      sent.push(m);
+      const reply = (r) => route.send(JSON.stringify(r));
+      if (m.type === "hello") {
+        reply({ type: "welcome", version: 1, server: "script", name: m.name, token: "0123456789abcdef",
+          limits: { max_message_bytes: 65536, messages_per_second: 20, burst: 40, idle_seconds: 120, away_seconds: 60 },
+          seats: [{ table: 1, game: "mille", seat: 0 }], games: [{ game: "mille", levels: ["classic"] }] });
+      } else if (m.type === "join") {
+        reply({ type: "joined", table: 1, seat: 0, seq: 9, observation: observation({
+          status: { phase: "coup_fourre", seat: 0, hazard: "stop", attacker: 1 },
+          legal: ["coup_fourre right_of_way", "decline"],
+          hand: ["25", "go", "right_of_way", "extra_tank", "gasoline", "75"],
+          events: [{ event: "played", seat: 1, card: "stop", team: 0 }],
+        }) });
+      } else if (m.type === "list") reply({ type: "tables", tables: [] });
+      else if (m.type === "ping") reply({ type: "pong" });
+    });
+  });
+  const update = (o) => ws.send(JSON.stringify({ type: "update", table: 1, seq: 10, observation: observation(o) }));
+  const ack = (m) => ws.send(JSON.stringify({ type: "ack", table: 1, id: m.id, seq: 10 }));
+  /** Waits for the page to send a move with this action. */
+  async function moveSent(action) {
+    for (let i = 0; i < 100; i++) {
+      const m = sent.find((x) => x.type === "move" && x.action === action && !x.seen);
+      if (m) {
+        m.seen = true;
+        return m;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the page never sent ${action}: ${JSON.stringify(sent.filter((x) => x.type === "move").map((x) => x.action))}`);
+  }
+  const announced = (text) => p.page.locator("#announce p").filter({ hasText: text }).first().waitFor({ state: "attached" });
+  try {
+    const { page } = p;
+    await page.goto(`${server.url}#/table/1`);
+    await page.locator("#name").fill("ann");
+    await page.getByRole("button", { name: "Play" }).click();
+    await page.locator(`${TABLE}[data-obs]`).waitFor();
+    await announced("BSD played Stop on you.");
+    await page.locator("#mille-prompt").getByText("coup fourré").waitFor();
+    await page.locator("#alert p").filter({ hasText: "Coup fourré chance: you hold Right of Way against the Stop" }).waitFor({ state: "attached" });
+    assert.equal(sent.filter((m) => m.type === "join").length, 1, "the table is joined once");
+
+    // A click on the matching safety is the coup fourré.
+    await page.locator(cardSel("right_of_way")).click();
+    ack(await moveSent("coup_fourre right_of_way"));
+    update({
+      status: { phase: "turn", seat: 0, drawn: true },
+      legal: ["play 25 0", "discard 25"],
+      hand: ["25", "go", "extra_tank", "gasoline", "75", "50", "100"],
+      teams: [side(0, { battle: ["go", "stop"], distance: ["100", "100"], safeties: ["right_of_way"], coups: ["right_of_way"] }), side(1, { battle: ["go"], distance: ["200"] })],
+      events: [{ event: "coup_fourre", seat: 0, safety: "right_of_way", hazard: "stop" }, { event: "drew", seat: 0, card: "50" }, { event: "drew", seat: 0, card: "100" }],
+    });
+    await announced("Coup fourré! You answered Stop with Right of Way.");
+    await announced("You drew 100 miles.");
+    await page.locator(`${TABLE} [data-target="safeties:0"] svg.card-coup`).waitFor();
+
+    // P during a chance lets it pass, then picks once the draw is legal.
+    update({
+      status: { phase: "coup_fourre", seat: 0, hazard: "out_of_gas", attacker: 1 },
+      legal: ["coup_fourre extra_tank", "decline"],
+      hand: ["25", "go", "extra_tank", "gasoline", "75", "50"],
+      events: [{ event: "played", seat: 1, card: "out_of_gas", team: 0 }],
+    });
+    await page.locator("#mille-prompt").getByText("Extra Tank").waitFor();
+    await page.keyboard.press("p");
+    ack(await moveSent("decline"));
+    update({ status: { phase: "turn", seat: 0, drawn: false }, legal: ["draw"], hand: ["25", "go", "extra_tank", "gasoline", "75", "50"], events: [{ event: "declined_coup_fourre", seat: 0 }] });
+    ack(await moveSent("draw"));
+    await announced("You let the coup fourré pass.");
+
+    // The extension question: Yes extends.
+    update({ status: { phase: "extension", seat: 0 }, legal: ["extend", "end_trip"], hand: ["25", "go", "extra_tank", "gasoline", "75", "50"] });
+    const ext = page.getByRole("dialog", { name: "Extension" });
+    await ext.waitFor();
+    assert.deepEqual(await seriousViolations(page), [], "the extension dialog");
+    await screenshot(page, "mille-extension");
+    await ext.getByRole("button", { name: "Yes" }).click();
+    ack(await moveSent("extend"));
+
+    // The end of the game: the winners, the scores, the high-score table.
+    const won = { ...ZERO, miles: 1000, safeties: 100, coups: 300, trip: 400, extension: 200 };
+    update({
+      status: { phase: "game_over" },
+      hand: [],
+      teams: [side(0, { score: { hand: 2000, game: 3500 }, distance: ["200", "200", "100", "100", "100", "100", "100", "100"] }), side(1, { score: { hand: 200, game: 4200 }, distance: ["200"] })],
+      scores: [won, { ...ZERO, miles: 200 }],
+      events: [{ event: "extension", seat: 0, extend: true }, { event: "trip_completed", team: 0 }, { event: "hand_over", scores: [won, { ...ZERO, miles: 200 }], totals: [5500, 4400] }, { event: "game_over", winners: [0] }],
+    });
+    const over = page.getByRole("dialog", { name: "Game over" });
+    await over.waitFor();
+    await over.getByText("You win the game!").waitFor();
+    assert.match(await over.innerText(), /Overall total\s+5500\s+4400/);
+    assert.equal(await over.getByRole("link", { name: "The high-score table" }).getAttribute("href"), "#/scores/mille");
+    await announced("The game is over: you win!");
+    await screenshot(page, "mille-game-over");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
