@@ -27,13 +27,15 @@ function milleBinary() {
 }
 
 /** Starts a server. Options: away, handPause, botDelay (seconds/ms as the
- *  server's flags take them), extra flags. Answers {url, stop(), kill(),
- *  data}. With $WEB_DIR set, the page is served from that directory. */
-export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate = 200, args = [], data } = {}) {
+ *  server's flags take them), rate, extra args, `data` (a directory the
+ *  caller keeps, e.g. to restart a server on it), `listen` (an address,
+ *  e.g. a stopped server's). Answers {url, addr, data, stop(), kill()}.
+ *  With $WEB_DIR set, the page is served from that directory. */
+export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate = 200, args = [], data, listen = "127.0.0.1:0" } = {}) {
   const dir = data || mkdtempSync(join(tmpdir(), "page-test-"));
   const flags = [
     "serve",
-    "--listen", "127.0.0.1:0",
+    "--listen", listen,
     "--no-socket",
     "--data", dir,
     "--away", String(away),
@@ -132,4 +134,18 @@ export async function seriousViolations(page) {
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+}
+
+/** Signs in and opens a new Mille Bornes table from the lobby: the player
+ *  at seat 1, a `classic` computer at seat 2. Answers the table's id once
+ *  the table shows its first observation. */
+export async function openMilleTable(player, url, name, { rules = "bsd" } = {}) {
+  const { page } = player;
+  await signIn(player, url, name);
+  await page.getByRole("button", { name: "New Mille Bornes table" }).click();
+  await page.locator("#rules").selectOption(rules);
+  await page.locator("#seat-1").selectOption("computer:classic");
+  await page.locator("#create").click();
+  await page.locator(".mille[data-obs]").waitFor();
+  return Number(/#\/table\/(\d+)/.exec(page.url())[1]);
 }

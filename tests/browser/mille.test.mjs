@@ -8,7 +8,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations } from "./harness.mjs";
+import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations, openMilleTable } from "./harness.mjs";
 
 let server;
 let browser;
@@ -28,16 +28,9 @@ const SAFETIES = ["extra_tank", "puncture_proof", "driving_ace", "right_of_way"]
 const MILES = { 25: 25, 50: 50, 75: 75, 100: 100, 200: 200 };
 const REMEDIES = ["gasoline", "spare_tire", "repairs", "end_of_limit", "go"];
 
-/** Opens a new bsd table against the `classic` computer from the lobby. */
-async function openTable(player, name, { rules = "bsd" } = {}) {
-  const { page } = player;
-  await signIn(player, server.url, name);
-  await page.getByRole("button", { name: "New Mille Bornes table" }).click();
-  await page.locator("#rules").selectOption(rules);
-  await page.locator("#seat-1").selectOption("computer:classic");
-  await page.locator("#create").click();
-  await page.locator(`${TABLE}[data-obs]`).waitFor();
-  return Number(/#\/table\/(\d+)/.exec(page.url())[1]);
+/** Opens a new table against the `classic` computer from the lobby. */
+function openTable(player, name, options) {
+  return openMilleTable(player, server.url, name, options);
 }
 
 /** What the page shows of the game: its phase, legal actions, the
