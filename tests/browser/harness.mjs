@@ -5,16 +5,18 @@
 // in tests/browser/artifacts/.
 
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { connect } from "node:net";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(here, "../..");
 export const ARTIFACTS = join(here, "artifacts");
+export const WEB = join(ROOT, "crates", "table-server", "web");
 
 /** The `mille` binary: $MILLE_BIN, else the workspace's debug build
  *  (built if missing). */
@@ -62,6 +64,15 @@ export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate
     });
   });
   const exited = new Promise((ok) => child.on("exit", ok));
+  // A server built before the page last changed would test an old page.
+  const web = process.env.WEB_DIR || WEB;
+  for (const name of ["app.js", "net.js"]) {
+    const served = await (await fetch(`http://${addr}/${name}`)).text();
+    if (served !== readFileSync(join(web, name), "utf8")) {
+      child.kill("SIGKILL");
+      throw new Error(`the server's ${name} is not the tree's: rebuild it (cargo build -p mille) or set WEB_DIR`);
+    }
+  }
   return {
     url: `http://${addr}/`,
     addr,
@@ -148,4 +159,17 @@ export async function openMilleTable(player, url, name, { rules = "bsd" } = {}) 
   await page.locator("#create").click();
   await page.locator(".mille[data-obs]").waitFor();
   return Number(/#\/table\/(\d+)/.exec(page.url())[1]);
+}
+
+/** Sends `GET path` as written (a browser or fetch would tidy `..` away)
+ *  and answers the status code. */
+export function rawGet(addr, path) {
+  const [host, port] = addr.split(/:(?=\d+$)/);
+  return new Promise((ok, fail) => {
+    const socket = connect(Number(port), host, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${addr}\r\nConnection: close\r\n\r\n`));
+    let text = "";
+    socket.on("data", (d) => (text += d));
+    socket.on("end", () => ok(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] || 0)));
+    socket.on("error", fail);
+  });
 }

@@ -4,7 +4,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations } from "./harness.mjs";
+import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations, rawGet, WEB } from "./harness.mjs";
 
 let server;
 let browser;
@@ -33,7 +33,9 @@ test("the server sends the page, with its security headers, and nothing else", a
     assert.equal(r.status, 200, name);
   }
   assert.equal((await fetch(new URL("Cargo.toml", server.url))).status, 404);
-  assert.equal((await fetch(new URL("../../etc/passwd", server.url))).status, 404);
+  for (const path of ["/../Cargo.toml", "/%2e%2e/Cargo.toml", "/..%2fCargo.toml", "/.hidden.js"]) {
+    assert.equal(await rawGet(server.addr, path), 404, path);
+  }
   const health = await (await fetch(new URL("health", server.url))).json();
   assert.equal(health.status, "ok");
 });
@@ -90,8 +92,14 @@ test("a newcomer names herself, opens a private table and a friend joins it by i
     await thief.page.getByText("the name ann is taken").waitFor();
     await thief.context.close();
 
-    // Back in the lobby, ann's seat is offered back to her.
+    // Leaving a game that is on asks first; back in the lobby, ann's seat
+    // is offered back to her.
     await ann.page.goto(`${server.url}#/`);
+    await ann.page.getByRole("dialog").getByText("The seat stays yours").waitFor();
+    await ann.page.getByRole("button", { name: "Stay" }).click();
+    assert.match(ann.page.url(), /#\/table\/\d+\?code=/, "staying keeps the table's address");
+    await ann.page.locator("#leave").click();
+    await ann.page.getByRole("button", { name: "Leave the table" }).click();
     await ann.page.getByRole("button", { name: /Back to/ }).first().waitFor();
     await screenshot(ann.page, "lobby-with-table");
     for (const p of [ann, bob, eve]) noErrors(p, assert);
@@ -107,6 +115,48 @@ test("the page is legible at 360 px wide", async () => {
     const overflow = await p.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the lobby is ${overflow} px wider than the screen`);
     await screenshot(p.page, "lobby-360");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("a server serving the page from a directory serves that directory's page files and nothing else", async () => {
+  const dev = await startServer({ args: process.env.WEB_DIR ? [] : ["--web", WEB] });
+  try {
+    assert.equal((await fetch(new URL("lobby.js", dev.url))).status, 200);
+    for (const path of ["/../Cargo.toml", "/%2e%2e/src/web.rs", "/..%2f..%2fCargo.toml", "/.hidden.js", "/web.rs"]) {
+      assert.equal(await rawGet(dev.addr, path), 404, path);
+    }
+  } finally {
+    await dev.stop();
+  }
+});
+
+test("two tabs of one browser keep both names' tokens", async () => {
+  const p = await newPlayer(browser);
+  try {
+    const first = p.page;
+    const second = await p.context.newPage();
+    await first.goto(server.url);
+    await second.goto(server.url);
+    await first.locator("#name").fill("tab-one");
+    await first.getByRole("button", { name: "Play" }).click();
+    await first.locator("#conn.open").waitFor();
+    // The second tab, opened before, plays under another name.
+    await second.locator("#name").fill("tab-two");
+    await second.getByRole("button", { name: "Play" }).click();
+    await second.locator("#conn.open").waitFor();
+    const tokens = await first.evaluate(() => Object.keys(JSON.parse(localStorage.getItem("table-identity")).tokens).sort());
+    assert.deepEqual(tokens, ["tab-one", "tab-two"]);
+    // Either name comes back with its token: the first tab, reloaded on
+    // its name form, takes tab-one again.
+    await first.goto(`${server.url}#/name`);
+    await first.locator("#name").fill("tab-one");
+    await first.getByRole("button", { name: "Play" }).click();
+    await first.locator("#conn.open").waitFor();
+    await first.getByText("Playing as").waitFor();
+    assert.equal(await first.locator("#who strong").innerText(), "tab-one");
     noErrors(p, assert);
   } finally {
     await p.context.close();

@@ -120,12 +120,21 @@ pub async fn file(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMa
     let unchanged = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+        .is_some_and(|v| matches_tag(v, &tag));
     if unchanged {
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
     set(&mut out, header::CONTENT_TYPE, content_type(name));
     (StatusCode::OK, out, bytes).into_response()
+}
+
+/// Whether an `If-None-Match` value names `tag` (weakly, as proxies may
+/// give it back) or is `*`.
+fn matches_tag(value: &str, tag: &str) -> bool {
+    value.split(',').any(|t| {
+        let t = t.trim();
+        t == "*" || t.trim_start_matches("W/") == tag
+    })
 }
 
 /// The page's total size in bytes, as served.
@@ -163,6 +172,16 @@ mod tests {
     #[test]
     fn the_page_stays_under_300_kb() {
         assert!(page_bytes() < 300 * 1024, "{} bytes", page_bytes());
+    }
+
+    #[test]
+    fn a_tag_given_back_weakly_or_a_star_means_unchanged() {
+        let tag = etag(b"page");
+        assert!(matches_tag(&tag, &tag));
+        assert!(matches_tag(&format!("W/{tag}"), &tag));
+        assert!(matches_tag(&format!("\"x\", {tag}"), &tag));
+        assert!(matches_tag("*", &tag));
+        assert!(!matches_tag("\"other\"", &tag));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 
 import { Client, loadIdentity, nameProblem } from "./net.js";
 import { Lobby } from "./lobby.js";
-import { el, announce, dialog, typing } from "./ui.js";
+import { el, announce, dialog, typing, rankingNodes } from "./ui.js";
 
 const main = document.getElementById("main");
 const connLine = document.getElementById("conn");
@@ -25,8 +25,13 @@ const who = document.getElementById("who");
 
 const client = new Client();
 let lobby = null;
-let current = null; // {table, view, game}
+let current = null; // {table, view, game, seat, over, hash}
 let route = null;
+/** Counts navigations: a table still opening when another screen was
+ *  asked for gives up. */
+let navigation = 0;
+/** Set by the table's own "leave" (which asked already). */
+let leaving = false;
 
 /** The route in the address: {page: "lobby"|"table"|"scores"|"name", table, code, watch}. */
 function parseRoute() {
@@ -48,17 +53,27 @@ export function tableLink(table, code) {
   return `${base}#/table/${table}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
 }
 
+let shownState = "";
+
 function showState({ state, attempt, heldFor, seated }) {
-  let text = "";
-  let cls = state;
-  if (state === "open") text = "connected";
-  else if (state === "connecting") text = "connecting…";
-  else if (state === "reconnecting") {
-    text = `reconnecting (attempt ${attempt})`;
-    if (seated && client.welcome) text += heldFor > 0 ? `: your seat is held for ${heldFor} s` : ": a computer plays your seat until you are back";
-  } else if (state === "closed") text = "not connected";
-  connLine.textContent = text;
-  connLine.className = `conn ${cls}`;
+  const words = { open: "connected", connecting: "connecting…", reconnecting: "reconnecting", closed: "not connected", idle: "" };
+  // The status region says the state when it changes; the attempts and
+  // the countdown, rewritten every second, are not read out.
+  let detail = "";
+  if (state === "reconnecting") {
+    detail = ` (attempt ${attempt})`;
+    if (seated && client.welcome) detail += heldFor > 0 ? `: your seat is held for ${heldFor} s` : ": a computer plays your seat until you are back";
+  }
+  if (state !== shownState) {
+    connLine.replaceChildren(el("span", {}, words[state] ?? state), el("span", { "aria-hidden": "true", class: "conn-detail" }, detail));
+    if (state === "reconnecting" && seated && client.welcome) {
+      announce(`The connection is lost; reconnecting. Your seat is held for ${heldFor} seconds.`, { assertive: true });
+    }
+    shownState = state;
+  } else {
+    connLine.querySelector(".conn-detail")?.replaceChildren(detail);
+  }
+  connLine.className = `conn ${state}`;
   document.body.dataset.conn = state;
 }
 
@@ -84,14 +99,17 @@ client.on("welcome", (w) => {
     " ",
     el("a", { href: "#/name", class: "small" }, "change"),
   );
-  if (!route || route.page === "name") go();
-  else if (w.reconnected) announce("Connected again.");
+  if (w.reconnected && current) announce("Connected again.");
   else go();
 });
 
 for (const type of ["joined", "watching", "update"]) {
   client.on(type, (msg) => {
-    if (current && msg.table === current.table) current.view?.show(msg);
+    if (current && msg.table === current.table) {
+      current.over = gameOver(msg.observation);
+      if (current.view) current.view.show(msg);
+      else current.waiting?.push(msg);
+    }
     if (type === "update" && msg.seats && lobby) lobby.seatsChanged(msg.table, msg.seats);
   });
 }
@@ -99,7 +117,12 @@ client.on("ack", (msg) => {
   if (current && msg.table === current.table) current.view?.acked(msg);
 });
 client.on("error", (msg) => {
-  if (current && msg.table === current.table) current.view?.refused(msg);
+  if (current && msg.table === current.table && msg.id === undefined && ["no_such_table", "game_over"].includes(msg.code)) {
+    // The table ended or closed while this page was away from it.
+    const gone = current.table;
+    closeTable({ keep: true });
+    tableGone(`Table ${gone} is not there any more: ${msg.message}.`);
+  } else if (current && msg.table === current.table) current.view?.refused(msg);
   else if (msg.id === undefined && msg.table === undefined && !["rate_limited"].includes(msg.code) && client.welcome) {
     announce(msg.message, { assertive: true });
   }
@@ -110,9 +133,18 @@ client.on("tables", (msg) => lobby?.tables(msg.tables));
 async function go() {
   // "#main" and the like are places in the page, not routes.
   if (location.hash && !location.hash.startsWith("#/")) return;
-  route = parseRoute();
+  const next = parseRoute();
+  if (current && !(next.page === "table" && next.table === current.table) && !(await mayLeave())) {
+    // Stay: the address goes back to the table's.
+    history.replaceState(null, "", current.hash);
+    return;
+  }
+  route = next;
+  navigation += 1;
+  lobby?.destroy();
+  lobby = null;
   if (route.page === "name") return askName("");
-  if (!client.welcome) return;
+  if (!client.online) return;
   if (route.page === "table") {
     if (current?.table === route.table) return;
     await openTable(route);
@@ -121,6 +153,30 @@ async function go() {
   closeTable();
   if (route.page === "scores") return showScores(route.game);
   showLobby();
+}
+
+/** Whether the game is over in this observation (either game's). */
+function gameOver(obs) {
+  return obs?.status?.phase === "game_over" || obs?.phase === "Over";
+}
+
+/** Leaving a seat while its game is on lets a computer play it after a
+ *  while: ask first (unless the table's own "leave" asked already). */
+async function mayLeave() {
+  if (leaving || !current || current.seat === null || current.over) {
+    leaving = false;
+    return true;
+  }
+  const away = client.welcome?.limits?.away_seconds ?? 60;
+  const choice = await dialog({
+    title: `Leave table ${current.table}?`,
+    body: [el("p", {}, `The seat stays yours: come back to it from the tables. While you are away, a computer plays it after ${away} seconds.`)],
+    buttons: [
+      { label: "Leave the table", value: true },
+      { label: "Stay", value: false, primary: true },
+    ],
+  });
+  return choice === true;
 }
 
 function closeTable({ keep = false } = {}) {
@@ -132,6 +188,7 @@ function closeTable({ keep = false } = {}) {
 }
 
 function showLobby() {
+  lobby?.destroy();
   lobby = new Lobby(main, client, { open: (table, opts) => navigate(table, opts) });
   document.title = "Tables – Mille Bornes & cubes";
   main.focus({ preventScroll: true });
@@ -147,8 +204,13 @@ function navigate(table, { code, watch } = {}) {
 
 async function openTable({ table, code, watch }) {
   closeTable();
-  lobby = null;
+  const nav = navigation;
+  // After each wait: was another screen asked for meanwhile?
+  const stale = () => nav !== navigation;
   main.replaceChildren(el("p", { class: "loading" }, `Opening table ${table}…`));
+  // What the table says while its screen is being made waits for it.
+  const opening = { table, game: null, view: null, seat: null, over: false, hash: location.hash, waiting: [] };
+  current = opening;
   const held = client.welcome.seats.find((s) => s.table === table);
   let msg;
   let note = "";
@@ -161,12 +223,13 @@ async function openTable({ table, code, watch }) {
       try {
         msg = await client.watch(table, { code });
       } catch (e2) {
-        return tableGone(e2.message);
+        return stale() || tableGone(e2.message);
       }
     } else {
-      return tableGone(e.message);
+      return stale() || tableGone(e.message);
     }
   }
+  if (stale()) return client.leave(table);
   const obs = msg.observation;
   const game = obs && obs.settings ? "cubes" : "mille";
   let summary = null;
@@ -177,6 +240,7 @@ async function openTable({ table, code, watch }) {
     // The summary only adds who is connected; the table works without it.
   }
   const mod = await import(game === "cubes" ? "./cubes.js" : "./mille.js");
+  if (stale()) return client.leave(table);
   const seat = msg.type === "joined" ? msg.seat : null;
   const ctx = {
     client,
@@ -188,6 +252,7 @@ async function openTable({ table, code, watch }) {
     move: (action) => client.move(table, action),
     ready: () => client.ready(table),
     leave: () => {
+      leaving = true;
       location.hash = "#/";
     },
     announce,
@@ -195,9 +260,13 @@ async function openTable({ table, code, watch }) {
   document.body.dataset.game = game;
   const viewRoot = el("div", { class: "table-view" });
   main.replaceChildren(tableBar(table, game, summary, seat, code), viewRoot);
-  current = { table, game, view: null };
-  current.view = mod.mount(viewRoot, ctx);
-  current.view.show(msg);
+  Object.assign(opening, { game, seat, over: gameOver(obs) });
+  const view = mod.mount(viewRoot, ctx);
+  // The answer, then whatever came after it, in order.
+  view.show(msg);
+  for (const m of opening.waiting) if (m !== msg && m.type === "update") view.show(m);
+  opening.view = view;
+  opening.waiting = [];
   if (note) announce(note);
   const whoSits = seat === null ? "watching" : `seat ${seat + 1}`;
   document.title = `Table ${table} (${whoSits}) – ${game === "cubes" ? "cubes" : "Mille Bornes"}`;
@@ -236,6 +305,7 @@ function tableBar(table, game, summary, seat, code) {
 }
 
 function tableGone(message) {
+  current = null;
   main.replaceChildren(
     el("div", { class: "panel" }, el("h1", {}, "This table cannot be opened"), el("p", { role: "alert" }, message), el("p", {}, el("a", { href: "#/" }, "Back to the tables"))),
   );
@@ -251,23 +321,14 @@ async function showScores(game) {
     el("a", { href: "#/scores/cubes", "aria-current": game === "cubes" ? "page" : null }, "cubes rankings"),
   );
   main.append(tabs);
-  const kinds = game === "cubes" ? ["Standard", "Blitz"] : [null];
-  for (const kind of kinds) {
-    const m = { type: "rankings", game };
-    if (kind) m.kind = kind;
-    try {
-      const r = await client.request(m, "rankings");
-      main.append(el("pre", { class: "rankings", tabindex: "0" }, r.text));
-    } catch (e) {
-      main.append(el("p", { role: "alert" }, e.message));
-    }
-  }
+  main.append(...(await rankingNodes(client, game)));
   document.title = "Scores – Mille Bornes & cubes";
 }
 
 /** The name form: the first screen of a new player, and "change". */
 function askName(problem) {
   closeTable({ keep: true });
+  lobby?.destroy();
   lobby = null;
   const id = loadIdentity();
   const input = el("input", { id: "name", name: "name", autocomplete: "nickname", maxlength: "24", required: true, value: client.name || id.last || "" });
@@ -287,11 +348,7 @@ function askName(problem) {
           input.focus();
           return;
         }
-        client.stop();
-        client.welcome = null;
-        client.attempt = 0;
-        client.tables.clear();
-        client.pending.clear();
+        client.reset();
         if (location.hash.startsWith("#/name")) history.replaceState(null, "", "#/");
         route = null;
         client.start(name);
@@ -341,6 +398,10 @@ document.querySelector(".skip")?.addEventListener("click", (e) => {
   main.focus();
 });
 window.addEventListener("pagehide", () => client.stop());
+// A page brought back from the browser's back-forward cache connects again.
+window.addEventListener("pageshow", (e) => {
+  if (e.persisted && client.name) client.start(client.name);
+});
 
 // Start: the name this browser played under last, else ask for one.
 route = parseRoute();

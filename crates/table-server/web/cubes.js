@@ -5,7 +5,7 @@
 // move is refused from the server's `error.message`, and every number
 // shown is one the observation carries.
 
-import { el, svg, announce, dialog, reducedMotion } from "./ui.js";
+import { el, svg, announce, dialog, reducedMotion, rankingNodes } from "./ui.js";
 import { dieSvg } from "./cards.js";
 
 const DIGIT = { One: "1", Two: "2", Three: "3", Four: "4", Five: "5", Six: "6", Joker: "J" };
@@ -112,7 +112,7 @@ class CubesView {
         { class: "cu-panel", "aria-labelledby": "cu-others-h" },
         el("h2", { id: "cu-others-h" }, "Games in progress"),
         this.others,
-        el("p", { class: "cu-links" }, el("a", { href: "#/scores/cubes", id: "cu-rankings" }, "cubes rankings"), " · ", el("button", { type: "button", class: "linkish", onclick: () => this.help() }, "Help (F1)")),
+        el("p", { class: "cu-links" }, el("button", { type: "button", class: "linkish", id: "cu-rankings", onclick: async () => dialog({ title: "cubes rankings", body: await rankingNodes(this.ctx.client, "cubes") }) }, "cubes rankings"), " · ", el("button", { type: "button", class: "linkish", onclick: () => this.help() }, "Help (F1)")),
       ),
     );
     this.over = el("div", { class: "cu-over", hidden: true });

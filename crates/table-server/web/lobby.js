@@ -59,6 +59,12 @@ export class Lobby {
     this.offWelcome = client.on("welcome", () => this.refresh());
   }
 
+  /** Stops asking and listening: the lobby is no longer shown. */
+  destroy() {
+    clearInterval(this.timer);
+    this.offWelcome();
+  }
+
   refresh() {
     this.client.send({ type: "list" });
   }
@@ -113,6 +119,11 @@ export class Lobby {
 
   /** The answer to `list`. */
   tables(list) {
+    // Drawn again only when something changed: a redraw would move a
+    // screen reader's place and the focus.
+    const text = JSON.stringify(list);
+    if (text === this.shown) return;
+    this.shown = text;
     this.list = list;
     this.render();
   }
@@ -132,11 +143,11 @@ export class Lobby {
       ["mille", "Mille Bornes"],
       ["cubes", "cubes"],
     ];
-    const focusId = document.activeElement?.id;
+    const focusId = this.tableBox.contains(document.activeElement) ? document.activeElement.id : "";
     const parts = [];
     for (const [game, title] of games) {
       const rows = this.list.filter((t) => t.game === game && t.status !== "over");
-      parts.push(el("h2", {}, `${title} tables`));
+      parts.push(el("h2", { tabindex: "-1" }, `${title} tables`));
       if (!rows.length) {
         parts.push(el("p", { class: "empty" }, `No ${title} table yet: open one with “New ${title} table”.`));
         continue;
@@ -188,7 +199,11 @@ export class Lobby {
       );
     }
     this.tableBox.replaceChildren(...parts);
-    if (focusId) document.getElementById(focusId)?.focus();
+    if (focusId) {
+      // The same button, or its row's other one, or the list's heading.
+      const again = document.getElementById(focusId) || document.getElementById(focusId.replace(/^(join|back)-/, (m) => (m === "join-" ? "back-" : "join-")));
+      (again || this.tableBox.querySelector("h2"))?.focus();
+    }
   }
 
   /** The form for a new table of `game`. */
@@ -271,6 +286,9 @@ export class Lobby {
 
     const submit = async (e) => {
       e.preventDefault();
+      const button = box.querySelector("#create");
+      if (button.disabled) return;
+      button.disabled = true;
       problem.textContent = "";
       const seats = [...seatsBox.querySelectorAll("select")].map((s) =>
         s.value === "human" ? { kind: "human" } : { kind: "computer", level: s.value.slice("computer:".length) },
@@ -294,6 +312,7 @@ export class Lobby {
         this.open(created.table.id, { code });
       } catch (err) {
         problem.textContent = err.message;
+        button.disabled = false;
       }
     };
 

@@ -39,28 +39,45 @@ export function nameProblem(name) {
   return "";
 }
 
+/** The errors each request may be refused with (others about the same
+ *  table come from messages nobody waits for, such as a `leave`). */
+const REFUSALS = {
+  join: ["no_such_table", "no_such_seat", "seat_taken", "table_full", "game_over", "unavailable", "bad_message"],
+  watch: ["no_such_table", "unavailable", "bad_message"],
+  create: ["bad_setup", "unavailable", "bad_message"],
+  rankings: ["unavailable", "bad_message"],
+  list: [],
+};
+/** How long a request waits for its answer (one dropped by the rate
+ *  limit never gets one). */
+const REQUEST_TIMEOUT_MS = 10000;
+
 /** The connection. Events (listen with `on`): `state` ({state, attempt,
- *  heldFor}), `welcome`, `identity` (the name was refused: {code,
- *  message}), `message` (every server message), and one per message
- *  type (`tables`, `update`, `ack`, `error`, ...). */
+ *  heldFor, seated}), `welcome` (with `reconnected`), `identity` (the name
+ *  was refused: {code, message}), `message` (every server message), and
+ *  one per message type (`tables`, `update`, `ack`, `error`, ...). */
 export class Client {
   constructor(url = defaultUrl()) {
     this.url = url;
-    this.identity = loadIdentity();
     this.name = "";
+    /** The last `welcome` (its seats and games; kept while the link is down). */
     this.welcome = null;
+    /** Whether this connection has been welcomed: messages wait for it. */
+    this.online = false;
     this.state = "idle";
     this.attempt = 0;
-    /** Tables followed: id -> {mode: "seat"|"watch", seat, code, seq}. */
+    /** Tables followed: id -> {mode: "seat"|"watch", seat, code, seq, asking}. */
     this.tables = new Map();
     /** Moves sent and not answered: id -> {table, action}. */
     this.pending = new Map();
+    /** Requests waiting for their answer, oldest first. */
     this.requests = [];
     this.handlers = new Map();
     this.nextId = Date.now();
     this.ws = null;
     this.timer = null;
     this.pinger = null;
+    this.ticker = null;
     this.droppedAt = 0;
   }
 
@@ -108,7 +125,8 @@ export class Client {
     this.ws = ws;
     ws.onopen = () => {
       const hello = { type: "hello", version: PROTOCOL, name: this.name, client: CLIENT };
-      const token = this.identity.tokens[this.name];
+      // Read again: another tab of this browser may have played since.
+      const token = loadIdentity().tokens[this.name];
       if (token) hello.token = token;
       ws.send(JSON.stringify(hello));
     };
@@ -124,10 +142,12 @@ export class Client {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      const wasOnline = this.online;
+      this.online = false;
       clearInterval(this.pinger);
-      for (const r of this.requests.splice(0)) r.reject(new Error("the connection dropped"));
+      this.rejectAll("the connection dropped");
       if (this.stopped) return;
-      if (!this.droppedAt && this.welcome) this.droppedAt = Date.now();
+      if (!this.droppedAt && wasOnline) this.droppedAt = Date.now();
       this.closeReason = e.reason || "";
       this.retry();
     };
@@ -139,6 +159,7 @@ export class Client {
     // Quickly at first (a server restart takes a moment), then every few seconds.
     const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt - 1, 5));
     this.timer = setTimeout(() => this.connect(), delay);
+    // The seat's countdown, once a second while the link is down.
     this.ticker ||= setInterval(() => {
       if (this.state === "reconnecting") this.setState("reconnecting");
       else {
@@ -148,14 +169,34 @@ export class Client {
     }, 1000);
   }
 
-  /** Stops for good (a name refused, or the page leaving). */
+  /** Stops for good (a name refused, another name, or the page leaving). */
   stop() {
     this.stopped = true;
+    this.online = false;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
-    if (this.ws) this.ws.close();
+    const ws = this.ws;
     this.ws = null;
+    if (ws) ws.close();
+    this.rejectAll("the connection was closed");
     this.setState("closed");
+  }
+
+  /** Forgets everything of the last name: for playing under another. */
+  reset() {
+    this.stop();
+    this.welcome = null;
+    this.attempt = 0;
+    this.droppedAt = 0;
+    this.tables.clear();
+    this.pending.clear();
+  }
+
+  rejectAll(why) {
+    for (const r of this.requests.splice(0)) {
+      clearTimeout(r.timer);
+      r.reject(Object.assign(new Error(why), { code: "offline" }));
+    }
   }
 
   receive(msg) {
@@ -179,20 +220,25 @@ export class Client {
         break;
       case "error":
         if (msg.id !== undefined) this.pending.delete(msg.id);
-        if (!this.welcome && ["name_taken", "bad_token", "bad_name", "version"].includes(msg.code)) {
+        if (!this.online && ["name_taken", "bad_token", "bad_name", "version"].includes(msg.code)) {
           this.stop();
           this.emit("identity", msg);
           return;
         }
-        if (msg.table !== undefined && msg.id === undefined && ["no_such_table", "game_over", "unavailable"].includes(msg.code)) {
-          // A table that is gone is not followed again after a reconnection.
+        if (msg.table !== undefined && msg.id === undefined && ["no_such_table", "game_over"].includes(msg.code)) {
+          // A table that is gone (a rejoin after a drop, a move to it) is
+          // not followed again, and its moves are not sent again.
           const t = this.tables.get(msg.table);
           if (t && !t.asking) this.tables.delete(msg.table);
+          for (const [id, p] of this.pending) if (p.table === msg.table) this.pending.delete(id);
         }
         break;
-      case "left":
-        this.tables.delete(msg.table);
+      case "left": {
+        // A `left` for an earlier leave must not drop a join made since.
+        const t = this.tables.get(msg.table);
+        if (t && !t.asking) this.tables.delete(msg.table);
         break;
+      }
     }
     this.answer(msg);
     this.emit("message", msg);
@@ -202,10 +248,13 @@ export class Client {
 
   onWelcome(msg) {
     this.welcome = msg;
+    this.online = true;
     this.name = msg.name;
-    this.identity.last = msg.name;
-    this.identity.tokens[msg.name] = msg.token;
-    saveIdentity(this.identity);
+    // Into a fresh copy: another tab may have kept a name of its own.
+    const identity = loadIdentity();
+    identity.last = msg.name;
+    identity.tokens[msg.name] = msg.token;
+    saveIdentity(identity);
     const wasDropped = this.attempt > 0;
     this.attempt = 0;
     this.droppedAt = 0;
@@ -215,8 +264,9 @@ export class Client {
     this.setState("open");
     // Take back what this page had: seats with the moves seen, watches.
     for (const [table, t] of this.tables) {
-      const m = { type: t.mode === "seat" ? "join" : "watch", table, since: t.seq };
-      if (t.mode === "seat" && t.seat !== undefined) m.seat = t.seat;
+      const m = { type: t.mode === "seat" ? "join" : "watch", table };
+      if (t.seq !== undefined) m.since = t.seq;
+      if (t.mode === "seat" && t.seat !== undefined && t.seat !== null) m.seat = t.seat;
       if (t.code) m.code = t.code;
       this.send(m);
     }
@@ -224,36 +274,49 @@ export class Client {
     this.emit("welcome", { ...msg, reconnected: wasDropped });
   }
 
-  /** Sends a message if the link is up; answers whether it went. */
+  /** Sends a message once the connection is welcomed; answers whether it
+   *  went. */
   send(msg) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.online || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
     return true;
   }
 
-  /** Sends `msg` and resolves with the answer of type `okType`, or
-   *  rejects with the `error` that refused it. The server answers a
-   *  connection's requests in order; updates may come between. */
+  /** Sends `msg` and resolves with its answer, a message of type `okType`
+   *  (about the same table, if it names one), or rejects with the `error`
+   *  that refused it. The server may answer lobby requests before table
+   *  ones, so answers are matched by type and table, not by order. */
   request(msg, okType) {
     return new Promise((resolve, reject) => {
       if (!this.send(msg)) {
         reject(Object.assign(new Error("not connected to the server"), { code: "offline" }));
         return;
       }
-      this.requests.push({ okType, resolve, reject });
+      const r = { okType, table: msg.table, refusals: REFUSALS[msg.type] || [], resolve, reject };
+      r.timer = setTimeout(() => {
+        this.requests = this.requests.filter((x) => x !== r);
+        reject(Object.assign(new Error("the server did not answer"), { code: "timeout" }));
+      }, REQUEST_TIMEOUT_MS);
+      this.requests.push(r);
     });
   }
 
   answer(msg) {
-    if (!this.requests.length) return;
-    const head = this.requests[0];
-    if (msg.type === head.okType) {
-      this.requests.shift();
-      head.resolve(msg);
-    } else if (msg.type === "error" && msg.id === undefined && msg.code !== "rate_limited") {
-      this.requests.shift();
-      head.reject(Object.assign(new Error(msg.message), { code: msg.code, table: msg.table }));
+    let i = -1;
+    if (msg.type === "error") {
+      if (msg.id !== undefined) return;
+      i = this.requests.findIndex((r) => r.table === msg.table && r.refusals.includes(msg.code));
+    } else {
+      // `joined` and `watching` name their table by number (`created`
+      // carries a whole table, and answers a request that names none).
+      const table = typeof msg.table === "number" ? msg.table : undefined;
+      i = this.requests.findIndex((r) => r.okType === msg.type && (r.table === undefined || r.table === table));
     }
+    if (i < 0) return;
+    const [r] = this.requests.splice(i, 1);
+    clearTimeout(r.timer);
+    if (msg.type === "error") r.reject(Object.assign(new Error(msg.message), { code: msg.code, table: msg.table }));
+    else r.resolve(msg);
   }
 
   /** Takes a seat (`seat` undefined: the one this name holds there, else
@@ -264,14 +327,17 @@ export class Client {
     if (code) m.code = code;
     const known = this.tables.get(table);
     if (known?.seq !== undefined && known.mode === "seat") m.since = known.seq;
-    this.tables.set(table, { ...(known || {}), mode: "seat", seat, code, asking: true });
+    const entry = { ...(known || {}), mode: "seat", seat, code, asking: true };
+    this.tables.set(table, entry);
     try {
       const joined = await this.request(m, "joined");
-      Object.assign(this.tables.get(table) || {}, { seat: joined.seat, seq: joined.seq, asking: false });
+      Object.assign(entry, { seat: joined.seat, seq: joined.seq, asking: false });
       return joined;
     } catch (e) {
-      if (!known) this.tables.delete(table);
-      else this.tables.set(table, known);
+      if (this.tables.get(table) === entry) {
+        if (known) this.tables.set(table, known);
+        else this.tables.delete(table);
+      }
       throw e;
     }
   }
@@ -280,13 +346,14 @@ export class Client {
   async watch(table, { code } = {}) {
     const m = { type: "watch", table };
     if (code) m.code = code;
-    this.tables.set(table, { mode: "watch", code, asking: true });
+    const entry = { mode: "watch", code, asking: true };
+    this.tables.set(table, entry);
     try {
       const w = await this.request(m, "watching");
-      Object.assign(this.tables.get(table) || {}, { seq: w.seq, asking: false });
+      Object.assign(entry, { seq: w.seq, asking: false });
       return w;
     } catch (e) {
-      this.tables.delete(table);
+      if (this.tables.get(table) === entry) this.tables.delete(table);
       throw e;
     }
   }
@@ -316,9 +383,10 @@ export class Client {
   /** Forgets the name's token in this browser (the name can then be
    *  taken by nobody but a holder of the token). */
   forget(name) {
-    delete this.identity.tokens[name];
-    if (this.identity.last === name) this.identity.last = "";
-    saveIdentity(this.identity);
+    const identity = loadIdentity();
+    delete identity.tokens[name];
+    if (identity.last === name) identity.last = "";
+    saveIdentity(identity);
   }
 }
 

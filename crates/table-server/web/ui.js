@@ -94,3 +94,21 @@ export function typing(e) {
   const t = e.target;
   return t instanceof HTMLElement && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
 }
+
+/** The server's rankings of a game as blocks of text (cubes: Standard
+ *  and Blitz games; mille: the high-score table). */
+export async function rankingNodes(client, game) {
+  const kinds = game === "cubes" ? ["Standard", "Blitz"] : [null];
+  const nodes = [];
+  for (const kind of kinds) {
+    const m = { type: "rankings", game };
+    if (kind) m.kind = kind;
+    try {
+      const r = await client.request(m, "rankings");
+      nodes.push(el("pre", { class: "rankings", tabindex: "0" }, r.text));
+    } catch (e) {
+      nodes.push(el("p", { role: "alert" }, e.message));
+    }
+  }
+  return nodes;
+}
