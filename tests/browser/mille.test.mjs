@@ -197,6 +197,11 @@ async function playHand(page, how) {
     turn += 1;
     await perform(page, how, choose(s.legal), s, turn);
     await waitChange(page, s.obs);
+    // The picture of a hand under way (docs/images/mille-table.png).
+    if (how === "drag" && turn === 20) {
+      await page.waitForTimeout(1500); // the last move's animation ends
+      await screenshot(page, "mille-midhand");
+    }
   }
   throw new Error("the hand did not end in 600 steps");
 }
