@@ -186,34 +186,15 @@ async fn three_people_finish_a_game_of_cubes() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(status, Some(TableStatus::Over));
-    clients[0]
-        .send(&ClientMessage::Rankings {
-            game: table_protocol::GameKind::Cubes,
-            kind: Some("Blitz".into()),
-            min_games: Some(1),
-        })
-        .await;
-    let text = clients[0]
-        .until(|m| match m {
-            ServerMessage::Rankings { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .await;
+    let text = rankings(
+        &mut clients[0],
+        table_protocol::GameKind::Cubes,
+        Some("Blitz"),
+    )
+    .await;
     assert!(text.contains("ann") && text.contains("cy"), "{text}");
     // Mille Bornes keeps its high-score table; none finished here yet.
-    clients[0]
-        .send(&ClientMessage::Rankings {
-            game: table_protocol::GameKind::Mille,
-            kind: None,
-            min_games: None,
-        })
-        .await;
-    let text = clients[0]
-        .until(|m| match m {
-            ServerMessage::Rankings { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .await;
+    let text = rankings(&mut clients[0], table_protocol::GameKind::Mille, None).await;
     assert!(
         text.starts_with("Mille high scores") && text.contains("(none yet)"),
         "{text}"
@@ -606,4 +587,25 @@ async fn a_page_of_another_site_cannot_open_a_connection() {
         .insert("origin", origin.parse().expect("header"));
     assert!(tokio_tungstenite::connect_async(own).await.is_ok());
     server.stop().await;
+}
+
+/// Asks for a game's rankings and answers their text.
+async fn rankings(
+    client: &mut Client,
+    game: table_protocol::GameKind,
+    kind: Option<&str>,
+) -> String {
+    client
+        .send(&ClientMessage::Rankings {
+            game,
+            kind: kind.map(String::from),
+            min_games: Some(1),
+        })
+        .await;
+    client
+        .until(|m| match m {
+            ServerMessage::Rankings { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .await
 }
