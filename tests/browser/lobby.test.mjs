@@ -162,3 +162,35 @@ test("two tabs of one browser keep both names' tokens", async () => {
     await p.context.close();
   }
 });
+
+test("every kind of Mille Bornes table the form offers opens", async () => {
+  const p = await newPlayer(browser);
+  const { page } = p;
+  try {
+    await signIn(p, server.url, "tries-all");
+    await page.getByRole("button", { name: "New Mille Bornes table" }).click();
+    const offers = [];
+    for (const rules of await page.locator("#rules option").evaluateAll((os) => os.map((o) => o.value))) {
+      await page.locator("#rules").selectOption(rules);
+      for (const players of await page.locator("#players option").evaluateAll((os) => os.map((o) => o.value))) offers.push([rules, players]);
+    }
+    assert.ok(offers.length >= 6, `the form offers ${offers.length} kinds of table`);
+    for (const [rules, players] of offers) {
+      if (!(await page.locator("#rules").isVisible())) await page.getByRole("button", { name: "New Mille Bornes table" }).click();
+      await page.locator("#rules").selectOption(rules);
+      await page.locator("#players").selectOption(players);
+      await page.locator("#create").click();
+      await Promise.race([page.locator(".mille[data-obs]").waitFor(), page.locator("#create-problem:not(:empty)").waitFor()]);
+      assert.equal(await page.locator("#create-problem").count(), 0, `${rules} for ${players}: ${await page.locator("#create-problem").innerText().catch(() => "")}`);
+      // Every side is drawn: one per team.
+      const teams = Number(players) === 4 ? 2 : Number(players) === 6 ? 3 : Number(players);
+      assert.equal(await page.locator(".mille .side").count(), teams, `${rules} for ${players}: the sides`);
+      await page.locator("#leave").click();
+      await page.getByRole("button", { name: "Leave the table" }).click();
+      await page.getByRole("button", { name: "New Mille Bornes table" }).waitFor();
+    }
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});

@@ -7,7 +7,7 @@ import { el, announce } from "./ui.js";
 const MILLE_RULES = [
   { id: "bsd", label: "BSD mille (2 players)", players: [2] },
   { id: "classic", label: "Published rules (2 to 6 players, teams for 4 and 6)", players: [2, 3, 4, 6] },
-  { id: "milebones", label: "Mile Bones (2 or 3 players)", players: [2, 3] },
+  { id: "milebones", label: "Mile Bones 2.1 (2 players)", players: [2] },
 ];
 const CUBES_GAMES = [
   { id: "standard", label: "Standard (to 10,000)" },
