@@ -55,7 +55,7 @@ const HELP = {
   ],
   draw: [
     "Draw pile",
-    "Click it (or press P) at the start of your turn to pick a card; the status bar counts the cards left. It reads Out once empty: then play or discard without drawing, until every hand is played out.",
+    "Click it (or press P) at the start of your turn to pick a card; the status bar counts the cards left. It reads Out once empty: then play or discard without drawing, until every hand is played out. Dimmed, it shows a pick sent that the table has not answered yet.",
     "When a hazard was just played on you and you hold its safety, clicking the draw pile lets the coup fourré chance pass, then draws.",
   ],
   hand: [
@@ -66,7 +66,7 @@ const HELP = {
   ],
   discard: [
     "Discard pile",
-    "Drop a card here to throw it away; that ends your turn. It shows the last card discarded. Under BSD rules a safety cannot be discarded.",
+    "Drop a card here to throw it away; that ends your turn. It shows the last card discarded. Under BSD rules a safety cannot be discarded; under the others you are asked first.",
   ],
   opponent: [
     "An opponent's side",
