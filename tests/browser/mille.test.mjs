@@ -206,6 +206,13 @@ async function playHand(page, how) {
   throw new Error("the hand did not end in 600 steps");
 }
 
+/** Waits for the next hand: a turn, or a coup-fourré chance that the
+ *  first hazard of the hand may give. */
+async function dealt(page) {
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase !== "hand_over", TABLE);
+  assert.ok(["turn", "coup_fourre"].includes((await state(page)).phase), "the next hand is dealt");
+}
+
 /** Checks the score dialog: every item, per side. */
 async function checkScores(page) {
   const dlg = page.locator("dialog.mille-scores");
@@ -231,7 +238,7 @@ test("a whole hand played by dragging cards, to the score dialog and the next ha
     await checkScores(page);
     await screenshot(page, "mille-hand-over");
     await page.locator("dialog.mille-scores").getByRole("button", { name: "Next hand" }).click();
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === "turn", TABLE);
+    await dealt(page);
     await page.locator(`${TABLE} .statusbar`).getByText("Hand 2").waitFor();
     await page.waitForFunction(() => [...document.querySelectorAll("#announce p")].some((p) => /Hand 2 is dealt/.test(p.textContent)));
     noErrors(ann, assert);
@@ -364,7 +371,7 @@ test("a classic table of four (two teams): turns played by double-click, a hazar
       const s = await state(page);
       if (s.scores) {
         await page.locator("dialog.mille-scores").getByRole("button", { name: "Next hand" }).click();
-        await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === "turn", TABLE);
+        await dealt(page);
         continue;
       }
       if (!s.legal.length) {
@@ -495,7 +502,7 @@ test("a whole hand played with the keyboard alone", async () => {
     await checkScores(page);
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Next hand", "the score dialog's button has the focus");
     await page.keyboard.press("Enter");
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === "turn", TABLE);
+    await dealt(page);
     noErrors(p, assert);
   } finally {
     await p.context.close();
