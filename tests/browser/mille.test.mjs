@@ -206,6 +206,13 @@ async function playHand(page, how) {
   throw new Error("the hand did not end in 600 steps");
 }
 
+/** Waits for the next hand: a turn, or a coup-fourré chance that the
+ *  first hazard of the hand may give. */
+async function dealt(page) {
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase !== "hand_over", TABLE);
+  assert.ok(["turn", "coup_fourre"].includes((await state(page)).phase), "the next hand is dealt");
+}
+
 /** Checks the score dialog: every item, per side. */
 async function checkScores(page) {
   const dlg = page.locator("dialog.mille-scores");
@@ -231,7 +238,7 @@ test("a whole hand played by dragging cards, to the score dialog and the next ha
     await checkScores(page);
     await screenshot(page, "mille-hand-over");
     await page.locator("dialog.mille-scores").getByRole("button", { name: "Next hand" }).click();
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === "turn", TABLE);
+    await dealt(page);
     await page.locator(`${TABLE} .statusbar`).getByText("Hand 2").waitFor();
     await page.waitForFunction(() => [...document.querySelectorAll("#announce p")].some((p) => /Hand 2 is dealt/.test(p.textContent)));
     noErrors(ann, assert);
@@ -240,13 +247,37 @@ test("a whole hand played by dragging cards, to the score dialog and the next ha
   }
 });
 
-/** Waits until the viewer may draw, and draws by clicking the draw pile. */
+/** Waits until the viewer may draw (or has a coup-fourré chance: under
+ *  BSD rules one may come before the first draw); answers the state. */
+async function drawOrChance(page) {
+  await page.waitForFunction((sel) => /(^|\|)(draw|decline)(\||$)/.test(document.querySelector(sel).dataset.legal), TABLE, { timeout: 15000 });
+  return state(page);
+}
+
+/** Waits until the viewer has drawn: it clicks the draw pile, or lets a
+ *  coup-fourré chance pass with P (the page then draws). */
 async function drawByClick(page) {
-  await page.waitForFunction((sel) => document.querySelector(sel).dataset.legal?.split("|").includes("draw"), TABLE, { timeout: 15000 });
-  const s = await state(page);
-  await page.locator(`${TABLE} [data-target="draw"] .pile`).click();
+  const s = await drawOrChance(page);
+  if (s.legal.includes("decline")) await page.keyboard.press("p");
+  else await page.locator(`${TABLE} [data-target="draw"] .pile`).click();
+  await page.waitForFunction((sel) => {
+    const d = document.querySelector(sel).dataset;
+    return (d.drawn === "true" && d.legal) || document.querySelector(".bubble");
+  }, TABLE, { timeout: 15000 });
   await waitChange(page, s.obs);
   return state(page);
+}
+
+/** Plays turns by double-click until the viewer's turn starts with a draw
+ *  (not with a coup-fourré chance). */
+async function untilDraw(page) {
+  for (let i = 0; i < 30; i++) {
+    if ((await drawOrChance(page)).legal.includes("draw")) return;
+    const s = await drawByClick(page);
+    await page.locator(cardSel(choose(s.legal).split(" ")[1])).first().dblclick();
+    await waitChange(page, s.obs);
+  }
+  throw new Error("no turn started with a draw");
 }
 
 test("a card played by double-click, another by click then click", async () => {
@@ -289,7 +320,7 @@ test("a refused move shows the server's reason next to its card, and the card st
   try {
     await openTable(p, "refused");
     const { page } = p;
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.legal?.split("|").includes("draw"), TABLE, { timeout: 15000 });
+    await untilDraw(page);
     // Before the draw: a discard is refused.
     const card = await page.locator(`${TABLE} .hand-card`).first().getAttribute("data-card");
     await drag(page, `${TABLE} .hand-card`, `${TABLE} [data-target="discard"] .pile`);
@@ -304,17 +335,76 @@ test("a refused move shows the server's reason next to its card, and the card st
     assert.ok(b.x < c.x + c.width && b.x + b.width > c.x, "the bubble is over the card");
     assert.equal(await refused.getAttribute("aria-describedby"), "mille-bubble");
 
-    // After the draw, distance before a Go: the engine's sentence.
-    const s = await drawByClick(page);
+    // The draw clears the refusal. (More refusals: the scripted server's
+    // tests, which reach them every time.)
+    await drawByClick(page);
     assert.equal(await page.locator(".bubble").count(), 0, "the next move clears the refusal");
-    const team = s.myTeam;
-    const battle = await page.locator(`${TABLE} [data-target="battle:${team}"] .pile`).getAttribute("aria-label");
-    const distance = await page.locator(`${TABLE} .hand-card`).evaluateAll((els) => els.map((e) => e.dataset.card).find((c) => /^\d+$/.test(c)));
-    if (distance && /empty/.test(battle)) {
-      await drag(page, cardSel(distance), `${TABLE} [data-target="distance:${team}"] .pile`);
-      await page.locator(".bubble").getByText("You need a Go before you can play distance").waitFor();
-      await screenshot(page, "mille-refused");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("a classic table of four (two teams): turns played by double-click, a hazard dropped on the other team's battle pile goes to that team", async () => {
+  const p = await newPlayer(browser);
+  const { page } = p;
+  // The moves as the page sends them.
+  const actions = [];
+  page.on("websocket", (ws) => ws.on("framesent", (f) => {
+    const m = JSON.parse(f.payload);
+    if (m.type === "move") actions.push(m.action);
+  }));
+  const HAZARDS = ["stop", "out_of_gas", "flat_tire", "accident"];
+  try {
+    await signIn(p, server.url, "fourth");
+    await page.getByRole("button", { name: "New Mille Bornes table" }).click();
+    await page.locator("#rules").selectOption("classic");
+    await page.locator("#players").selectOption("4");
+    for (const i of [1, 2, 3]) await page.locator(`#seat-${i}`).selectOption("computer:classic");
+    await page.locator("#create").click();
+    await page.locator(`${TABLE}[data-obs]`).waitFor();
+    assert.equal(await page.locator(`${TABLE} .side`).count(), 2, "two sides: the teams");
+    await page.locator(`${TABLE} .side.mine .team-name`).getByText("Your team:").waitFor();
+    let turns = 0;
+    let aimed = null;
+    for (let step = 0; step < 600 && !(aimed && turns >= 5); step++) {
+      const s = await state(page);
+      if (s.scores) {
+        await page.locator("dialog.mille-scores").getByRole("button", { name: "Next hand" }).click();
+        await dealt(page);
+        continue;
+      }
+      if (!s.legal.length) {
+        await waitChange(page, s.obs);
+        continue;
+      }
+      if (s.legal.includes("draw")) {
+        await page.locator(`${TABLE} [data-target="draw"] .pile`).click();
+        await waitChange(page, s.obs);
+        continue;
+      }
+      const hazard = !aimed && s.legal.find((a) => {
+        const [verb, card, team] = a.split(" ");
+        return verb === "play" && HAZARDS.includes(card) && Number(team) !== s.myTeam;
+      });
+      if (hazard) {
+        const [, card, team] = hazard.split(" ");
+        const name = (await page.locator(cardSel(card)).first().getAttribute("aria-label")).replace(/^\d+: /, "");
+        await drag(page, cardSel(card), `${TABLE} [data-target="battle:${team}"] .pile`);
+        await waitChange(page, s.obs);
+        assert.equal(actions.at(-1), hazard, "the hazard is sent to the team it was dropped on");
+        await page.locator("#announce p").filter({ hasText: `You played ${name} on team ${Number(team) + 1}.` }).waitFor({ state: "attached" });
+        aimed = hazard;
+        continue;
+      }
+      const action = choose(s.legal);
+      await page.locator(cardSel(action.split(" ")[1])).first().dblclick();
+      await waitChange(page, s.obs);
+      assert.equal(actions.at(-1), action, "the double-click played what was chosen");
+      turns += 1;
     }
+    assert.ok(aimed, "a hazard was played on the other team");
+    assert.ok(turns >= 5, `${turns} turns played by double-click`);
     noErrors(p, assert);
   } finally {
     await p.context.close();
@@ -412,7 +502,7 @@ test("a whole hand played with the keyboard alone", async () => {
     await checkScores(page);
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Next hand", "the score dialog's button has the focus");
     await page.keyboard.press("Enter");
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === "turn", TABLE);
+    await dealt(page);
     noErrors(p, assert);
   } finally {
     await p.context.close();
@@ -460,21 +550,26 @@ test("at 360 px wide nothing overflows, and the table grows on a 4K screen", asy
 const ZERO = { miles: 0, safeties: 0, all_safeties: 0, coups: 0, trip: 0, delayed_action: 0, safe_trip: 0, extension: 0, shut_out: 0 };
 const side = (team, more = {}) => ({ team, battle: [], speed: [], distance: [], safeties: [], coups: [], score: { hand: 0, game: 0 }, ...more });
 
-function observation({ status, legal = [], hand, events = [], teams, scores = [ZERO, ZERO] }) {
+function observation({ status, legal = [], hand, events = [], teams, scores = [ZERO, ZERO], rules = "bsd", deck = 40, spectator = false, hand_number = 0 }) {
   return {
-    rules: "bsd", seat: 0, hand, deck: 40, discards: ["25"], target: 700, extended: false,
-    seats: [{ seat: 0, team: 0, hand_size: hand.length }, { seat: 1, team: 1, hand_size: 6 }],
+    rules, seat: 0, hand, deck, discards: ["25"], target: 700, extended: false,
+    seats: [{ seat: 0, team: 0, hand_size: spectator ? 6 : hand.length }, { seat: 1, team: 1, hand_size: 6 }],
     teams: teams || [side(0, { battle: ["go", "stop"], distance: ["100", "100"] }), side(1, { battle: ["go"], distance: ["200"] })],
-    viewer: { seat: 0 }, config: { rules: "bsd", players: 2, stacking: false },
-    status, legal, events, hand_number: 0, games_won: [0, 0], hand_scores: scores, last_hand: null,
+    viewer: spectator ? "spectator" : { seat: 0 }, config: { rules, players: 2, stacking: false },
+    status, legal, events, hand_number, games_won: [0, 0], hand_scores: scores, last_hand: null,
     seat_info: [{ name: "ann", kind: "human" }, { name: "BSD", kind: "computer", level: "classic" }],
   };
 }
 
-test("a coup fourré, a chance let pass, the extension question and the game's end (scripted server)", async () => {
-  const p = await newPlayer(browser);
+/** Answers the page's WebSocket as a server would: `first` is the
+ *  observation of the table (1) it joins, or watches with `watch`. Answers
+ *  helpers: `update(o)` (a move everybody sees), `ack(m)`, `refuse(m,
+ *  message)`, `moveSent(action)` (waits for the page to send it),
+ *  `moves(action)` (how many it sent), `announced(text)` and `sent`. */
+async function scripted(p, first, { watch = false } = {}) {
   const sent = [];
   let ws;
+  let seq = 9;
   await p.context.routeWebSocket(/\/ws$/, (route) => {
     ws = route;
     route.onMessage((text) => {
@@ -484,39 +579,62 @@ test("a coup fourré, a chance let pass, the extension question and the game's e
       if (m.type === "hello") {
         reply({ type: "welcome", version: 1, server: "script", name: m.name, token: "0123456789abcdef",
           limits: { max_message_bytes: 65536, messages_per_second: 20, burst: 40, idle_seconds: 120, away_seconds: 60 },
-          seats: [{ table: 1, game: "mille", seat: 0 }], games: [{ game: "mille", levels: ["classic"] }] });
-      } else if (m.type === "join") {
-        reply({ type: "joined", table: 1, seat: 0, seq: 9, observation: observation({
-          status: { phase: "coup_fourre", seat: 0, hazard: "stop", attacker: 1 },
-          legal: ["coup_fourre right_of_way", "decline"],
-          hand: ["25", "go", "right_of_way", "extra_tank", "gasoline", "75"],
-          events: [{ event: "played", seat: 1, card: "stop", team: 0 }],
-        }) });
-      } else if (m.type === "list") reply({ type: "tables", tables: [] });
+          seats: watch ? [] : [{ table: 1, game: "mille", seat: 0 }], games: [{ game: "mille", levels: ["classic"] }] });
+      } else if (m.type === "join") reply({ type: "joined", table: 1, seat: 0, seq, observation: observation(first) });
+      else if (m.type === "watch") reply({ type: "watching", table: 1, seq, observation: observation({ ...first, spectator: true }) });
+      else if (m.type === "list") reply({ type: "tables", tables: [] });
       else if (m.type === "ping") reply({ type: "pong" });
     });
   });
-  const update = (o) => ws.send(JSON.stringify({ type: "update", table: 1, seq: 10, observation: observation(o) }));
-  const ack = (m) => ws.send(JSON.stringify({ type: "ack", table: 1, id: m.id, seq: 10 }));
-  /** Waits for the page to send a move with this action. */
-  async function moveSent(action) {
-    for (let i = 0; i < 100; i++) {
-      const m = sent.find((x) => x.type === "move" && x.action === action && !x.seen);
-      if (m) {
-        m.seen = true;
-        return m;
+  const moves = (action) => sent.filter((x) => x.type === "move" && x.action === action).length;
+  return {
+    sent,
+    moves,
+    // The ack names the number the update that follows it carries.
+    update: (o) => ws.send(JSON.stringify({ type: "update", table: 1, seq: ++seq, observation: observation(o) })),
+    ack: (m) => ws.send(JSON.stringify({ type: "ack", table: 1, id: m.id, seq: seq + 1 })),
+    refuse: (m, message) => ws.send(JSON.stringify({ type: "error", table: 1, id: m.id, code: "illegal", message })),
+    async moveSent(action) {
+      for (let i = 0; i < 100; i++) {
+        const m = sent.find((x) => x.type === "move" && x.action === action && !x.seen);
+        if (m) {
+          m.seen = true;
+          return m;
+        }
+        await new Promise((r) => setTimeout(r, 50));
       }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the page never sent ${action}: ${JSON.stringify(sent.filter((x) => x.type === "move").map((x) => x.action))}`);
-  }
-  const announced = (text) => p.page.locator("#announce p").filter({ hasText: text }).first().waitFor({ state: "attached" });
+      throw new Error(`the page never sent ${action}: ${JSON.stringify(sent.filter((x) => x.type === "move").map((x) => x.action))}`);
+    },
+    announced: (text) => p.page.locator("#announce p").filter({ hasText: text }).first().waitFor({ state: "attached" }),
+    /** Opens the table's address and signs in as `name`. */
+    async open(name, hash = "#/table/1") {
+      await p.page.goto(`${server.url}${hash}`);
+      await p.page.locator("#name").fill(name);
+      await p.page.getByRole("button", { name: "Play" }).click();
+      await p.page.locator(`${TABLE}[data-obs]`).waitFor();
+    },
+  };
+}
+
+/** Empties the live region, so that what follows is all it says. */
+const quiet = (page) => page.evaluate(() => document.getElementById("announce").replaceChildren());
+/** The live region's sentences. */
+const said = (page) => page.locator("#announce p").allInnerTexts();
+/** A moment for what the page would wrongly send or say. */
+const moment = (page) => page.waitForTimeout(300);
+
+test("a coup fourré, a chance let pass, the extension question and the game's end (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const srv = await scripted(p, {
+    status: { phase: "coup_fourre", seat: 0, hazard: "stop", attacker: 1 },
+    legal: ["coup_fourre right_of_way", "decline"],
+    hand: ["25", "go", "right_of_way", "extra_tank", "gasoline", "75"],
+    events: [{ event: "played", seat: 1, card: "stop", team: 0 }],
+  });
+  const { sent, update, ack, moveSent, announced } = srv;
   try {
     const { page } = p;
-    await page.goto(`${server.url}#/table/1`);
-    await page.locator("#name").fill("ann");
-    await page.getByRole("button", { name: "Play" }).click();
-    await page.locator(`${TABLE}[data-obs]`).waitFor();
+    await srv.open("ann");
     await announced("BSD played Stop on you.");
     await page.locator("#mille-prompt").getByText("coup fourré").waitFor();
     await page.locator("#alert p").filter({ hasText: "Coup fourré chance: you hold Right of Way against the Stop" }).waitFor({ state: "attached" });
@@ -534,6 +652,8 @@ test("a coup fourré, a chance let pass, the extension question and the game's e
     });
     await announced("Coup fourré! You answered Stop with Right of Way.");
     await announced("You drew 100 miles.");
+    // After a coup fourré (bsd: the cards are drawn already) it is the viewer's turn.
+    await announced("Your turn: play or discard a card.");
     await page.locator(`${TABLE} [data-target="safeties:0"] svg.card-coup`).waitFor();
 
     // P during a chance lets it pass, then picks once the draw is legal.
@@ -578,5 +698,212 @@ test("a coup fourré, a chance let pass, the extension question and the game's e
     noErrors(p, assert);
   } finally {
     await p.context.close();
+  }
+});
+
+test("between hands: a spectator is offered no Next hand; a player says ready from the prompt line; the focus stays on the table (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const eve = await newPlayer(browser);
+  const hand = ["25", "go", "extra_tank", "gasoline", "75", "50"];
+  const scores = [{ ...ZERO, miles: 700, trip: 400 }, { ...ZERO, miles: 200 }];
+  const over = { status: { phase: "hand_over" }, hand, scores, events: [{ event: "hand_over", scores, totals: [1100, 200] }] };
+  const dealt = { status: { phase: "turn", seat: 0, drawn: false }, legal: ["draw"], hand: [...hand, "100"], events: [{ event: "dealt", hand: 1, first: 0 }] };
+  try {
+    // The spectator's score dialog only closes, and the prompt line has no Next hand.
+    const watched = await scripted(eve, over, { watch: true });
+    await watched.open("eve", "#/table/1?watch");
+    const eveScores = eve.page.locator("dialog.mille-scores");
+    await eveScores.waitFor();
+    assert.deepEqual(await eveScores.getByRole("button").allInnerTexts(), ["Close"]);
+    await eve.page.keyboard.press("Escape");
+    await eveScores.waitFor({ state: "detached" });
+    assert.equal(await eve.page.locator(`${TABLE} .prompt`).getByRole("button", { name: "Next hand" }).count(), 0);
+    assert.equal(watched.sent.filter((m) => m.type === "ready").length, 0);
+
+    // The player closes the dialog, then says ready from the prompt line.
+    const srv = await scripted(p, over);
+    const { page } = p;
+    await srv.open("ann");
+    const dlg = page.locator("dialog.mille-scores");
+    await dlg.getByRole("button", { name: "Next hand" }).waitFor();
+    await page.keyboard.press("Escape");
+    await dlg.waitFor({ state: "detached" });
+    assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), "BODY", "the focus comes back to the table");
+    await page.locator(`${TABLE} .prompt`).getByRole("button", { name: "Next hand" }).click();
+    await page.locator("#mille-prompt").getByText("You are ready.").waitFor();
+    assert.equal(srv.sent.filter((m) => m.type === "ready").length, 1, "ready is sent");
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focus), "pile-draw", "the button went: the focus is on the draw pile");
+
+    // A dialog that the next deal closes gives the focus back to the
+    // table, although the button that opened it is gone.
+    await page.locator(`${TABLE} [data-focus="show-scores"]`).click();
+    await dlg.waitFor();
+    assert.deepEqual(await dlg.getByRole("button").allInnerTexts(), ["Close"], "ready once");
+    srv.update(dealt);
+    await dlg.waitFor({ state: "detached" });
+    await page.waitForFunction(() => document.activeElement?.dataset.focus === "pile-draw");
+    // A focused button that the next update removes: the draw pile.
+    srv.update({ ...over, hand_number: 1 });
+    await dlg.waitFor();
+    await page.keyboard.press("Escape");
+    await dlg.waitFor({ state: "detached" });
+    await page.locator(`${TABLE} [data-focus="show-scores"]`).focus();
+    srv.update({ ...dealt, hand_number: 2 });
+    await page.waitForFunction(() => document.activeElement?.dataset.focus === "pile-draw");
+    noErrors(p, assert);
+    noErrors(eve, assert);
+  } finally {
+    await p.context.close();
+    await eve.context.close();
+  }
+});
+
+test("the others' moves leave the focus alone; a waiting pick is shown and sent once; every new turn is announced (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const hand = ["25", "go", "extra_tank", "gasoline", "75", "50"];
+  const teams = [side(0, { battle: ["go"], distance: ["100"] }), side(1, { battle: [] })];
+  const srv = await scripted(p, { rules: "classic", status: { phase: "turn", seat: 1, drawn: false }, hand, teams });
+  const { update, ack, moveSent, announced, moves } = srv;
+  try {
+    const { page } = p;
+    await srv.open("ann");
+    // The focus on a card: another seat's moves change nothing about it.
+    await page.locator(cardSel("75")).focus();
+    await page.evaluate(() => {
+      document.activeElement.mark = "kept";
+      window.focusins = 0;
+      document.addEventListener("focusin", () => (window.focusins += 1));
+    });
+    await quiet(page);
+    update({ rules: "classic", status: { phase: "turn", seat: 1, drawn: true }, hand, teams, events: [{ event: "drew", seat: 1 }] });
+    const played = [side(0, { battle: ["go"], distance: ["100"] }), side(1, { battle: ["go"] })];
+    update({ rules: "classic", status: { phase: "turn", seat: 0, drawn: false }, legal: ["draw"], hand, teams: played, events: [{ event: "played", seat: 1, card: "go", team: 1 }] });
+    await announced("BSD played Go.");
+    await announced("Your turn: pick a card (P).");
+    assert.ok(!(await said(page)).some((t) => /drew/.test(t)), "another seat's draw is not read out");
+    assert.equal(await page.evaluate(() => document.activeElement?.mark), "kept", "the same node has the focus");
+    assert.equal(await page.evaluate(() => window.focusins), 0, "and it was not focused again");
+
+    // A pick the server holds (another seat decides on a coup fourré):
+    // the pile says it waits, and neither a click nor P sends it again.
+    const pile = page.locator(`${TABLE} [data-target="draw"] .pile`);
+    await pile.click();
+    const draw = await moveSent("draw");
+    await page.locator(`${TABLE} .pile.waiting`).waitFor();
+    assert.match(await pile.getAttribute("aria-label"), /waiting/);
+    assert.equal(await page.locator(`${TABLE} .pile.can-pick`).count(), 0, "the pile no longer calls for a click");
+    await page.locator("#mille-prompt").getByText("it waits").waitFor();
+    await pile.click();
+    await page.keyboard.press("p");
+    await moment(page);
+    assert.equal(moves("draw"), 1, "the pick is sent once");
+    ack(draw);
+    const drawn = [...hand, "right_of_way"];
+    update({ rules: "classic", status: { phase: "turn", seat: 0, drawn: true }, legal: ["play right_of_way 0", "play 25 0", "discard 25"], hand: drawn, teams: played, events: [{ event: "drew", seat: 0, card: "right_of_way" }] });
+    await announced("You drew Right of Way.");
+    await page.locator(`${TABLE} .pile.waiting`).waitFor({ state: "detached" });
+
+    // A safety gives another turn: the same seat and phase, announced again.
+    await quiet(page);
+    await page.locator(cardSel("right_of_way")).dblclick();
+    ack(await moveSent("play right_of_way 0"));
+    const safe = [side(0, { battle: ["go"], distance: ["100"], safeties: ["right_of_way"] }), side(1, { battle: ["go"] })];
+    update({ rules: "classic", status: { phase: "turn", seat: 0, drawn: false }, legal: ["draw"], hand, teams: safe, events: [{ event: "played", seat: 0, card: "right_of_way", team: 0 }] });
+    await announced("Your turn: pick a card (P).");
+
+    // A turn that starts drawn, the draw pile being out.
+    update({ rules: "classic", deck: 0, status: { phase: "turn", seat: 1, drawn: true }, hand, teams: safe, events: [{ event: "discarded", seat: 0, card: "25" }] });
+    await quiet(page);
+    update({ rules: "classic", deck: 0, status: { phase: "turn", seat: 0, drawn: true }, legal: ["play 75 0", "discard 75"], hand, teams: safe, events: [{ event: "discarded", seat: 1, card: "stop" }] });
+    await announced("Your turn: the draw pile is out, play or discard.");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("a safety is discarded only after Yes under the published rules, refused with its reason under BSD; Escape ends a drag, Tab a U (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const bsd = await newPlayer(browser);
+  const hand = ["25", "go", "extra_tank", "gasoline", "75", "50", "100"];
+  const legal = ["play extra_tank 0", "play go 0", "discard 25", "discard go", "discard extra_tank", "discard gasoline", "discard 75", "discard 50", "discard 100"];
+  const turn = { status: { phase: "turn", seat: 0, drawn: true }, legal, hand, teams: [side(0), side(1)] };
+  try {
+    const srv = await scripted(p, { ...turn, rules: "classic" });
+    const { page } = p;
+    await srv.open("ann");
+    const ask = page.getByRole("dialog", { name: "Discard Extra Tank?" });
+    // Dragged to the discard pile: asked; No keeps it.
+    await drag(page, cardSel("extra_tank"), `${TABLE} [data-target="discard"] .pile`);
+    await ask.waitFor();
+    assert.match(await ask.innerText(), /Really discard it\?/);
+    assert.deepEqual(await ask.getByRole("button").allInnerTexts(), ["Yes", "No"]);
+    await ask.getByRole("button", { name: "No" }).click();
+    await ask.waitFor({ state: "detached" });
+    // Click, then the discard pile: asked; Escape keeps it.
+    await page.locator(cardSel("extra_tank")).click();
+    await page.locator(`${TABLE} [data-target="discard"] .pile`).click();
+    await ask.waitFor();
+    await page.keyboard.press("Escape");
+    await ask.waitFor({ state: "detached" });
+    await moment(page);
+    assert.equal(srv.moves("discard extra_tank"), 0, "nothing is sent without a Yes");
+    assert.equal(await page.locator(cardSel("extra_tank")).count(), 1);
+    // Double-click plays a safety, never discards it: no question.
+    await page.locator(cardSel("extra_tank")).dblclick();
+    srv.ack(await srv.moveSent("play extra_tank 0"));
+    assert.equal(await ask.count(), 0);
+    const next = hand.map((c) => (c === "extra_tank" ? "puncture_proof" : c));
+    srv.update({ ...turn, rules: "classic", hand: next, legal: [...legal, "discard puncture_proof"], teams: [side(0, { safeties: ["extra_tank"] }), side(1)], events: [{ event: "played", seat: 0, card: "extra_tank", team: 0 }, { event: "drew", seat: 0, card: "puncture_proof" }] });
+    // D, its number, Enter: asked; Yes discards it.
+    await page.locator(cardSel("puncture_proof")).waitFor();
+    const pos = await posOf(page, "puncture_proof");
+    await page.keyboard.press("d");
+    await page.keyboard.press(String(pos));
+    await page.keyboard.press("Enter");
+    await page.getByRole("dialog", { name: "Discard Puncture Proof?" }).getByRole("button", { name: "Yes" }).click();
+    await srv.moveSent("discard puncture_proof");
+
+    // Escape during a drag: nothing is played, and the release selects nothing.
+    const a = await page.locator(cardSel("75")).boundingBox();
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 40, a.y - 60, { steps: 4 });
+    await page.locator(".mille-ghost.dragged").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator(".mille-ghost.dragged").waitFor({ state: "detached" });
+    await page.mouse.up();
+    await moment(page);
+    assert.equal(await page.locator(`${TABLE} .hand-card.selected`).count(), 0, "no card is selected");
+    assert.equal(await page.locator(cardSel("75")).getAttribute("aria-pressed"), "false");
+    assert.equal(srv.moves("discard 75") + srv.moves("play 75 0"), 0);
+
+    // U then Tab: the choice is cancelled and the focus moves on.
+    await page.locator(`${TABLE} .hand-card`).first().focus();
+    await page.keyboard.press("u");
+    await page.locator("#mille-prompt").getByText("Use which card?").waitFor();
+    await page.keyboard.press("Tab");
+    await page.locator("#mille-prompt").getByText("Use which card?").waitFor({ state: "detached" });
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.pos), "2", "Tab went to the next card");
+    noErrors(p, assert);
+
+    // BSD: the discard is sent, and refused with the rules' reason;
+    // distance before a Go too. The bubble shows the reason over the card.
+    const b = await scripted(bsd, { ...turn, legal: legal.filter((x) => x !== "discard extra_tank") });
+    await b.open("bob");
+    await drag(bsd.page, cardSel("extra_tank"), `${TABLE} [data-target="discard"] .pile`);
+    const why = "Safeties cannot be discarded: play Extra Tank instead (a safety can always be played)";
+    b.refuse(await b.moveSent("discard extra_tank"), why);
+    await bsd.page.locator(".bubble").getByText(why).waitFor();
+    assert.equal(await bsd.page.getByRole("dialog").count(), 0, "BSD asks nothing");
+    await drag(bsd.page, cardSel("25"), `${TABLE} [data-target="distance:0"] .pile`);
+    b.refuse(await b.moveSent("play 25 0"), "You need a Go before you can play distance");
+    await bsd.page.locator(".bubble").getByText("You need a Go before you can play distance").waitFor();
+    assert.equal(await bsd.page.locator(`${TABLE} .hand-card.refused`).getAttribute("data-card"), "25");
+    await screenshot(bsd.page, "mille-refused");
+    noErrors(bsd, assert);
+  } finally {
+    await p.context.close();
+    await bsd.context.close();
   }
 });

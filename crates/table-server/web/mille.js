@@ -55,7 +55,7 @@ const HELP = {
   ],
   draw: [
     "Draw pile",
-    "Click it (or press P) at the start of your turn to pick a card; the status bar counts the cards left. It reads Out once empty: then play or discard without drawing, until every hand is played out.",
+    "Click it (or press P) at the start of your turn to pick a card; the status bar counts the cards left. It reads Out once empty: then play or discard without drawing, until every hand is played out. Dimmed, it shows a pick sent that the table has not answered yet.",
     "When a hazard was just played on you and you hold its safety, clicking the draw pile lets the coup fourré chance pass, then draws.",
   ],
   hand: [
@@ -66,7 +66,7 @@ const HELP = {
   ],
   discard: [
     "Discard pile",
-    "Drop a card here to throw it away; that ends your turn. It shows the last card discarded. Under BSD rules a safety cannot be discarded.",
+    "Drop a card here to throw it away; that ends your turn. It shows the last card discarded. Under BSD rules a safety cannot be discarded; under the others you are asked first.",
   ],
   opponent: [
     "An opponent's side",
@@ -143,6 +143,45 @@ function total(score) {
 
 const cardNode = (id, opts) => svg(cardSvg(id, opts));
 
+/** Makes `old` (in the page) like `neu` (just built), keeping every node
+ *  that stays: a focused button is not blurred, refocused and read out
+ *  again when the table is redrawn. Nodes with a `data-focus` are matched
+ *  by it, the others by place and tag. */
+function morph(old, neu, attrs = true) {
+  if (old.nodeType !== 1) {
+    if (old.nodeValue !== neu.nodeValue) old.nodeValue = neu.nodeValue;
+    return;
+  }
+  if (attrs) {
+    // Styles through the CSSOM: the page's CSP refuses style attributes.
+    const skip = (a) => a.name === "style";
+    for (const a of [...old.attributes]) if (!skip(a) && !neu.hasAttributeNS(a.namespaceURI, a.localName)) old.removeAttributeNS(a.namespaceURI, a.localName);
+    for (const a of neu.attributes) if (!skip(a) && old.getAttributeNS(a.namespaceURI, a.localName) !== a.value) old.setAttributeNS(a.namespaceURI, a.name, a.value);
+    if (old.style && old.style.cssText !== neu.style.cssText) old.style.cssText = neu.style.cssText;
+  }
+  const key = (n) => n.dataset?.focus;
+  const keyed = new Map([...old.children].filter(key).map((c) => [key(c), c]));
+  let ref = old.firstChild;
+  for (const n of [...neu.childNodes]) {
+    let o = key(n) ? keyed.get(key(n)) : ref && !key(ref) && ref.nodeName === n.nodeName ? ref : null;
+    if (o && (o.nodeName !== n.nodeName || o.used)) o = null;
+    if (!o) {
+      old.insertBefore(n, ref);
+      continue;
+    }
+    o.used = true;
+    if (o === ref) ref = ref.nextSibling;
+    else old.insertBefore(o, ref);
+    morph(o, n);
+  }
+  while (ref) {
+    const next = ref.nextSibling;
+    ref.remove();
+    ref = next;
+  }
+  for (const c of old.childNodes) delete c.used;
+}
+
 /** Mounts the table view in `root` (see app.js for `ctx` and the view's methods). */
 export function mount(root, ctx) {
   return new MilleTable(root, ctx);
@@ -156,6 +195,7 @@ class MilleTable {
     this.obs = null;
     this.seats = ctx.summary?.seats || null;
     this.count = 0;
+    this.seq = -1; // the table's sequence number in the last message shown
     this.sorted = load(SORT_KEY, true);
     this.scoreWindow = load(SCORE_KEY, false);
     this.selected = null; // {pos, card}
@@ -168,6 +208,17 @@ class MilleTable {
     this.lastText = [];
     this.timers = new Set();
     root.classList.add("mille");
+    // One listener per kind on the root: render() keeps nodes from one
+    // drawing to the next, so they carry no closures of their own.
+    root.addEventListener("click", (e) => this.clicked(e));
+    root.addEventListener("dblclick", (e) => {
+      const c = this.cardOf(e.target);
+      if (c) this.cardDoubleClicked(c, e);
+    });
+    root.addEventListener("pointerdown", (e) => {
+      const c = this.cardOf(e.target);
+      if (c) this.dragStart(c, e);
+    });
     this.onMove = (e) => this.dragMove(e);
     this.onUp = (e) => this.dragEnd(e, false);
     this.onCancel = (e) => this.dragEnd(e, true);
@@ -177,6 +228,9 @@ class MilleTable {
 
   show(msg) {
     if (msg.seats) this.seats = msg.seats;
+    if (msg.seq !== undefined) this.seq = msg.seq;
+    // A move acknowledged ahead of its update stays pending until then.
+    for (const [id, p] of this.pending) if (p.acked <= this.seq) this.pending.delete(id);
     const o = msg.observation;
     if (!o) {
       if (this.obs) this.render();
@@ -192,7 +246,7 @@ class MilleTable {
     if (this.refusal && !o.hand.includes(this.refusal.card)) this.refusal = null;
     this.render();
     this.tell(o.events || []);
-    this.afterShow(before);
+    this.afterShow(before, o.events || []);
   }
 
   refused(error) {
@@ -225,7 +279,15 @@ class MilleTable {
   }
 
   acked(ack) {
-    this.pending.delete(ack.id);
+    const p = this.pending.get(ack.id);
+    if (!p) return;
+    // The update that shows the move follows its ack (unless it was shown
+    // already: a move sent again after a reconnection).
+    if (ack.seq > this.seq) p.acked = ack.seq;
+    else {
+      this.pending.delete(ack.id);
+      this.render();
+    }
   }
 
   key(e) {
@@ -257,7 +319,8 @@ class MilleTable {
       this.selected = null;
       announce("Cancelled.");
       this.render();
-      return true;
+      // Tab cancels and still moves the focus.
+      return k !== "Tab";
     }
     if (e.target?.classList?.contains("hand-card") && ["ArrowLeft", "ArrowRight", "Home", "End"].includes(k)) {
       const cards = [...this.root.querySelectorAll(".hand-card")];
@@ -291,7 +354,13 @@ class MilleTable {
         return true;
       case "escape":
         if (this.selected || this.drag) {
-          this.cancelDrag();
+          // A drag under way ends now, but its pointer is followed until it
+          // is released: the click that follows is not a selection.
+          if (this.drag) {
+            this.drag.cancelled = true;
+            this.drag.ghost?.remove();
+            this.root.querySelector(".area.drop-hover")?.classList.remove("drop-hover");
+          }
           this.selected = null;
           announce("Selection cancelled.");
           this.render();
@@ -336,11 +405,13 @@ class MilleTable {
     const active = document.activeElement;
     const key = this.root.contains(active) ? active.closest("[data-focus]")?.dataset.focus : null;
     const done = dialog({ ...opts, className: `mille-dlg ${opts.className || ""}` });
-    done.then(() =>
+    // However it closes (a button, Escape, or an update that makes it
+    // moot), the focus comes back to the table, not to the page's top.
+    const d = [...document.querySelectorAll("dialog.mille-dlg")].pop();
+    d?.addEventListener("close", () =>
       setTimeout(() => {
-        if (document.activeElement && document.activeElement !== document.body) return;
-        const at = (key && this.root.querySelector(`[data-focus="${key}"]`)) || this.root.querySelector(".hand-card, [data-focus='pile-draw'], .pile");
-        at?.focus({ preventScroll: true });
+        const a = document.activeElement;
+        if (this.root.isConnected && (!a || a === document.body)) this.refocus(key);
       }, 0),
     );
     return done;
@@ -461,18 +532,47 @@ class MilleTable {
   }
 
   /** Sends a move; `card` ({id, pos}) is the hand card it uses, if any. */
-  send(action, card = null) {
+  send(action, card = null, sure = false) {
     if (this.me === null || !action) return;
     this.refusal = null;
     this.note = "";
     this.selected = null;
     this.keyMode = null;
+    const [verb, id0] = action.split(" ");
+    // The published rules and Mile Bones let a safety be thrown away, but
+    // ask first (docs/rules.md); BSD refuses it, with its reason.
+    if (!sure && verb === "discard" && CARDS[id0]?.kind === "safety" && this.rules !== "bsd") {
+      this.render();
+      this.dialog({
+        title: `Discard ${cardName(id0)}?`,
+        body: [el("p", {}, `Really discard it? A safety can be played at any time of your turn, for 100 points.`)],
+        buttons: [
+          { label: "Yes", value: true },
+          { label: "No", value: false, primary: true },
+        ],
+      }).then((yes) => (yes ? this.send(action, card, true) : announce(`${cardName(id0)} is kept.`)));
+      return;
+    }
     const id = this.ctx.move(action);
     this.pending.set(id, { action, card: card?.id, pos: card?.pos });
     this.render();
   }
 
+  /** Whether a draw was sent and not answered yet (in `classic`, a move
+   *  waits while another seat decides on a hidden coup fourré). */
+  get drawWaiting() {
+    return [...this.pending.values()].some((p) => p.action === "draw");
+  }
+
+  get rules() {
+    return this.obs?.config?.rules || this.obs?.rules;
+  }
+
   pick() {
+    if (this.drawWaiting) {
+      announce("Your pick is waiting for the table.");
+      return;
+    }
     if (this.chance) {
       this.drawAfterDecline = true;
       this.send("decline");
@@ -481,16 +581,19 @@ class MilleTable {
     this.send("draw");
   }
 
-  afterShow(before) {
+  afterShow(before, events) {
     const o = this.obs;
     const s = o.status;
-    // What a screen reader must not miss: the viewer's turn and chance.
+    // What a screen reader must not miss: each time the viewer is to decide.
     const was = before?.status;
-    const fresh = !was || was.phase !== s.phase || was.seat !== s.seat;
+    const fresh = !was || was.phase !== s.phase || was.seat !== s.seat || was.hazard !== s.hazard;
+    // Its turn again: after a safety (an extra turn), or after the others'
+    // moves in one update; its own draw does not make a new decision.
+    const again = events.some((ev) => !(ev.event === "drew" && ev.seat === this.me));
     if (this.chance && fresh) {
       announce(`Coup fourré chance: you hold ${cardName(CARDS[s.hazard]?.safety)} against the ${cardName(s.hazard)}. U and its number plays it, P lets the chance pass.`, { assertive: true });
-    } else if (s.phase === "turn" && s.seat === this.me && !s.drawn && fresh) {
-      announce(o.deck ? "Your turn: pick a card (P)." : "Your turn: the draw pile is out, play or discard.");
+    } else if (s.phase === "turn" && s.seat === this.me && (fresh || again) && !this.drawAfterDecline) {
+      announce(!s.drawn && o.deck ? "Your turn: pick a card (P)." : o.deck ? "Your turn: play or discard a card." : "Your turn: the draw pile is out, play or discard.");
     }
     if (this.drawAfterDecline && !this.chance) {
       this.drawAfterDecline = false;
@@ -537,7 +640,8 @@ class MilleTable {
     const o = this.obs;
     if (!o) return;
     const active = document.activeElement;
-    const focus = this.root.contains(active) ? active.closest("[data-focus]")?.dataset.focus : null;
+    const had = this.root.contains(active) ? active : null;
+    const focus = had?.closest("[data-focus]")?.dataset.focus;
     const rd = this.root.dataset;
     rd.phase = o.status.phase;
     rd.turn = o.status.seat ?? "";
@@ -547,7 +651,7 @@ class MilleTable {
     rd.obs = String(this.count);
     const sel = this.selected;
     const targets = sel ? this.targetsFor(sel.id) : new Set();
-    if (this.drag?.started) for (const t of this.targetsFor(this.drag.card.id)) targets.add(t);
+    if (this.drag?.started && !this.drag.cancelled) for (const t of this.targetsFor(this.drag.card.id)) targets.add(t);
     this.targets = targets;
 
     const board = el("div", { class: "board" });
@@ -556,16 +660,22 @@ class MilleTable {
     // The other sides side by side where the screen is wide enough.
     board.append(el("div", { class: "others" }, rest.map((t) => this.side(o.teams[t], false))));
     const layout = el("div", { class: `mille-layout${this.scoreWindow ? " with-scores" : ""}` }, board, this.scoreWindow ? this.scorePanel() : null);
-    this.root.replaceChildren(this.promptLine(), layout, this.statusBar());
+    morph(this.root, el("div", {}, this.promptLine(), layout, this.statusBar()), false);
     this.placeBubble();
-    if (focus) {
-      const again = this.root.querySelector(`[data-focus="${focus}"]`) || (focus.startsWith("card-") ? [...this.root.querySelectorAll(".hand-card")].pop() : null);
-      again?.focus({ preventScroll: true });
-    }
+    // The focused node was kept (and is not read out again) unless it went.
+    if (had && document.activeElement !== had) this.refocus(focus);
+  }
+
+  /** Focuses the place `key` names, else the last card for a card that
+   *  went, the draw pile, the first card or the first button. */
+  refocus(key) {
+    const q = (s) => this.root.querySelector(s);
+    const at = (key && q(`[data-focus="${CSS.escape(key)}"]`)) || (key?.startsWith("card-") && [...this.root.querySelectorAll(".hand-card")].pop()) || q("[data-focus='pile-draw']") || q(".hand-card") || q("button");
+    at?.focus({ preventScroll: true });
   }
 
   helpButton(topic, what) {
-    return el("button", { type: "button", class: "qhelp", "aria-label": `Help: ${what}`, "data-focus": `help-${what}`, onclick: () => this.help(topic) }, "?");
+    return el("button", { type: "button", class: "qhelp", "aria-label": `Help: ${what}`, "data-focus": `help-${what}`, "data-help": topic }, "?");
   }
 
   /** One place of a side: its label, its pile (a button when the viewer
@@ -579,7 +689,7 @@ class MilleTable {
     const labelId = `l-${kind}-${team}`;
     const pileAttrs = { class: "pile", "aria-label": `${cap(described)}`, "data-focus": `pile-${key}` };
     const pile = target
-      ? el("button", { ...pileAttrs, type: "button", onclick: () => this.targetClicked(key) }, content)
+      ? el("button", { ...pileAttrs, type: "button" }, content)
       : el("div", { ...pileAttrs, role: "img" }, content);
     return el(
       "div",
@@ -664,11 +774,12 @@ class MilleTable {
   drawPile() {
     const o = this.obs;
     const out = o.deck === 0;
-    const legal = (o.legal || []).includes("draw") || !!this.chance;
-    const label = out ? "Draw pile: out" : `Draw pile: ${o.deck} cards${legal ? ". Pick a card" : ""}`;
+    const waiting = this.drawWaiting;
+    const legal = !waiting && ((o.legal || []).includes("draw") || !!this.chance);
+    const label = out ? "Draw pile: out" : `Draw pile: ${o.deck} cards${waiting ? ". Your pick is waiting" : legal ? ". Pick a card" : ""}`;
     const content = [out ? svg(emptySlotSvg("Out")) : svg(cardBackSvg()), el("span", { class: "deck-count", "aria-hidden": "true" }, out ? "Out" : String(o.deck))];
     const pile = this.me !== null
-      ? el("button", { type: "button", class: `pile${legal ? " can-pick" : ""}`, "aria-label": label, "data-focus": "pile-draw", onclick: () => this.targetClicked("draw") }, content)
+      ? el("button", { type: "button", class: `pile${legal ? " can-pick" : ""}${waiting ? " waiting" : ""}`, "aria-label": label, "data-focus": "pile-draw" }, content)
       : el("div", { class: "pile", role: "img", "aria-label": label }, content);
     return el(
       "div",
@@ -684,7 +795,7 @@ class MilleTable {
     const label = `Discard pile: ${top ? cardName(top) : "empty"}`;
     const content = top ? cardNode(top) : svg(emptySlotSvg("Discard"));
     const pile = this.me !== null
-      ? el("button", { type: "button", class: "pile", "aria-label": label, "data-focus": "pile-discard", onclick: () => this.targetClicked("discard") }, content)
+      ? el("button", { type: "button", class: "pile", "aria-label": label, "data-focus": "pile-discard" }, content)
       : el("div", { class: "pile", role: "img", "aria-label": label }, content);
     return el(
       "div",
@@ -713,7 +824,7 @@ class MilleTable {
       if (selected) cls.push("selected");
       if (pendingCards.has(c.id)) cls.push("pending");
       if (refused) cls.push("refused");
-      if (this.drag?.started && this.drag.card.pos === c.pos) cls.push("dragging");
+      if (this.drag?.started && !this.drag.cancelled && this.drag.card.pos === c.pos) cls.push("dragging");
       const art = cardNode(c.id);
       art.setAttribute("aria-hidden", "true");
       const b = el(
@@ -728,9 +839,6 @@ class MilleTable {
           "data-pos": c.pos,
           "data-legal": legalCards.has(c.id) ? "true" : null,
           "data-focus": `card-${c.pos}`,
-          onclick: (e) => this.cardClicked(c, e),
-          ondblclick: (e) => this.cardDoubleClicked(c, e),
-          onpointerdown: (e) => this.dragStart(c, e),
         },
         art,
         el("span", { class: "num", "aria-hidden": "true" }, String(c.pos)),
@@ -738,7 +846,7 @@ class MilleTable {
       return el("div", { class: "slot" }, b, refused ? el("div", { class: "bubble", id: "mille-bubble" }, r.message) : null);
     });
     // A toggle button rather than a checkbox: the game's keys work wherever the focus is.
-    const sort = el("button", { type: "button", class: "small-button", id: "mille-sort", "aria-pressed": this.sorted ? "true" : "false", "data-focus": "sort", onclick: () => this.toggleSort() }, "Sort (O)");
+    const sort = el("button", { type: "button", class: "small-button", id: "mille-sort", "aria-pressed": this.sorted ? "true" : "false", "data-focus": "sort" }, "Sort (O)");
     return el(
       "section",
       { class: "hand-row", "aria-labelledby": "mille-hand" },
@@ -777,7 +885,9 @@ class MilleTable {
       text = this.keyMode.pos ? `${verb} card ${this.keyMode.pos} (${cardName(this.selected?.id)})? Enter or Space to confirm, Escape to cancel.` : `${verb} which card? Type its number.`;
     } else if (s.phase === "hand_over" || s.phase === "game_over") {
       text = s.phase === "game_over" ? "The game is over." : "The hand is over: the next one is dealt when everybody is ready.";
-      buttons.push(el("button", { type: "button", "data-focus": "show-scores", onclick: () => this.showScores() }, "Show the scores"));
+      if (this.canReady) buttons.push(el("button", { type: "button", class: "primary", "data-focus": "ready" }, "Next hand"));
+      else if (s.phase === "hand_over" && this.me !== null) text += " You are ready.";
+      buttons.push(el("button", { type: "button", "data-focus": "show-scores" }, "Show the scores"));
     } else if (this.chance) {
       const safety = CARDS[this.chance.hazard]?.safety;
       text = `${cap(this.seatName(this.chance.attacker))} played ${cardName(this.chance.hazard)} on you, and you hold ${cardName(safety)}: click it (or U and its number) for a coup fourré, 300 points more, or click the draw pile (P) to let it pass.`;
@@ -785,8 +895,8 @@ class MilleTable {
       if (s.seat === this.me) {
         text = `You reached ${o.target} miles: extend the trip to 1000?`;
         buttons.push(
-          el("button", { type: "button", "data-focus": "ext-yes", onclick: () => this.send("extend") }, "Yes, extend"),
-          el("button", { type: "button", "data-focus": "ext-no", onclick: () => this.send("end_trip") }, "No, end the trip"),
+          el("button", { type: "button", "data-focus": "ext-yes" }, "Yes, extend"),
+          el("button", { type: "button", "data-focus": "ext-no" }, "No, end the trip"),
         );
       } else text = `${cap(name(s.seat))} decides whether to extend the trip.`;
     } else if (this.me === null) {
@@ -795,7 +905,8 @@ class MilleTable {
       if (this.selected) {
         const where = [...this.targetsFor(this.selected.id)];
         text = `${cardName(this.selected.id)} selected: ${where.length ? "click where it goes (outlined)" : "nothing takes it now, but you may try"}, or Escape.`;
-      } else if (!s.drawn) text = o.deck ? "Your turn: pick a card from the draw pile (click it, or P)." : "Your turn: the draw pile is out, play or discard a card.";
+      } else if (!s.drawn && this.drawWaiting) text = "Your pick is sent: it waits for the table.";
+      else if (!s.drawn) text = o.deck ? "Your turn: pick a card from the draw pile (click it, or P)." : "Your turn: the draw pile is out, play or discard a card.";
       else text = "Play a card (drag it where it goes, or click it then the place) or discard one.";
     } else {
       text = `${cap(name(s.seat))} to play.`;
@@ -831,7 +942,7 @@ class MilleTable {
       "div",
       { class: "statusbar" },
       el("ul", { "aria-label": "Status" }, items.map((i) => el("li", {}, i))),
-      el("button", { type: "button", class: "small-button", "aria-pressed": this.scoreWindow ? "true" : "false", "data-focus": "score-toggle", onclick: () => this.toggleScores() }, "Scores (W)"),
+      el("button", { type: "button", class: "small-button", "aria-pressed": this.scoreWindow ? "true" : "false", "data-focus": "score-toggle" }, "Scores (W)"),
       this.helpButton("status", "Status bar"),
     );
   }
@@ -898,7 +1009,8 @@ class MilleTable {
       case "new_game":
         return "A new game starts.";
       case "drew":
-        return ev.card ? `${who} drew ${cardName(ev.card)}.` : `${who} drew a card.`;
+        // Another seat's draw, every turn, is only shown.
+        return ev.card ? `${who} drew ${cardName(ev.card)}.` : "";
       case "played": {
         const actorTeam = o.seats[ev.seat]?.team;
         if (ev.team === actorTeam) return `${who} played ${cardName(ev.card)}.`;
@@ -975,6 +1087,27 @@ class MilleTable {
 
   // ---- playing --------------------------------------------------------------
 
+  /** The hand card (as handCards() gives it) of a node inside its button. */
+  cardOf(node) {
+    const b = node?.closest?.(".hand-card");
+    const c = b && this.handCards()[Number(b.dataset.pos) - 1];
+    return c && c.id === b.dataset.card ? c : null;
+  }
+
+  /** Every click of the table: its button's `data-focus` says what it is. */
+  clicked(e) {
+    const b = e.target.closest?.("button[data-focus]");
+    if (!b || !this.root.contains(b)) return;
+    const key = b.dataset.focus;
+    if (b.dataset.help) return this.help(b.dataset.help);
+    if (key.startsWith("card-")) {
+      const c = this.cardOf(b);
+      if (c) this.cardClicked(c, e);
+    } else if (key.startsWith("pile-")) this.targetClicked(key.slice(5));
+    else if (key === "ext-yes" || key === "ext-no") this.send(key === "ext-yes" ? "extend" : "end_trip");
+    else ({ sort: () => this.toggleSort(), "score-toggle": () => this.toggleScores(), "show-scores": () => this.showScores(), ready: () => this.ready() })[key]?.();
+  }
+
   cardClicked(c, e) {
     if (this.suppressClick) {
       this.suppressClick = false;
@@ -1024,8 +1157,7 @@ class MilleTable {
         this.selected = null;
         this.render();
       }
-      if (this.chance || (this.obs.legal || []).includes("draw")) this.pick();
-      else if (!sel) this.send("draw");
+      if (this.chance || !sel || (this.obs.legal || []).includes("draw")) this.pick();
       return;
     }
     if (!sel) {
@@ -1050,7 +1182,7 @@ class MilleTable {
 
   dragStart(c, e) {
     if (this.me === null || this.drag || (e.pointerType === "mouse" && e.button !== 0)) return;
-    const card = e.currentTarget;
+    const card = e.target.closest(".hand-card");
     this.drag = { card: c, x: e.clientX, y: e.clientY, id: e.pointerId, el: card, started: false, ghost: null, over: null };
     try {
       card.setPointerCapture(e.pointerId);
@@ -1064,7 +1196,7 @@ class MilleTable {
 
   dragMove(e) {
     const d = this.drag;
-    if (!d || e.pointerId !== d.id) return;
+    if (!d || e.pointerId !== d.id || d.cancelled) return;
     if (!d.started) {
       if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_START) return;
       d.started = true;
@@ -1106,11 +1238,11 @@ class MilleTable {
     const d = this.drag;
     if (!d || e.pointerId !== d.id) return;
     this.cancelDrag();
-    if (!d.started) return;
+    if (!d.started && !d.cancelled) return;
     this.suppressClick = true;
     // The click that follows a drag (on the captured card) is not a selection.
     this.later(() => (this.suppressClick = false), 0);
-    const target = cancelled ? null : this.targetAt(e.clientX, e.clientY);
+    const target = cancelled || d.cancelled ? null : this.targetAt(e.clientX, e.clientY);
     const action = target ? this.actionForDrop(d.card.id, target) : null;
     if (action) this.send(action, d.card);
     else this.render();
@@ -1178,17 +1310,31 @@ class MilleTable {
       title,
       className: "mille-scores",
       body,
-      buttons: ended && !over
+      // Only a player says it is ready (a spectator is not waited for).
+      buttons: this.canReady
         ? [
             { label: "Next hand", value: "next", primary: true },
             { label: "Close", value: null },
           ]
         : [{ label: "Close", value: null, primary: true }],
-    }).then((v) => {
-      if (v === "next") {
-        this.ctx.ready();
-        announce("Ready: the next hand is dealt when everybody is.");
-      }
-    });
+    }).then((v) => v === "next" && this.ready());
+  }
+
+  /** The hand that the viewer said it is ready to leave. */
+  get handKey() {
+    return `${this.obs.games_won.join()}:${this.obs.hand_number}`;
+  }
+
+  /** Whether the viewer, a player, may say it is ready for the next hand. */
+  get canReady() {
+    return this.me !== null && this.phase === "hand_over" && this.readyFor !== this.handKey;
+  }
+
+  ready() {
+    if (!this.canReady) return;
+    this.readyFor = this.handKey;
+    this.ctx.ready();
+    announce("Ready: the next hand is dealt when everybody is.");
+    this.render();
   }
 }
