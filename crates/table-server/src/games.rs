@@ -180,12 +180,7 @@ impl ServerGame for Mille {
                 let names: Vec<&str> = seats
                     .iter()
                     .enumerate()
-                    .filter(|&(k, _)| {
-                        state
-                            .rules()
-                            .seat(u8::try_from(k).unwrap_or(u8::MAX))
-                            .is_some_and(|seat| usize::from(state.team_of(seat)) == team)
-                    })
+                    .filter(|&(k, _)| side_of(state, k).map(usize::from) == Some(team))
                     .map(|(_, info)| info.name.as_str())
                     .collect();
                 (names.join(" & "), total)
@@ -203,10 +198,7 @@ impl ServerGame for Mille {
         let seats = Mille::seat_count(state);
         (0..seats)
             .map(|s| {
-                let team = state
-                    .rules()
-                    .seat(u8::try_from(s).unwrap_or(u8::MAX))
-                    .map_or(0, |seat| state.team_of(seat));
+                let team = side_of(state, s).unwrap_or(0);
                 SeatResult {
                     score: state
                         .totals()
@@ -217,6 +209,12 @@ impl ServerGame for Mille {
             })
             .collect()
     }
+}
+
+/// The side (team) seat number `k` plays for, if the game has that seat.
+fn side_of(state: &mille_engine::State, k: usize) -> Option<u8> {
+    let seat = state.rules().seat(u8::try_from(k).ok()?)?;
+    Some(state.team_of(seat))
 }
 
 /// A cubes table's setup: the kind of game and its dice.

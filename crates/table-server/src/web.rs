@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -36,16 +37,15 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
     frame-ancestors 'none'";
 
-fn content_type(name: &str) -> &'static str {
-    match name
-        .rsplit_once('.')
-        .map_or(Some(name), |(_, ext)| Some(ext))
-    {
-        Some("html") => "text/html; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("js") => "text/javascript; charset=utf-8",
-        Some("svg") => "image/svg+xml",
-        _ => "application/octet-stream",
+/// The media type of a page file, by its extension; `None` for a name
+/// that is no kind of page file.
+fn content_type(name: &str) -> Option<&'static str> {
+    match name.rsplit_once('.')?.1 {
+        "html" => Some("text/html; charset=utf-8"),
+        "css" => Some("text/css; charset=utf-8"),
+        "js" => Some("text/javascript; charset=utf-8"),
+        "svg" => Some("image/svg+xml"),
+        _ => None,
     }
 }
 
@@ -66,19 +66,19 @@ fn builtin_etags() -> &'static [String] {
 
 /// The file named `name` (`index.html` for `/`), from `dir` when given,
 /// else built in.
-fn find(name: &str, dir: Option<&Path>) -> Option<(Vec<u8>, String)> {
+fn find(name: &str, dir: Option<&Path>) -> Option<(Cow<'static, [u8]>, String)> {
     match dir {
         // Plain file names of the page's kinds only: nothing above the
         // directory, nothing hidden, nothing that is not part of a page.
         Some(dir) if page_name(name) => {
             let bytes = std::fs::read(dir.join(name)).ok()?;
             let tag = etag(&bytes);
-            Some((bytes, tag))
+            Some((Cow::Owned(bytes), tag))
         }
         Some(_) => None,
         None => {
             let i = FILES.iter().position(|(n, _)| *n == name)?;
-            Some((FILES[i].1.to_vec(), builtin_etags()[i].clone()))
+            Some((Cow::Borrowed(FILES[i].1), builtin_etags()[i].clone()))
         }
     }
 }
@@ -87,11 +87,10 @@ fn find(name: &str, dir: Option<&Path>) -> Option<(Vec<u8>, String)> {
 /// then one of the page's extensions.
 fn page_name(name: &str) -> bool {
     match name.rsplit_once('.') {
-        Some((stem, ext)) => {
+        Some((stem, _)) => {
             !stem.is_empty()
                 && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                && content_type(ext) != "application/octet-stream"
-                && ["html", "css", "js", "svg"].contains(&ext)
+                && content_type(name).is_some()
         }
         None => false,
     }
@@ -124,7 +123,11 @@ pub async fn file(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMa
     if unchanged {
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
-    set(&mut out, header::CONTENT_TYPE, content_type(name));
+    set(
+        &mut out,
+        header::CONTENT_TYPE,
+        content_type(name).unwrap_or("application/octet-stream"),
+    );
     (StatusCode::OK, out, bytes).into_response()
 }
 
@@ -165,7 +168,7 @@ mod tests {
                 *bytes,
                 "{name}"
             );
-            assert_ne!(content_type(name), "application/octet-stream", "{name}");
+            assert!(content_type(name).is_some(), "{name}");
         }
     }
 
