@@ -48,6 +48,20 @@ pub struct ServeArgs {
     /// into the program (for working on the page).
     #[arg(long, value_name = "DIR")]
     pub web: Option<PathBuf>,
+    /// The database: `sqlite:PATH` (default: server.db in the data
+    /// directory) or `postgres://USER@HOST:PORT/DATABASE`, which several
+    /// instances may share.
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// Seconds a table's lease lasts without renewal (shared database):
+    /// how soon another instance takes over the tables of one that died.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..=600))]
+    pub lease: u64,
+    /// Where the other instances reach this one (`ws://HOST:PORT`), when
+    /// that is not the address it listens on (default: --listen, with
+    /// 0.0.0.0 read as 127.0.0.1).
+    #[arg(long, value_name = "URL")]
+    pub advertise: Option<String>,
 }
 
 impl ServeArgs {
@@ -82,6 +96,9 @@ impl ServeArgs {
         config.limits.burst = self.rate.max(1) * 2;
         config.programs = self.bots.clone();
         config.web_dir = self.web.clone();
+        config.database = self.database.clone();
+        config.lease = Duration::from_secs(self.lease);
+        config.advertise = self.advertise.clone();
         Ok(config)
     }
 }

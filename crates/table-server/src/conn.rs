@@ -4,7 +4,9 @@
 //! whatever is wrong is answered with an error, or the connection is closed
 //! with a reason.
 
-use crate::games::{CUBES_SCORES, MILLE_SCORES, ServerGame};
+use crate::forward::Link;
+use crate::games::ServerGame;
+use crate::store::Place;
 use crate::store::{NewTable, StoredTable};
 use crate::table::Cmd;
 use crate::{Out, Outbox, Shared};
@@ -12,7 +14,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use cubes_engine::Cubes;
 use futures_util::{SinkExt, StreamExt};
 use mille_engine::Mille;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table_protocol::{
@@ -70,7 +72,15 @@ impl Bucket {
 struct Session {
     id: u64,
     name: Option<String>,
+    /// The name's token, for the links to other instances.
+    token: Option<String>,
+    /// The tables here this connection sits at or watches.
     tables: HashSet<TableId>,
+    /// The tables other instances run that this connection reached, and
+    /// which instance.
+    remote: HashMap<TableId, String>,
+    /// Its links to other instances, by instance.
+    links: HashMap<String, Link>,
     /// The tables this connection opened.
     opened: Vec<TableId>,
     out: Outbox,
@@ -129,7 +139,10 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     let mut session = Session {
         id: shared.next_conn(),
         name: None,
+        token: None,
         tables: HashSet::new(),
+        remote: HashMap::new(),
+        links: HashMap::new(),
         opened: Vec::new(),
         out,
     };
@@ -336,15 +349,25 @@ async fn handle(
                     if let Some(seat) = sit {
                         // The creator of a private table sits with its code.
                         let invitation = code.clone();
-                        route(shared, session, id, |conn, out| Cmd::Join {
-                            conn,
-                            name,
-                            out,
+                        let msg = ClientMessage::Join {
+                            table: id,
                             seat: Some(seat),
-                            code: invitation,
+                            code: invitation.clone(),
                             since: None,
-                        });
-                        session.tables.insert(id);
+                        };
+                        if let Reached::Here =
+                            route(shared, session, id, &msg, |conn, out| Cmd::Join {
+                                conn,
+                                name,
+                                out,
+                                seat: Some(seat),
+                                code: invitation,
+                                since: None,
+                            })
+                            .await
+                        {
+                            session.tables.insert(id);
+                        }
                     }
                 }
                 Err((code, why)) => refuse(&out, code, &why),
@@ -356,43 +379,75 @@ async fn handle(
             code,
             since,
         } => {
-            if route(shared, session, table, |conn, out| Cmd::Join {
+            let msg = ClientMessage::Join {
+                table,
+                seat,
+                code: code.clone(),
+                since,
+            };
+            if let Reached::Here = route(shared, session, table, &msg, |conn, out| Cmd::Join {
                 conn,
                 name,
                 out,
                 seat,
                 code,
                 since,
-            }) {
+            })
+            .await
+            {
                 session.tables.insert(table);
             }
         }
         ClientMessage::Watch { table, code, since } => {
-            if route(shared, session, table, |conn, out| Cmd::Watch {
+            let msg = ClientMessage::Watch {
+                table,
+                code: code.clone(),
+                since,
+            };
+            if let Reached::Here = route(shared, session, table, &msg, |conn, out| Cmd::Watch {
                 conn,
                 name,
                 out,
                 code,
                 since,
-            }) {
+            })
+            .await
+            {
                 session.tables.insert(table);
             }
         }
         ClientMessage::Move { table, id, action } => {
             let at = Instant::now();
-            route(shared, session, table, |conn, out| Cmd::Move {
+            let msg = ClientMessage::Move {
+                table,
+                id,
+                action: action.clone(),
+            };
+            route(shared, session, table, &msg, |conn, out| Cmd::Move {
                 conn,
                 out,
                 id,
                 action,
                 at,
-            });
+            })
+            .await;
         }
         ClientMessage::Ready { table } => {
-            route(shared, session, table, |conn, out| Cmd::Ready { conn, out });
+            let msg = ClientMessage::Ready { table };
+            route(shared, session, table, &msg, |conn, out| Cmd::Ready {
+                conn,
+                out,
+            })
+            .await;
         }
         ClientMessage::Leave { table } => {
-            if route(shared, session, table, |conn, out| Cmd::Leave { conn, out }) {
+            let msg = ClientMessage::Leave { table };
+            if let Reached::Here = route(shared, session, table, &msg, |conn, out| Cmd::Leave {
+                conn,
+                out,
+            })
+            .await
+            {
                 session.tables.remove(&table);
             }
         }
@@ -401,7 +456,7 @@ async fn handle(
             kind,
             min_games,
         } => {
-            let answer = rankings(shared, game, kind, min_games.unwrap_or(5)).await;
+            let answer = crate::scores::rankings(shared, game, kind, min_games.unwrap_or(5)).await;
             match answer {
                 Ok(text) => out.send_msg(&ServerMessage::Rankings { game, text }),
                 Err(why) => out.send_msg(&ServerMessage::error(ErrorCode::Unavailable, why)),
@@ -411,38 +466,146 @@ async fn handle(
     Ok(())
 }
 
-/// Sends a command to a table; answers whether the table exists.
-fn route(
-    shared: &Shared,
+/// Where a table message went.
+enum Reached {
+    /// To the table's actor here.
+    Here,
+    /// Over a link to the instance that runs it.
+    Elsewhere,
+    /// Nowhere: the client was told why.
+    Refused,
+}
+
+/// Sends a command to a table here (`cmd`), or the client's message
+/// (`msg`) to the instance that runs it. A table nobody runs is taken
+/// over here; one whose instance does not answer is waited for until its
+/// lease runs out, then taken over.
+async fn route(
+    shared: &Arc<Shared>,
+    session: &mut Session,
+    table: TableId,
+    msg: &ClientMessage,
+    cmd: impl FnOnce(u64, Outbox) -> Cmd,
+) -> Reached {
+    if let Some(h) = shared.table(table) {
+        return send_here(session, table, &h, cmd);
+    }
+    if let Some(link) = session
+        .remote
+        .get(&table)
+        .and_then(|instance| session.links.get(instance))
+        && link.send(msg)
+    {
+        return Reached::Elsewhere;
+    }
+    let me = shared.store.instance().id.clone();
+    let give_up = Instant::now() + shared.config.lease + Duration::from_secs(2);
+    let mut last_trouble = None;
+    loop {
+        if let Some(h) = shared.table(table) {
+            return send_here(session, table, &h, cmd);
+        }
+        let place = match shared.store.place(table).await {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::error!(error = %e, "the database failed");
+                refuse_at(&session.out, ErrorCode::Unavailable, BUSY, table);
+                return Reached::Refused;
+            }
+        };
+        match place {
+            Place::Nowhere => break,
+            Place::Free => match shared.adopt(table).await {
+                Ok(Some(h)) => return send_here(session, table, &h, cmd),
+                // Another instance took it first, or it cannot be
+                // replayed: look again.
+                Ok(None) => {}
+                Err(e) => last_trouble = Some(e.to_string()),
+            },
+            Place::Held { instance, address } if instance != me => {
+                match link(shared, session, &instance, &address).await {
+                    Ok(link) if link.send(msg) => {
+                        session.remote.insert(table, instance);
+                        return Reached::Elsewhere;
+                    }
+                    Ok(_) => {
+                        session.links.remove(&instance);
+                    }
+                    // Its instance is gone, or not there yet: its lease
+                    // runs out, then the table is taken over.
+                    Err(why) => last_trouble = Some(why),
+                }
+            }
+            // Ours, and starting this moment.
+            Place::Held { .. } => {}
+        }
+        if Instant::now() >= give_up {
+            if let Some(why) = last_trouble {
+                tracing::warn!(table, why, "a table cannot be reached");
+            }
+            let why = format!("table {table} cannot be reached now: try again in a moment");
+            refuse_at(&session.out, ErrorCode::Unavailable, &why, table);
+            return Reached::Refused;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    refuse_at(
+        &session.out,
+        ErrorCode::NoSuchTable,
+        &format!("there is no table {table}"),
+        table,
+    );
+    Reached::Refused
+}
+
+fn send_here(
     session: &Session,
     table: TableId,
+    h: &crate::table::TableHandle,
     cmd: impl FnOnce(u64, Outbox) -> Cmd,
-) -> bool {
-    match shared.table(table) {
-        Some(h)
-            if h.commands
-                .send(cmd(session.id, session.out.clone()))
-                .is_ok() =>
-        {
-            true
-        }
-        _ => {
-            refuse_at(
-                &session.out,
-                ErrorCode::NoSuchTable,
-                &format!("there is no table {table}"),
-                table,
-            );
-            false
-        }
+) -> Reached {
+    if h.commands
+        .send(cmd(session.id, session.out.clone()))
+        .is_ok()
+    {
+        Reached::Here
+    } else {
+        refuse_at(
+            &session.out,
+            ErrorCode::NoSuchTable,
+            &format!("there is no table {table}"),
+            table,
+        );
+        Reached::Refused
     }
+}
+
+/// This connection's link to `instance`, opened if need be.
+async fn link<'s>(
+    shared: &Shared,
+    session: &'s mut Session,
+    instance: &str,
+    address: &str,
+) -> Result<&'s Link, String> {
+    if !session.links.contains_key(instance) {
+        let (Some(name), Some(token)) = (&session.name, &session.token) else {
+            return Err("not signed in".into());
+        };
+        let idle = Duration::from_secs(shared.config.limits.idle_seconds);
+        let link = Link::open(address, name, token, session.out.clone(), idle).await?;
+        session.links.insert(instance.to_string(), link);
+    }
+    session
+        .links
+        .get(instance)
+        .ok_or_else(|| "the link is gone".to_string())
 }
 
 /// What a client is told when the server's storage fails.
 const BUSY: &str = "the server cannot do that now: try again later";
 
 /// `bytes` random bytes as hexadecimal digits (a token takes 16: 128 bits).
-fn secret(bytes: usize) -> Result<String, String> {
+pub(crate) fn secret(bytes: usize) -> Result<String, String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| format!("no randomness for a token: {e}"))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
@@ -537,7 +700,7 @@ async fn hello(
         version: VERSION,
         server: format!("table-server {}", env!("CARGO_PKG_VERSION")),
         name: name.clone(),
-        token,
+        token: token.clone(),
         limits: shared.config.limits,
         seats,
         games: vec![
@@ -553,6 +716,7 @@ async fn hello(
     });
     tracing::debug!(conn = session.id, name, "hello");
     session.name = Some(name);
+    session.token = Some(token);
     Ok(())
 }
 
@@ -668,48 +832,4 @@ fn check<G: ServerGame>(
         .map_err(bad)?;
     let json = serde_json::to_value(&setup).map_err(|e| bad(e.to_string()))?;
     Ok((json, levels))
-}
-
-async fn rankings(
-    shared: &Shared,
-    game: GameKind,
-    kind: Option<String>,
-    min_games: u32,
-) -> Result<String, String> {
-    if game == GameKind::Mille {
-        let data = shared.config.data.clone();
-        return tokio::task::spawn_blocking(move || {
-            let read = || {
-                if !data.join(MILLE_SCORES).exists() {
-                    return Ok(mille_store::HighScores::default());
-                }
-                mille_store::ScoreDb::open(&data)?.high_scores()
-            };
-            read().map(|h| h.to_text()).map_err(|e| {
-                tracing::error!(error = %e, "cannot read the mille high scores");
-                BUSY.to_string()
-            })
-        })
-        .await
-        .map_err(|e| e.to_string())?;
-    }
-    let path = shared.config.data.join(CUBES_SCORES);
-    let kind = kind.unwrap_or_else(|| cubes_engine::Settings::standard().name);
-    tokio::task::spawn_blocking(move || {
-        if !path.exists() {
-            return Ok(String::from(
-                "No games have been played on this server yet.\n",
-            ));
-        }
-        let file = cubes_store::ScoreFile::open_to_read(&path).map_err(|e| {
-            tracing::error!(error = %e, "cannot read the cubes score file");
-            BUSY.to_string()
-        })?;
-        cubes_store::rank_text(&file, &kind, min_games).map_err(|e| {
-            tracing::error!(error = %e, "cannot rank");
-            BUSY.to_string()
-        })
-    })
-    .await
-    .map_err(|e| e.to_string())?
 }

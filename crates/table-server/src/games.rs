@@ -73,9 +73,15 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
     fn secret_decision(_state: &Self::State) -> bool {
         false
     }
-    /// Writes a finished game to the game's own score file in the
-    /// server's data directory, if it keeps one.
-    fn record(_state: &Self::State, _seats: &[SeatInfo], _data: &Path) -> Result<(), String> {
+    /// A finished game's score record (JSON), if the game keeps scores:
+    /// what [`ServerGame::write_score`] writes to its score file.
+    fn score(_state: &Self::State, _seats: &[SeatInfo]) -> Option<Value> {
+        None
+    }
+    /// Writes a score record to the game's own score file in directory
+    /// `dir` (the server's data directory, or a scratch one the rankings
+    /// of a shared database are computed in).
+    fn write_score(_record: &Value, _dir: &Path) -> Result<(), String> {
         Ok(())
     }
 }
@@ -169,7 +175,7 @@ impl ServerGame for Mille {
         (Mille::turn(state) == Turn::Host).then_some(MilleAction::NextHand)
     }
 
-    fn record(state: &mille_engine::State, seats: &[SeatInfo], data: &Path) -> Result<(), String> {
+    fn score(state: &mille_engine::State, seats: &[SeatInfo]) -> Option<Value> {
         // A side's name is its players' (a team's: "ann & bob"), as at a
         // terminal.
         let sides: Vec<(String, u32)> = state
@@ -187,8 +193,18 @@ impl ServerGame for Mille {
             })
             .collect();
         let rules = state.rules().config.rules.id();
-        let mut db = mille_store::ScoreDb::open(data).map_err(|e| e.to_string())?;
-        db.record_game(rules, &sides, 0)
+        Some(serde_json::json!({ "rules": rules, "sides": sides }))
+    }
+
+    fn write_score(record: &Value, dir: &Path) -> Result<(), String> {
+        #[derive(serde::Deserialize)]
+        struct Record {
+            rules: String,
+            sides: Vec<(String, u32)>,
+        }
+        let r: Record = serde_json::from_value(record.clone()).map_err(|e| e.to_string())?;
+        let mut db = mille_store::ScoreDb::open(dir).map_err(|e| e.to_string())?;
+        db.record_game(&r.rules, &r.sides, 0)
             .map(|_| ())
             .map_err(|e| e.to_string())
     }
@@ -329,11 +345,54 @@ impl ServerGame for Cubes {
         None
     }
 
-    fn record(state: &cubes_engine::State, seats: &[SeatInfo], data: &Path) -> Result<(), String> {
+    fn score(state: &cubes_engine::State, seats: &[SeatInfo]) -> Option<Value> {
+        let g = cubes_store::GameResult::of(state, seats);
+        let players: Vec<Value> = g
+            .players
+            .iter()
+            .map(|p| serde_json::json!([p.name, p.computer, p.seat, p.score, p.won, p.place]))
+            .collect();
+        Some(serde_json::json!({
+            "kind": g.kind, "jokers": g.jokers, "seed": g.seed, "turns": g.turns,
+            "quit": g.quit, "players": players,
+        }))
+    }
+
+    fn write_score(record: &Value, dir: &Path) -> Result<(), String> {
+        #[derive(serde::Deserialize)]
+        struct Record {
+            kind: String,
+            jokers: bool,
+            seed: u64,
+            turns: u32,
+            quit: bool,
+            players: Vec<(String, bool, usize, u32, bool, usize)>,
+        }
+        let r: Record = serde_json::from_value(record.clone()).map_err(|e| e.to_string())?;
+        let game = cubes_store::GameResult {
+            kind: r.kind,
+            jokers: r.jokers,
+            seed: r.seed,
+            turns: r.turns,
+            quit: r.quit,
+            players: r
+                .players
+                .into_iter()
+                .map(
+                    |(name, computer, seat, score, won, place)| cubes_store::PlayerResult {
+                        name,
+                        computer,
+                        seat,
+                        score,
+                        won,
+                        place,
+                    },
+                )
+                .collect(),
+        };
         let mut file =
-            cubes_store::ScoreFile::open(&data.join(CUBES_SCORES)).map_err(|e| e.to_string())?;
-        file.record(&cubes_store::GameResult::of(state, seats))
-            .map_err(|e| e.to_string())
+            cubes_store::ScoreFile::open(&dir.join(CUBES_SCORES)).map_err(|e| e.to_string())?;
+        file.record(&game).map_err(|e| e.to_string())
     }
 
     fn results(state: &cubes_engine::State) -> Vec<SeatResult> {
@@ -412,7 +471,8 @@ mod tests {
             .iter()
             .map(|n| SeatInfo::human(*n))
             .collect();
-        Mille::record(&state, &seats, dir.path()).expect("recorded");
+        let record = Mille::score(&state, &seats).expect("a record");
+        Mille::write_score(&record, dir.path()).expect("recorded");
         let high = mille_store::ScoreDb::open(dir.path())
             .expect("open")
             .high_scores()

@@ -1,18 +1,27 @@
 //! The table server: tables of both games for people at different
 //! terminals and browsers, computer players filling the empty places, every
-//! move in SQLite before anybody hears of it.
+//! move in the database (SQLite, or PostgreSQL shared by several
+//! instances) before anybody hears of it.
 //!
 //! ```text
 //!  clients --WebSocket /ws (TCP and Unix socket)--> conn (one task each)
 //!                                                     | commands
 //!                                                     v
-//!                                   table actor (one task per table) --> Store (writer thread)
+//!                                   table actor (one task per table) --> Store (SQLite or PostgreSQL)
 //!                                     owns Table<G>, seats, connections
 //! ```
 //!
+//! Several instances may share one PostgreSQL database: each runs the
+//! tables whose lease it holds, renews the leases every second, takes over
+//! the tables of an instance whose leases ran out (replaying their logs),
+//! and forwards a connection's messages for a table another instance runs
+//! to that instance ([`forward`]).
+//!
 //! - [`conn`]: a connection: handshake, names and tokens, limits, routing.
 //! - [`table`]: one table's actor, the only owner of its game.
-//! - [`store`]: the database (group commit).
+//! - [`store`]: the database, its two backends and the leases.
+//! - [`forward`]: a connection's link to the instance that runs a table.
+//! - [`scores`]: finished games' scores and the rankings.
 //! - [`games`]: what the server needs of each game.
 //! - [`metrics`]: `/health` and `/metrics`.
 //! - [`web`]: the web page, at `/`.
@@ -22,8 +31,10 @@
 
 pub mod cli;
 pub mod conn;
+pub mod forward;
 pub mod games;
 pub mod metrics;
+pub mod scores;
 pub mod store;
 pub mod table;
 pub mod web;
@@ -41,7 +52,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use store::{Store, StoredTable};
+use store::{DatabaseUrl, Instance, Store, StoredTable};
 use table::{Actor, TableHandle};
 use table_protocol::{GameKind, Limits, ServerMessage, TableId, TableSummary};
 use tokio::sync::{Notify, mpsc};
@@ -81,6 +92,15 @@ pub struct Config {
     /// Serve the web page from this directory instead of the built-in
     /// copy (for working on the page without rebuilding).
     pub web_dir: Option<PathBuf>,
+    /// The database (`sqlite:PATH` or `postgres://…`); `None`: SQLite in
+    /// the data directory.
+    pub database: Option<String>,
+    /// How long a table's lease lasts without renewal: how soon another
+    /// instance takes over the tables of one that died.
+    pub lease: Duration,
+    /// Where the other instances reach this one (`ws://HOST:PORT`);
+    /// `None`: the address it listens on.
+    pub advertise: Option<String>,
 }
 
 impl Config {
@@ -105,6 +125,9 @@ impl Config {
             programs: Vec::new(),
             fixed_seed: None,
             web_dir: None,
+            database: None,
+            lease: Duration::from_secs(5),
+            advertise: None,
         }
     }
 }
@@ -169,6 +192,11 @@ impl Outbox {
         }
     }
 
+    /// Closes the connection with `reason` (its client reconnects).
+    pub fn close(&self, reason: String) {
+        let _ = self.tx.try_send(Out::Close(reason));
+    }
+
     /// Queues a message (an `error` is counted for `/metrics`).
     pub fn send_msg(&self, msg: &ServerMessage) -> bool {
         if let ServerMessage::Error(_) = msg {
@@ -187,6 +215,8 @@ pub struct Shared {
     /// The figures.
     pub metrics: metrics::Metrics,
     tables: Mutex<HashMap<TableId, TableHandle>>,
+    /// The lobby lines of the tables other instances run, as last read.
+    elsewhere: Mutex<Vec<TableSummary>>,
     next_conn: AtomicU64,
 }
 
@@ -206,6 +236,14 @@ impl Shared {
         let mut list: Vec<TableSummary> = handles
             .iter()
             .filter_map(|h| h.summary.lock().ok().map(|s| s.clone()))
+            .collect();
+        if let Ok(elsewhere) = self.elsewhere.lock() {
+            // A table taken over a moment ago may still be in both.
+            let here: std::collections::HashSet<TableId> = list.iter().map(|s| s.id).collect();
+            list.extend(elsewhere.iter().filter(|s| !here.contains(&s.id)).cloned());
+        }
+        let mut list: Vec<TableSummary> = list
+            .into_iter()
             .filter(|s| {
                 !s.private
                     || s.seats
@@ -294,6 +332,97 @@ impl Shared {
         Ok(handle)
     }
 
+    /// Takes table `id` over if nobody holds its lease (or it ran out):
+    /// replays it and runs it here. Answers its handle, or `None` if
+    /// another instance took it first or it cannot be replayed.
+    pub async fn adopt(
+        self: &Arc<Shared>,
+        id: TableId,
+    ) -> Result<Option<TableHandle>, store::StoreError> {
+        let Some(stored) = self.store.take(id).await? else {
+            return Ok(None);
+        };
+        Ok(self.restore(stored))
+    }
+
+    /// Runs a table read from the database; one that cannot be replayed
+    /// is left in the database, untouched, for a later version or an
+    /// operator to look at.
+    fn restore(self: &Arc<Shared>, stored: StoredTable) -> Option<TableHandle> {
+        let id = stored.id;
+        match self.launch_any(stored) {
+            Ok(h) => Some(h),
+            Err(why) => {
+                tracing::error!(
+                    table = id,
+                    why,
+                    "a table cannot be restored; it is left out"
+                );
+                None
+            }
+        }
+    }
+
+    /// One round of the leases, every second with a shared database:
+    /// renews the leases of the tables running here (and stops those
+    /// another instance took), takes over the tables nobody holds,
+    /// publishes this instance's lobby lines and reads the others'.
+    async fn lease_round(self: &Arc<Shared>, published: &mut HashMap<TableId, String>) {
+        let local: Vec<(TableId, TableHandle)> = match self.tables.lock() {
+            Ok(t) => t.iter().map(|(id, h)| (*id, h.clone())).collect(),
+            Err(_) => return,
+        };
+        let ids: Vec<TableId> = local.iter().map(|(id, _)| *id).collect();
+        match self.store.renew(ids).await {
+            Ok(kept) => {
+                let kept: std::collections::HashSet<TableId> = kept.into_iter().collect();
+                for (id, h) in &local {
+                    if !kept.contains(id) {
+                        let _ = h.commands.send(table::Cmd::LeaseLost);
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot renew the leases"),
+        }
+        match self.store.take_over(100).await {
+            Ok(tables) => {
+                if !tables.is_empty() {
+                    tracing::info!(tables = tables.len(), "took over tables nobody runs");
+                }
+                for stored in tables {
+                    self.restore(stored);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot take tables over"),
+        }
+        let mut lines = Vec::new();
+        for (id, h) in &local {
+            let Ok(summary) = h.summary.lock().map(|s| s.clone()) else {
+                continue;
+            };
+            let Ok(line) = serde_json::to_string(&summary) else {
+                continue;
+            };
+            if published.get(id) != Some(&line) {
+                published.insert(*id, line.clone());
+                lines.push((*id, line));
+            }
+        }
+        published.retain(|id, _| local.iter().any(|(l, _)| l == id));
+        if let Err(e) = self.store.publish(lines).await {
+            tracing::warn!(error = %e, "cannot publish the lobby");
+            published.clear();
+        }
+        match self.store.lobby().await {
+            Ok(lines) => {
+                if let Ok(mut elsewhere) = self.elsewhere.lock() {
+                    *elsewhere = lines;
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot read the other instances' lobby"),
+        }
+    }
+
     /// Starts a stored table of either game.
     fn launch_any(self: &Arc<Shared>, stored: StoredTable) -> Result<TableHandle, String> {
         match stored.game {
@@ -336,34 +465,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         path: config.data.clone(),
         source,
     })?;
-    let (store, stored) = Store::open(&config.data.join("server.db"))?;
-    let shared = Arc::new(Shared {
-        config: config.clone(),
-        store,
-        metrics: metrics::Metrics::default(),
-        tables: Mutex::new(HashMap::new()),
-        next_conn: AtomicU64::new(1),
-    });
-    let restored = stored.len();
-    for table in stored {
-        let id = table.id;
-        // One table that cannot be replayed must not keep the others from
-        // being played: it stays in the database, untouched, for a later
-        // version or an operator to look at.
-        if let Err(why) = shared.launch_any(table) {
-            tracing::error!(
-                table = id,
-                why,
-                "a table cannot be restored; it is left out"
-            );
-        }
-    }
-    if restored > 0 {
-        tracing::info!(tables = restored, "restored the unfinished tables");
-    }
-    let app = router(Arc::clone(&shared));
-    let stop = Arc::new(Notify::new());
-    let mut tasks = Vec::new();
+    // Listening first: the other instances are told the address.
     let tcp = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| ServerError::Listen {
@@ -374,6 +476,44 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         at: config.listen.to_string(),
         source,
     })?;
+    let url = match &config.database {
+        Some(text) => DatabaseUrl::parse(text)?,
+        None => DatabaseUrl::Sqlite(config.data.join("server.db")),
+    };
+    let instance = Instance {
+        id: conn::secret(8).map_err(|why| ServerError::Store(store::StoreError::Corrupt(why)))?,
+        address: config.advertise.clone().unwrap_or_else(|| advertised(addr)),
+        lease: config.lease,
+    };
+    tracing::info!(
+        instance = instance.id,
+        address = instance.address,
+        "this instance"
+    );
+    let (store, mut stored) = Store::open(&url, instance).await?;
+    if store.shared() {
+        stored = store.take_over(usize::MAX).await?;
+    }
+    let shared = Arc::new(Shared {
+        config: config.clone(),
+        store,
+        metrics: metrics::Metrics::default(),
+        tables: Mutex::new(HashMap::new()),
+        elsewhere: Mutex::new(Vec::new()),
+        next_conn: AtomicU64::new(1),
+    });
+    let restored = stored.len();
+    for table in stored {
+        // One table that cannot be replayed must not keep the others from
+        // being played.
+        shared.restore(table);
+    }
+    if restored > 0 {
+        tracing::info!(tables = restored, "restored the unfinished tables");
+    }
+    let app = router(Arc::clone(&shared));
+    let stop = Arc::new(Notify::new());
+    let mut tasks = Vec::new();
     let stopped = Arc::clone(&stop);
     let tcp_app = app.clone();
     tasks.push(tokio::spawn(async move {
@@ -400,6 +540,23 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         }
         None => None,
     };
+    if shared.store.shared() {
+        let leasing = Arc::clone(&shared);
+        let stopped = Arc::clone(&stop);
+        // A lease is renewed three times or more before it runs out.
+        let every = (config.lease / 3).min(Duration::from_secs(1));
+        tasks.push(tokio::spawn(async move {
+            let mut every = tokio::time::interval(every);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut published = HashMap::new();
+            loop {
+                tokio::select! {
+                    _ = every.tick() => leasing.lease_round(&mut published).await,
+                    () = stopped.notified() => break,
+                }
+            }
+        }));
+    }
     let ticking = Arc::clone(&shared);
     let stopped = Arc::clone(&stop);
     tasks.push(tokio::spawn(async move {
@@ -418,6 +575,19 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         stop,
         tasks,
     })
+}
+
+/// The address other instances reach this one at, from the one it listens
+/// on: a wildcard address is this machine's loopback (set `--advertise` when
+/// the instances are on several machines).
+fn advertised(addr: SocketAddr) -> String {
+    let host = match addr.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => "127.0.0.1".to_string(),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_string(),
+        std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+        ip => ip.to_string(),
+    };
+    format!("ws://{host}:{}", addr.port())
 }
 
 /// Listens on a Unix socket, replacing a stale socket file left by a server

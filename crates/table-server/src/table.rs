@@ -87,6 +87,9 @@ pub enum Cmd {
         /// The connection.
         conn: ConnId,
     },
+    /// Another instance holds the table's lease now: this one stops
+    /// running it.
+    LeaseLost,
 }
 
 /// How the server reaches a table.
@@ -339,12 +342,24 @@ impl<G: ServerGame> Actor<G> {
                 break Some(e.into());
             }
         };
+        let release = matches!(
+            &halted,
+            Some(Halt::Store(e)) if !matches!(e, StoreError::LeaseLost(_))
+        );
         if let Some(h) = halted {
             self.halt(h).await;
         }
         // Nobody can reach the table any more; what was already on its way
         // is answered rather than left waiting.
         self.shared.forget(self.id);
+        if release {
+            // Stopped by a failing database: whoever asks for the table
+            // next (here or at another instance) replays it, without
+            // waiting for the lease to run out.
+            if let Err(e) = self.shared.store.release(self.id).await {
+                tracing::warn!(table = self.id, error = %e, "cannot give the table's lease up");
+            }
+        }
         commands.close();
         while let Ok(cmd) = commands.try_recv() {
             let (out, id) = match cmd {
@@ -353,7 +368,7 @@ impl<G: ServerGame> Actor<G> {
                 | Cmd::Leave { out, .. }
                 | Cmd::Ready { out, .. } => (out, None),
                 Cmd::Move { out, id, .. } => (out, Some(id)),
-                Cmd::Gone { .. } => continue,
+                Cmd::Gone { .. } | Cmd::LeaseLost => continue,
             };
             self.refuse(
                 &out,
@@ -367,9 +382,20 @@ impl<G: ServerGame> Actor<G> {
     /// The table stops: everybody at it is told why; a broken game is
     /// closed for good.
     async fn halt(&mut self, h: Halt) {
+        if let Halt::Store(StoreError::LeaseLost(_)) = h {
+            // Another instance runs the table from its log now: the people
+            // here reconnect (through any instance) and are taken to it. A
+            // move not yet written is refused with the rest and sent again.
+            tracing::warn!(table = self.id, "another instance took the table over");
+            for c in self.conns.values() {
+                c.out
+                    .close("the table moved to another server instance: reconnect".into());
+            }
+            return;
+        }
         tracing::error!(table = self.id, error = %h, "the table stops");
         let message = match &h {
-            Halt::Store(_) => "the table stopped: it will be back when the server restarts",
+            Halt::Store(_) => "the table stopped: it will be back when you join it again",
             Halt::Broken(_) => "the table cannot go on: a computer player failed",
         };
         if let Halt::Broken(_) = h {
@@ -574,17 +600,9 @@ impl<G: ServerGame> Actor<G> {
         client_id: Option<u64>,
     ) -> Result<(), StoreError> {
         let seq = self.table.seq();
-        let status = self.status;
         self.shared
             .store
-            .append(
-                self.id,
-                seq,
-                seat,
-                G::write_action(action),
-                client_id,
-                status,
-            )
+            .append(self.id, seq, seat, G::write_action(action), client_id)
             .await?;
         let last = self.events_at.last().copied().unwrap_or(0);
         if public::<G>(&self.table, last) {
@@ -615,7 +633,6 @@ impl<G: ServerGame> Actor<G> {
             .collect();
         self.shared.store.finish(self.id, rows).await?;
         let state = self.table.state().clone();
-        let data = self.shared.config.data.clone();
         let people: Vec<SeatInfo> = seats
             .iter()
             .enumerate()
@@ -624,8 +641,7 @@ impl<G: ServerGame> Actor<G> {
                 None => info.clone(),
             })
             .collect();
-        let recorded = tokio::task::spawn_blocking(move || G::record(&state, &people, &data)).await;
-        if let Ok(Err(e)) = recorded {
+        if let Err(e) = crate::scores::record::<G>(&self.shared, state, people).await {
             tracing::error!(table = self.id, error = %e, "cannot record the scores");
         }
         tracing::info!(table = self.id, "game over");
@@ -752,6 +768,7 @@ impl<G: ServerGame> Actor<G> {
                 self.broadcast();
                 Ok(())
             }
+            Cmd::LeaseLost => Err(StoreError::LeaseLost(self.id)),
             Cmd::Gone { conn } => {
                 if let Some(Seated {
                     viewer: Viewer::Seat(s),

@@ -1,0 +1,127 @@
+//! A connection's link to another instance: when a client reaches this
+//! instance about a table another instance runs, its messages about that
+//! table go over one WebSocket to that instance, under the client's own
+//! name and token, and every answer comes back to the client as it was
+//! written. Clients see one server.
+//!
+//! When the other instance goes away, the client's connection is closed:
+//! it reconnects (to any instance) and joins its tables again, which the
+//! instance it reaches then runs or forwards.
+
+use crate::Outbox;
+use futures_util::{SinkExt, StreamExt};
+use std::time::Duration;
+use table_protocol::{ClientMessage, ServerMessage, VERSION, WS_PATH};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long connecting to another instance and its `welcome` may take.
+const CONNECT: Duration = Duration::from_secs(3);
+
+/// One connection's link to one other instance.
+pub struct Link {
+    tx: mpsc::UnboundedSender<String>,
+}
+
+impl Link {
+    /// Connects to the instance at `address` (`ws://host:port`) as
+    /// `name` with `token`; what it says goes to `out`. `idle`: how often
+    /// to show the link is alive.
+    pub async fn open(
+        address: &str,
+        name: &str,
+        token: &str,
+        out: Outbox,
+        idle: Duration,
+    ) -> Result<Link, String> {
+        let url = format!("{address}{WS_PATH}");
+        let (mut ws, _) = tokio::time::timeout(CONNECT, tokio_tungstenite::connect_async(&url))
+            .await
+            .map_err(|_| format!("{url} did not answer"))?
+            .map_err(|e| format!("cannot reach {url}: {e}"))?;
+        let hello = ClientMessage::Hello {
+            version: VERSION,
+            name: Some(name.to_string()),
+            token: Some(token.to_string()),
+            client: Some(format!(
+                "table-server {} (forwarding)",
+                env!("CARGO_PKG_VERSION")
+            )),
+        };
+        let hello = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
+        ws.send(Message::Text(hello.into()))
+            .await
+            .map_err(|e| format!("{url}: {e}"))?;
+        // The link's own welcome is not the client's business.
+        let welcome = tokio::time::timeout(CONNECT, async {
+            while let Some(msg) = ws.next().await {
+                let Ok(Message::Text(text)) = msg else {
+                    continue;
+                };
+                return match serde_json::from_str::<ServerMessage>(text.as_str()) {
+                    Ok(ServerMessage::Welcome { .. }) => Ok(()),
+                    Ok(ServerMessage::Error(e)) => Err(e.message),
+                    _ => continue,
+                };
+            }
+            Err("the connection closed".to_string())
+        })
+        .await
+        .map_err(|_| format!("{url} did not welcome"))?;
+        welcome.map_err(|why| format!("{url} refused: {why}"))?;
+        let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+        let ping = serde_json::to_string(&ClientMessage::Ping).map_err(|e| e.to_string())?;
+        tokio::spawn(async move {
+            let mut alive = tokio::time::interval((idle / 3).max(Duration::from_secs(1)));
+            alive.tick().await;
+            let gone = loop {
+                tokio::select! {
+                    msg = rx.recv() => match msg {
+                        Some(text) => {
+                            if ws.send(Message::Text(text.into())).await.is_err() {
+                                break true;
+                            }
+                        }
+                        // The client's connection ended.
+                        None => {
+                            let _ = ws.close(None).await;
+                            break false;
+                        }
+                    },
+                    msg = ws.next() => match msg {
+                        Some(Ok(Message::Text(text))) => {
+                            // The link's own pings' answers stay here.
+                            if text.len() < 40 && text.as_str().contains("\"pong\"") {
+                                continue;
+                            }
+                            if !out.send(text.as_str().into()) {
+                                break false;
+                            }
+                        }
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break true,
+                        Some(Ok(_)) => {}
+                    },
+                    _ = alive.tick() => {
+                        if ws.send(Message::Text(ping.clone().into())).await.is_err() {
+                            break true;
+                        }
+                    }
+                }
+            };
+            if gone {
+                out.close(
+                    "the server instance running a table of yours went away: reconnect".into(),
+                );
+            }
+        });
+        Ok(Link { tx })
+    }
+
+    /// Sends a client's message over the link; false if the link is gone.
+    pub fn send(&self, msg: &ClientMessage) -> bool {
+        match serde_json::to_string(msg) {
+            Ok(text) => self.tx.send(text).is_ok(),
+            Err(_) => false,
+        }
+    }
+}

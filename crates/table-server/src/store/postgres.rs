@@ -1,0 +1,514 @@
+//! The PostgreSQL backend: one database that several server instances
+//! share, through a pool of connections (`deadpool-postgres`).
+//!
+//! Each change is one transaction, committed (PostgreSQL flushes its log
+//! at every commit, grouping concurrent ones) before the call answers.
+//! Leases are timed by the database's clock, so instances on machines
+//! whose clocks disagree still agree on when a lease runs out. A change to
+//! a table locks the table's row (`FOR SHARE`) and checks that this
+//! instance holds its lease; a takeover updates that row, so the two are
+//! ordered: a move is either in the log before the takeover reads it, or
+//! refused.
+
+use super::{
+    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, game_of, now,
+    status_word,
+};
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use std::sync::Arc;
+use std::time::Duration;
+use table_protocol::{GameKind, SeatRef, TableId, TableStatus, TableSummary};
+use tokio_postgres::NoTls;
+
+/// The database's clock, in milliseconds since 1970.
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// Connections per instance: enough for every table's writes to overlap.
+const POOL: usize = 16;
+
+/// The key of the lock that makes two instances starting at once migrate
+/// one after the other.
+const MIGRATION_LOCK: i64 = 0x6d69_6c6c_6573;
+
+/// The pool of connections to the shared database.
+pub struct Postgres {
+    pool: Pool,
+}
+
+fn pool_error(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Pool(e.to_string())
+}
+
+fn lease_ms(instance: &Instance) -> i64 {
+    i64::try_from(instance.lease.as_millis()).unwrap_or(i64::MAX / 4)
+}
+
+impl Postgres {
+    /// Connects to `url`, migrates the schema (refusing a newer one) and
+    /// registers `instance`.
+    pub async fn open(url: &str, instance: &Instance) -> Result<Postgres, StoreError> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::BadUrl(format!("{url} is not a PostgreSQL address: {e}")))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .create_timeout(Some(Duration::from_secs(10)))
+            .build()
+            .map_err(pool_error)?;
+        let pg = Postgres { pool };
+        pg.migrate().await?;
+        let client = pg.client().await?;
+        client
+            .execute(
+                "INSERT INTO instances (id, address, started_at, seen_at) VALUES ($1, $2, $3, $3) \
+                 ON CONFLICT (id) DO UPDATE SET address = $2, seen_at = $3",
+                &[&instance.id, &instance.address, &now()],
+            )
+            .await?;
+        Ok(pg)
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool.get().await.map_err(pool_error)
+    }
+
+    /// Brings the schema up to date, one instance at a time.
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+            .await?;
+        let found: Option<i64> = tx
+            .query_opt("SELECT version FROM schema_version", &[])
+            .await?
+            .map(|r| r.get(0));
+        let version = match found {
+            Some(v) => v,
+            None => {
+                tx.execute("INSERT INTO schema_version (version) VALUES (0)", &[])
+                    .await?;
+                0
+            }
+        };
+        let known = MIGRATIONS.len();
+        let from = usize::try_from(version).unwrap_or(usize::MAX);
+        if from > known {
+            return Err(StoreError::TooNew {
+                found: version,
+                known,
+            });
+        }
+        for migration in &MIGRATIONS[from..] {
+            tx.batch_execute(migration.postgres).await?;
+        }
+        tx.execute("UPDATE schema_version SET version = $1", &[&(known as i64)])
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn name_of(&self, hash: String) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT name FROM players WHERE token_hash = $1")
+            .await?;
+        Ok(client.query_opt(&stmt, &[&hash]).await?.map(|r| r.get(0)))
+    }
+
+    pub(super) async fn claim(&self, name: String, hash: String) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        // Two instances registering one name at once: the key decides,
+        // and both read back who won.
+        client
+            .execute(
+                "INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+                &[&name, &hash, &now()],
+            )
+            .await?;
+        let owner: Option<String> = client
+            .query_opt("SELECT token_hash FROM players WHERE name = $1", &[&name])
+            .await?
+            .map(|r| r.get(0));
+        Ok(owner.as_deref() == Some(hash.as_str()))
+    }
+
+    pub(super) async fn seats_of(&self, name: String) -> Result<Vec<SeatRef>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT s.table_id, t.game, s.seat FROM seats s JOIN tables t ON t.id = s.table_id \
+                 WHERE s.owner = $1 AND t.status != 'over' ORDER BY s.table_id, s.seat",
+                &[&name],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let game: String = r.get(1);
+                Some(SeatRef {
+                    table: r.get::<_, i64>(0) as TableId,
+                    game: game_of(&game)?,
+                    seat: r.get::<_, i64>(2) as usize,
+                })
+            })
+            .collect())
+    }
+
+    pub(super) async fn create(
+        &self,
+        table: NewTable,
+        instance: Arc<Instance>,
+    ) -> Result<TableId, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let row = tx
+            .query_one(
+                &format!(
+                    "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until) \
+                     VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $7, {NOW_MS} + $8) RETURNING id"
+                ),
+                &[
+                    &table.game.name(),
+                    &table.setup.to_string(),
+                    &(table.levels.len() as i64),
+                    &(table.seed as i64),
+                    &table.code,
+                    &now(),
+                    &instance.id,
+                    &lease_ms(&instance),
+                ],
+            )
+            .await?;
+        let id: i64 = row.get(0);
+        for (seat, level) in table.levels.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO seats (table_id, seat, level, owner) VALUES ($1, $2, $3, NULL)",
+                &[&id, &(seat as i64), level],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(id as TableId)
+    }
+
+    pub(super) async fn set_owner(
+        &self,
+        table: TableId,
+        seat: usize,
+        owner: Option<String>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "UPDATE seats SET owner = $3 WHERE table_id = $1 AND seat = $2 \
+                 AND EXISTS (SELECT 1 FROM tables WHERE id = $1 AND lease_owner = $4 FOR SHARE)",
+            )
+            .await?;
+        let changed = client
+            .execute(&stmt, &[&(table as i64), &(seat as i64), &owner, &me])
+            .await?;
+        if changed == 0 {
+            return Err(StoreError::LeaseLost(table));
+        }
+        Ok(())
+    }
+
+    pub(super) async fn append(
+        &self,
+        table: TableId,
+        seq: u64,
+        seat: Option<usize>,
+        action: serde_json::Value,
+        client_id: Option<u64>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        // One statement, one round trip: the row lock and the lease check
+        // come with the insert.
+        let stmt = client
+            .prepare_cached(
+                "INSERT INTO moves (table_id, seq, seat, action, client_id) \
+                 SELECT id, $2, $3, $4, $5 FROM tables WHERE id = $1 AND lease_owner = $6 FOR SHARE",
+            )
+            .await?;
+        let written = client
+            .execute(
+                &stmt,
+                &[
+                    &(table as i64),
+                    &(seq as i64),
+                    &seat.map(|s| s as i64),
+                    &action.to_string(),
+                    &client_id.map(|i| i as i64),
+                    &me,
+                ],
+            )
+            .await?;
+        if written == 0 {
+            return Err(StoreError::LeaseLost(table));
+        }
+        Ok(())
+    }
+
+    pub(super) async fn set_status(
+        &self,
+        table: TableId,
+        status: TableStatus,
+        me: String,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let changed = client
+            .execute(
+                "UPDATE tables SET status = $2 WHERE id = $1 AND lease_owner = $3",
+                &[&(table as i64), &status_word(status), &me],
+            )
+            .await?;
+        if changed == 0 {
+            return Err(StoreError::LeaseLost(table));
+        }
+        Ok(())
+    }
+
+    pub(super) async fn finish(
+        &self,
+        table: TableId,
+        results: Vec<SeatRow>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let changed = tx
+            .execute(
+                "UPDATE tables SET status = 'over', finished_at = $2 WHERE id = $1 AND lease_owner = $3",
+                &[&(table as i64), &now(), &me],
+            )
+            .await?;
+        if changed == 0 {
+            return Err(StoreError::LeaseLost(table));
+        }
+        for (seat, (name, computer, score, won)) in results.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO results (table_id, seat, name, computer, score, won) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, seat) DO UPDATE \
+                 SET name = $3, computer = $4, score = $5, won = $6",
+                &[&(table as i64), &(seat as i64), name, computer, score, won],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn renew(
+        &self,
+        tables: Vec<TableId>,
+        instance: Arc<Instance>,
+    ) -> Result<Vec<TableId>, StoreError> {
+        let client = self.client().await?;
+        let ids: Vec<i64> = tables.iter().map(|&t| t as i64).collect();
+        let rows = client
+            .query(
+                &format!(
+                    "UPDATE tables SET lease_until = {NOW_MS} + $3 \
+                     WHERE id = ANY($1) AND lease_owner = $2 RETURNING id"
+                ),
+                &[&ids, &instance.id, &lease_ms(&instance)],
+            )
+            .await?;
+        client
+            .execute(
+                "UPDATE instances SET seen_at = $2 WHERE id = $1",
+                &[&instance.id, &now()],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get::<_, i64>(0) as TableId).collect())
+    }
+
+    pub(super) async fn take_over(
+        &self,
+        only: Option<TableId>,
+        limit: usize,
+        instance: Arc<Instance>,
+    ) -> Result<Vec<StoredTable>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // Rows another instance is taking at this moment are skipped, not
+        // waited for; the lock re-reads a row changed meanwhile.
+        let rows = tx
+            .query(
+                &format!(
+                    "UPDATE tables SET lease_owner = $1, lease_until = {NOW_MS} + $2 WHERE id IN ( \
+                       SELECT id FROM tables WHERE status != 'over' \
+                       AND (lease_owner IS NULL OR lease_until < {NOW_MS}) \
+                       AND ($3::BIGINT IS NULL OR id = $3) \
+                       ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
+                     RETURNING id, game, setup, seed, code"
+                ),
+                &[
+                    &instance.id,
+                    &lease_ms(&instance),
+                    &only.map(|i| i as i64),
+                    &(limit as i64),
+                ],
+            )
+            .await?;
+        let mut tables = Vec::new();
+        for row in rows {
+            let id: i64 = row.get(0);
+            let game: String = row.get(1);
+            let setup: String = row.get(2);
+            let game = game_of(&game)
+                .ok_or_else(|| StoreError::Corrupt(format!("table {id}: unknown game {game:?}")))?;
+            let setup = serde_json::from_str(&setup)
+                .map_err(|e| StoreError::Corrupt(format!("table {id}: setup: {e}")))?;
+            let seats = tx
+                .query(
+                    "SELECT level, owner FROM seats WHERE table_id = $1 ORDER BY seat",
+                    &[&id],
+                )
+                .await?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect();
+            let mut moves = Vec::new();
+            for (k, r) in tx
+                .query(
+                    "SELECT seq, seat, action, client_id FROM moves WHERE table_id = $1 ORDER BY seq",
+                    &[&id],
+                )
+                .await?
+                .iter()
+                .enumerate()
+            {
+                let seq: i64 = r.get(0);
+                if seq != k as i64 + 1 {
+                    return Err(StoreError::Corrupt(format!(
+                        "table {id}: move {} is missing",
+                        k + 1
+                    )));
+                }
+                let action: String = r.get(2);
+                let action = serde_json::from_str(&action)
+                    .map_err(|e| StoreError::Corrupt(format!("table {id} move {seq}: {e}")))?;
+                moves.push((
+                    r.get::<_, Option<i64>>(1).map(|s| s as usize),
+                    action,
+                    r.get::<_, Option<i64>>(3).map(|i| i as u64),
+                ));
+            }
+            tables.push(StoredTable {
+                id: id as TableId,
+                game,
+                setup,
+                seed: row.get::<_, i64>(3) as u64,
+                code: row.get(4),
+                seats,
+                moves,
+            });
+        }
+        tx.commit().await?;
+        Ok(tables)
+    }
+
+    pub(super) async fn release(&self, table: TableId, me: String) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE tables SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2",
+                &[&(table as i64), &me],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub(super) async fn place(&self, id: TableId) -> Result<Place, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &format!(
+                    "SELECT t.status, t.lease_owner, t.lease_until, i.address, {NOW_MS} FROM tables t \
+                     LEFT JOIN instances i ON i.id = t.lease_owner WHERE t.id = $1"
+                ),
+                &[&(id as i64)],
+            )
+            .await?;
+        let now: i64 = row.as_ref().map_or(0, |r| r.get(4));
+        Ok(super::sqlite::place_of(
+            row.map(|r| (r.get(0), r.get(1), r.get(2), r.get(3))),
+            now,
+        ))
+    }
+
+    pub(super) async fn publish(
+        &self,
+        lines: Vec<(TableId, String)>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let (ids, texts): (Vec<i64>, Vec<String>) =
+            lines.into_iter().map(|(id, l)| (id as i64, l)).unzip();
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE tables t SET summary = u.line FROM unnest($1::BIGINT[], $2::TEXT[]) AS u(id, line) \
+                 WHERE t.id = u.id AND t.lease_owner = $3",
+                &[&ids, &texts, &me],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub(super) async fn lobby(&self, me: String) -> Result<Vec<TableSummary>, StoreError> {
+        let client = self.client().await?;
+        let lines: Vec<String> = client
+            .query(
+                "SELECT summary FROM tables WHERE status != 'over' AND summary IS NOT NULL \
+                 AND (lease_owner IS NULL OR lease_owner != $1)",
+                &[&me],
+            )
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        Ok(super::read_lines(&lines))
+    }
+
+    pub(super) async fn add_score(&self, game: GameKind, record: String) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO scores (game, finished_at, record) VALUES ($1, $2, $3)",
+                &[&game.name(), &now(), &record],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub(super) async fn scores(&self, game: GameKind) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        Ok(client
+            .query(
+                "SELECT record FROM scores WHERE game = $1 ORDER BY id",
+                &[&game.name()],
+            )
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+}

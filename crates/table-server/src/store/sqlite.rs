@@ -1,0 +1,617 @@
+//! The SQLite backend: one file in the data directory, for one server.
+//!
+//! One writer thread owns the connection. Tables send it work and await
+//! the answer; it runs whatever has queued up in one transaction and
+//! answers only after that transaction is committed (group commit), so a
+//! move is on disk before anybody is told of it, and a thousand tables do
+//! not pay a thousand flushes a second. Write-ahead log,
+//! `synchronous=FULL`: an acknowledged move survives a power cut.
+
+use super::{
+    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, game_of, now,
+    status_word,
+};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc as std_mpsc;
+use table_protocol::{GameKind, SeatRef, TableId, TableStatus, TableSummary};
+use tokio::sync::oneshot;
+
+type Reply = Box<dyn FnOnce(Result<(), StoreError>) + Send>;
+type Job = Box<dyn FnOnce(&Transaction<'_>, &Path) -> Reply + Send>;
+
+/// The SQLite database's writer thread.
+pub struct Sqlite {
+    jobs: std_mpsc::Sender<Job>,
+}
+
+/// Milliseconds since 1970 by this machine's clock: with one server on
+/// one machine, the database's clock and the server's are one.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn lease_ms(instance: &Instance) -> i64 {
+    i64::try_from(instance.lease.as_millis()).unwrap_or(i64::MAX / 4)
+}
+
+/// Whether a change to `table` by instance `me` was fenced out: answers
+/// [`StoreError::LeaseLost`] when `me` does not hold its lease.
+fn fence(t: &Transaction<'_>, table: TableId, me: &str) -> rusqlite::Result<bool> {
+    let owner: Option<Option<String>> = t
+        .prepare_cached("SELECT lease_owner FROM tables WHERE id = ?1")?
+        .query_row(params![table as i64], |r| r.get(0))
+        .optional()?;
+    Ok(owner.flatten().as_deref() == Some(me))
+}
+
+impl Sqlite {
+    /// Opens the database at `path` (creating and migrating it), makes
+    /// every unfinished table `instance`'s, reads them, and starts the
+    /// writer thread.
+    pub fn open(
+        path: &Path,
+        instance: &Instance,
+    ) -> Result<(Sqlite, Vec<StoredTable>), StoreError> {
+        let migrations: Vec<&str> = MIGRATIONS.iter().map(|m| m.sqlite).collect();
+        let conn = game_store::open_db(path, &migrations).map_err(|e| match e {
+            game_store::StoreError::TooNew { found, known, .. } => {
+                StoreError::TooNew { found, known }
+            }
+            e => StoreError::Open(e),
+        })?;
+        let sql = |source| StoreError::Sql {
+            path: path.to_path_buf(),
+            source,
+        };
+        // Every acknowledged move must survive a power cut, not only a
+        // crash of the server.
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(sql)?;
+        // One server per file: whatever an earlier run held is this one's.
+        conn.execute(
+            "UPDATE tables SET lease_owner = ?1, lease_until = ?2 WHERE status != 'over'",
+            params![instance.id, i64::MAX],
+        )
+        .map_err(sql)?;
+        conn.execute(
+            "INSERT OR REPLACE INTO instances (id, address, started_at, seen_at) VALUES (?1, ?2, ?3, ?3)",
+            params![instance.id, instance.address, now()],
+        )
+        .map_err(sql)?;
+        let tables = load(&conn, None).map_err(|e| match e {
+            Loaded::Sql(source) => sql(source),
+            Loaded::Corrupt(why) => StoreError::Corrupt(why),
+        })?;
+        let (jobs, queue) = std_mpsc::channel::<Job>();
+        let at = path.to_path_buf();
+        std::thread::Builder::new()
+            .name("table-store".into())
+            .spawn(move || writer(conn, &at, &queue))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the database thread: {e}")))?;
+        Ok((Sqlite { jobs }, tables))
+    }
+
+    /// Runs `f` in the writer's next transaction; answers once it is
+    /// committed.
+    pub(super) async fn call<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, Failed> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move |t: &Transaction<'_>, path: &Path| {
+            // Each job in its own savepoint: one that fails halfway leaves
+            // nothing of itself in the batch's commit.
+            let sql = |source| StoreError::Sql {
+                path: path.to_path_buf(),
+                source,
+            };
+            let done = match t.execute_batch("SAVEPOINT job") {
+                Err(e) => Err(sql(e)),
+                Ok(()) => match f(t) {
+                    Ok(v) => t.execute_batch("RELEASE job").map(|()| v).map_err(sql),
+                    Err(e) => {
+                        let _ = t.execute_batch("ROLLBACK TO job; RELEASE job");
+                        Err(match e {
+                            Failed::Sql(e) => sql(e),
+                            Failed::Store(e) => e,
+                        })
+                    }
+                },
+            };
+            Box::new(move |committed: Result<(), StoreError>| {
+                let _ = tx.send(committed.and(done));
+            })
+        });
+        self.jobs.send(job).map_err(|_| StoreError::Closed)?;
+        rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    pub(super) async fn name_of(&self, hash: String) -> Result<Option<String>, StoreError> {
+        self.call(move |t| {
+            Ok(t.query_row(
+                "SELECT name FROM players WHERE token_hash = ?1",
+                params![hash],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+        .await
+    }
+
+    pub(super) async fn claim(&self, name: String, hash: String) -> Result<bool, StoreError> {
+        self.call(move |t| {
+            let owner: Option<String> = t
+                .query_row(
+                    "SELECT token_hash FROM players WHERE name = ?1",
+                    params![name],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match owner {
+                Some(h) => Ok(h == hash),
+                None => {
+                    t.execute(
+                        "INSERT INTO players (name, token_hash, created_at) VALUES (?1, ?2, ?3)",
+                        params![name, hash, now()],
+                    )?;
+                    Ok(true)
+                }
+            }
+        })
+        .await
+    }
+
+    pub(super) async fn seats_of(&self, name: String) -> Result<Vec<SeatRef>, StoreError> {
+        self.call(move |t| {
+            let mut stmt = t.prepare(
+                "SELECT s.table_id, t.game, s.seat FROM seats s JOIN tables t ON t.id = s.table_id \
+                 WHERE s.owner = ?1 AND t.status != 'over' ORDER BY s.table_id, s.seat",
+            )?;
+            let rows = stmt.query_map(params![name], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            })?;
+            let mut seats = Vec::new();
+            for row in rows {
+                let (table, game, seat) = row?;
+                if let Some(game) = game_of(&game) {
+                    seats.push(SeatRef {
+                        table: table as TableId,
+                        game,
+                        seat: seat as usize,
+                    });
+                }
+            }
+            Ok(seats)
+        })
+        .await
+    }
+
+    pub(super) async fn create(
+        &self,
+        table: NewTable,
+        instance: Arc<Instance>,
+    ) -> Result<TableId, StoreError> {
+        self.call(move |t| {
+            t.execute(
+                "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7, ?8)",
+                params![
+                    table.game.name(),
+                    table.setup.to_string(),
+                    table.levels.len() as i64,
+                    table.seed as i64,
+                    table.code,
+                    now(),
+                    instance.id,
+                    now_ms().saturating_add(lease_ms(&instance)),
+                ],
+            )?;
+            let id = t.last_insert_rowid();
+            for (seat, level) in table.levels.iter().enumerate() {
+                t.execute(
+                    "INSERT INTO seats (table_id, seat, level, owner) VALUES (?1, ?2, ?3, NULL)",
+                    params![id, seat as i64, level],
+                )?;
+            }
+            Ok(id as TableId)
+        })
+        .await
+    }
+
+    pub(super) async fn set_owner(
+        &self,
+        table: TableId,
+        seat: usize,
+        owner: Option<String>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        self.call(move |t| {
+            if !fence(t, table, &me)? {
+                return Err(Failed::Store(StoreError::LeaseLost(table)));
+            }
+            t.execute(
+                "UPDATE seats SET owner = ?3 WHERE table_id = ?1 AND seat = ?2",
+                params![table as i64, seat as i64, owner],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn append(
+        &self,
+        table: TableId,
+        seq: u64,
+        seat: Option<usize>,
+        action: serde_json::Value,
+        client_id: Option<u64>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        // Every move runs these: prepared once per connection, not parsed
+        // again each time.
+        self.call(move |t| {
+            if !fence(t, table, &me)? {
+                return Err(Failed::Store(StoreError::LeaseLost(table)));
+            }
+            t.prepare_cached(
+                "INSERT INTO moves (table_id, seq, seat, action, client_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                table as i64,
+                seq as i64,
+                seat.map(|s| s as i64),
+                action.to_string(),
+                client_id.map(|i| i as i64)
+            ])?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn set_status(
+        &self,
+        table: TableId,
+        status: TableStatus,
+        me: String,
+    ) -> Result<(), StoreError> {
+        self.call(move |t| {
+            let changed = t.execute(
+                "UPDATE tables SET status = ?2 WHERE id = ?1 AND lease_owner = ?3",
+                params![table as i64, status_word(status), me],
+            )?;
+            if changed == 0 {
+                return Err(Failed::Store(StoreError::LeaseLost(table)));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn finish(
+        &self,
+        table: TableId,
+        results: Vec<SeatRow>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        self.call(move |t| {
+            let changed = t.execute(
+                "UPDATE tables SET status = 'over', finished_at = ?2 WHERE id = ?1 AND lease_owner = ?3",
+                params![table as i64, now(), me],
+            )?;
+            if changed == 0 {
+                return Err(Failed::Store(StoreError::LeaseLost(table)));
+            }
+            for (seat, (name, computer, score, won)) in results.iter().enumerate() {
+                t.execute(
+                    "INSERT OR REPLACE INTO results (table_id, seat, name, computer, score, won) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![table as i64, seat as i64, name, computer, score, won],
+                )?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn renew(
+        &self,
+        tables: Vec<TableId>,
+        instance: Arc<Instance>,
+    ) -> Result<Vec<TableId>, StoreError> {
+        self.call(move |t| {
+            let until = now_ms().saturating_add(lease_ms(&instance));
+            let mut kept = Vec::new();
+            let mut stmt = t.prepare_cached(
+                "UPDATE tables SET lease_until = max(lease_until, ?3) WHERE id = ?1 AND lease_owner = ?2",
+            )?;
+            for id in tables {
+                if stmt.execute(params![id as i64, instance.id, until])? > 0 {
+                    kept.push(id);
+                }
+            }
+            t.execute(
+                "UPDATE instances SET seen_at = ?2 WHERE id = ?1",
+                params![instance.id, now()],
+            )?;
+            Ok(kept)
+        })
+        .await
+    }
+
+    pub(super) async fn take_over(
+        &self,
+        only: Option<TableId>,
+        limit: usize,
+        instance: Arc<Instance>,
+    ) -> Result<Vec<StoredTable>, StoreError> {
+        self.call(move |t| {
+            let now = now_ms();
+            let ids: Vec<i64> = {
+                let mut stmt = t.prepare(
+                    "SELECT id FROM tables WHERE status != 'over' \
+                     AND (lease_owner IS NULL OR lease_until < ?1) AND (?2 IS NULL OR id = ?2) \
+                     ORDER BY id LIMIT ?3",
+                )?;
+                stmt.query_map(params![now, only.map(|i| i as i64), limit as i64], |r| {
+                    r.get(0)
+                })?
+                .collect::<rusqlite::Result<_>>()?
+            };
+            for id in &ids {
+                t.execute(
+                    "UPDATE tables SET lease_owner = ?2, lease_until = ?3 WHERE id = ?1",
+                    params![id, instance.id, now.saturating_add(lease_ms(&instance))],
+                )?;
+            }
+            let mut tables = Vec::new();
+            for id in ids {
+                tables.extend(load(t, Some(id as TableId)).map_err(|e| match e {
+                    Loaded::Sql(e) => Failed::Sql(e),
+                    Loaded::Corrupt(why) => Failed::Store(StoreError::Corrupt(why)),
+                })?);
+            }
+            Ok(tables)
+        })
+        .await
+    }
+
+    pub(super) async fn release(&self, table: TableId, me: String) -> Result<(), StoreError> {
+        self.call(move |t| {
+            t.execute(
+                "UPDATE tables SET lease_owner = NULL, lease_until = NULL WHERE id = ?1 AND lease_owner = ?2",
+                params![table as i64, me],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn place(&self, id: TableId) -> Result<Place, StoreError> {
+        self.call(move |t| {
+            let row: Option<LeaseRow> = t
+                .query_row(
+                    "SELECT t.status, t.lease_owner, t.lease_until, i.address FROM tables t \
+                     LEFT JOIN instances i ON i.id = t.lease_owner WHERE t.id = ?1",
+                    params![id as i64],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()?;
+            Ok(place_of(row, now_ms()))
+        })
+        .await
+    }
+
+    pub(super) async fn publish(
+        &self,
+        lines: Vec<(TableId, String)>,
+        me: String,
+    ) -> Result<(), StoreError> {
+        self.call(move |t| {
+            let mut stmt = t.prepare_cached(
+                "UPDATE tables SET summary = ?2 WHERE id = ?1 AND lease_owner = ?3",
+            )?;
+            for (id, line) in lines {
+                stmt.execute(params![id as i64, line, me])?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn lobby(&self, me: String) -> Result<Vec<TableSummary>, StoreError> {
+        self.call(move |t| {
+            let mut stmt = t.prepare(
+                "SELECT summary FROM tables WHERE status != 'over' AND summary IS NOT NULL \
+                 AND (lease_owner IS NULL OR lease_owner != ?1)",
+            )?;
+            let lines: Vec<String> = stmt
+                .query_map(params![me], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(super::read_lines(&lines))
+        })
+        .await
+    }
+
+    pub(super) async fn add_score(&self, game: GameKind, record: String) -> Result<(), StoreError> {
+        self.call(move |t| {
+            t.execute(
+                "INSERT INTO scores (game, finished_at, record) VALUES (?1, ?2, ?3)",
+                params![game.name(), now(), record],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn scores(&self, game: GameKind) -> Result<Vec<String>, StoreError> {
+        self.call(move |t| {
+            let mut stmt = t.prepare("SELECT record FROM scores WHERE game = ?1 ORDER BY id")?;
+            Ok(stmt
+                .query_map(params![game.name()], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?)
+        })
+        .await
+    }
+}
+
+/// Why a job failed: SQLite's error, or the store's own (a lost lease).
+pub(super) enum Failed {
+    Sql(rusqlite::Error),
+    Store(StoreError),
+}
+
+impl From<rusqlite::Error> for Failed {
+    fn from(e: rusqlite::Error) -> Failed {
+        Failed::Sql(e)
+    }
+}
+
+/// A table's status, lease owner, lease end and owner's address.
+pub(super) type LeaseRow = (String, Option<String>, Option<i64>, Option<String>);
+
+/// A table's place from its row: (status, lease owner, lease end,
+/// owner's address).
+pub(super) fn place_of(row: Option<LeaseRow>, now_ms: i64) -> Place {
+    match row {
+        None => Place::Nowhere,
+        Some((status, _, _, _)) if status == "over" => Place::Nowhere,
+        Some((_, Some(instance), Some(until), Some(address))) if until >= now_ms => {
+            Place::Held { instance, address }
+        }
+        Some(_) => Place::Free,
+    }
+}
+
+/// The writer: runs every job queued, one transaction per batch, and
+/// answers each once the batch is committed.
+fn writer(mut conn: Connection, path: &Path, queue: &std_mpsc::Receiver<Job>) {
+    // Enough to absorb a burst without making one commit wait for ages.
+    const BATCH: usize = 512;
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        while batch.len() < BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let sql = |source| StoreError::Sql {
+            path: path.to_path_buf(),
+            source,
+        };
+        let tx = match conn.transaction() {
+            Ok(tx) => tx,
+            Err(e) => {
+                let why = e.to_string();
+                tracing::error!(error = %why, "cannot begin a transaction");
+                // Dropping a job drops its answer: its caller hears
+                // that the database failed.
+                drop(batch);
+                continue;
+            }
+        };
+        let replies: Vec<Reply> = batch.into_iter().map(|job| job(&tx, path)).collect();
+        let committed = tx.commit().map_err(sql);
+        if let Err(e) = &committed {
+            tracing::error!(error = %e, "a commit failed");
+        }
+        for reply in replies {
+            let result = match &committed {
+                Ok(()) => Ok(()),
+                Err(e) => Err(StoreError::Corrupt(format!("the commit failed: {e}"))),
+            };
+            reply(result);
+        }
+    }
+}
+
+enum Loaded {
+    Sql(rusqlite::Error),
+    Corrupt(String),
+}
+
+impl From<rusqlite::Error> for Loaded {
+    fn from(e: rusqlite::Error) -> Loaded {
+        Loaded::Sql(e)
+    }
+}
+
+/// Every unfinished table (or only table `only`) with its seats and log.
+fn load(t: &Connection, only: Option<TableId>) -> Result<Vec<StoredTable>, Loaded> {
+    let mut tables = Vec::new();
+    {
+        let mut stmt = t.prepare(
+            "SELECT id, game, setup, seed, code FROM tables WHERE status != 'over' \
+             AND (?1 IS NULL OR id = ?1) ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![only.map(|i| i as i64)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })?;
+        for row in rows {
+            let (id, game, setup, seed, code) = row?;
+            let game = game_of(&game)
+                .ok_or_else(|| Loaded::Corrupt(format!("table {id}: unknown game {game:?}")))?;
+            let setup = serde_json::from_str(&setup)
+                .map_err(|e| Loaded::Corrupt(format!("table {id}: setup: {e}")))?;
+            tables.push(StoredTable {
+                id: id as TableId,
+                game,
+                setup,
+                seed: seed as u64,
+                code,
+                seats: Vec::new(),
+                moves: Vec::new(),
+            });
+        }
+    }
+    for table in &mut tables {
+        let mut stmt =
+            t.prepare("SELECT level, owner FROM seats WHERE table_id = ?1 ORDER BY seat")?;
+        table.seats = stmt
+            .query_map(params![table.id as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut stmt = t.prepare(
+            "SELECT seq, seat, action, client_id FROM moves WHERE table_id = ?1 ORDER BY seq",
+        )?;
+        let rows = stmt.query_map(params![table.id as i64], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<i64>>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+            ))
+        })?;
+        for (k, row) in rows.enumerate() {
+            let (seq, seat, action, client_id) = row?;
+            if seq != k as i64 + 1 {
+                return Err(Loaded::Corrupt(format!(
+                    "table {}: move {} is missing",
+                    table.id,
+                    k + 1
+                )));
+            }
+            let action = serde_json::from_str(&action)
+                .map_err(|e| Loaded::Corrupt(format!("table {} move {seq}: {e}", table.id)))?;
+            table.moves.push((
+                seat.map(|s| s as usize),
+                action,
+                client_id.map(|i| i as u64),
+            ));
+        }
+    }
+    Ok(tables)
+}

@@ -1,0 +1,469 @@
+//! The storage suite: every test runs on SQLite, and on PostgreSQL when
+//! `TABLE_SERVER_TEST_POSTGRES` names a cluster to make databases in
+//! (`.ci/postgres start` makes one; `.ci/run` requires it, by setting
+//! `TABLE_SERVER_REQUIRE_POSTGRES`).
+
+use super::*;
+use std::time::Duration;
+
+/// A database to test on, removed at the end.
+struct Db {
+    url: DatabaseUrl,
+    label: &'static str,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// The PostgreSQL cluster's address, if the tests have one.
+fn cluster() -> Option<String> {
+    let url = std::env::var("TABLE_SERVER_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty());
+    if url.is_none() && std::env::var_os("TABLE_SERVER_REQUIRE_POSTGRES").is_some() {
+        panic!("TABLE_SERVER_REQUIRE_POSTGRES is set and TABLE_SERVER_TEST_POSTGRES is not");
+    }
+    url
+}
+
+/// A new, empty database in the test cluster: its URL.
+pub(crate) async fn fresh_postgres(cluster: &str) -> String {
+    let (client, connection) = tokio_postgres::connect(cluster, tokio_postgres::NoTls)
+        .await
+        .expect("the test cluster answers");
+    tokio::spawn(connection);
+    let name = format!("t_{}", crate::conn::secret(6).expect("random"));
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .expect("a database");
+    let base = cluster.rsplit_once('/').map_or(cluster, |(b, _)| b);
+    format!("{base}/{name}")
+}
+
+/// SQLite, and PostgreSQL if there is a cluster.
+async fn databases() -> Vec<Db> {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut dbs = vec![Db {
+        url: DatabaseUrl::Sqlite(dir.path().join("server.db")),
+        label: "sqlite",
+        _dir: Some(dir),
+    }];
+    if let Some(cluster) = cluster() {
+        dbs.push(Db {
+            url: DatabaseUrl::Postgres(fresh_postgres(&cluster).await),
+            label: "postgres",
+            _dir: None,
+        });
+    }
+    dbs
+}
+
+fn instance(id: &str, lease: Duration) -> Instance {
+    Instance {
+        id: id.into(),
+        address: format!("ws://{id}.example:8780"),
+        lease,
+    }
+}
+
+fn new_table() -> NewTable {
+    NewTable {
+        game: GameKind::Mille,
+        setup: serde_json::Value::Null,
+        seed: 7,
+        code: None,
+        levels: vec![None, Some("classic".into())],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_moves_and_names_survive_a_reopen() {
+    for db in databases().await {
+        let lease = Duration::from_secs(30);
+        let (store, tables) = Store::open(&db.url, instance("a", lease))
+            .await
+            .expect("open");
+        assert!(tables.is_empty(), "{}", db.label);
+        assert!(store.claim("ann", "secret-a").await.expect("claim"));
+        assert!(!store.claim("ann", "secret-b").await.expect("claim"));
+        assert_eq!(
+            store.name_of("secret-a").await.expect("name"),
+            Some("ann".to_string())
+        );
+        assert_eq!(store.name_of("secret-b").await.expect("name"), None);
+        let id = store.create(new_table()).await.expect("create");
+        store
+            .set_owner(id, 0, Some("ann".into()))
+            .await
+            .expect("owner");
+        store
+            .set_status(id, TableStatus::Playing)
+            .await
+            .expect("status");
+        let draw = serde_json::Value::from("draw");
+        store
+            .append(id, 1, Some(0), draw.clone(), Some(5))
+            .await
+            .expect("move");
+        let twice = store.append(id, 1, Some(0), draw.clone(), Some(5)).await;
+        assert!(
+            twice.is_err(),
+            "{}: a sequence number is taken once",
+            db.label
+        );
+        store
+            .append(id, 2, None, serde_json::json!({"deal": 1}), None)
+            .await
+            .expect("a host move");
+        assert_eq!(
+            store.seats_of("ann").await.expect("seats"),
+            vec![SeatRef {
+                table: id,
+                game: GameKind::Mille,
+                seat: 0
+            }]
+        );
+        drop(store);
+        // The next start: a new instance. SQLite's only server takes every
+        // table at once; on PostgreSQL the lease is released first, as a
+        // stopping instance's table would be.
+        let (store, mut tables) = Store::open(&db.url, instance("b", lease))
+            .await
+            .expect("reopen");
+        if store.shared() {
+            assert!(tables.is_empty());
+            assert!(
+                store.take_over(10).await.expect("take").is_empty(),
+                "{}: a held lease is not taken",
+                db.label
+            );
+            let (old, _) = Store::open(&db.url, instance("a", lease))
+                .await
+                .expect("the old instance");
+            old.release(id).await.expect("release");
+            tables = store.take_over(10).await.expect("take");
+        }
+        assert_eq!(tables.len(), 1, "{}", db.label);
+        assert_eq!(tables[0].seed, 7);
+        assert_eq!(
+            tables[0].seats,
+            vec![(None, Some("ann".into())), (Some("classic".into()), None)]
+        );
+        assert_eq!(
+            tables[0].moves,
+            vec![
+                (Some(0), serde_json::Value::from("draw"), Some(5)),
+                (None, serde_json::json!({"deal": 1}), None)
+            ]
+        );
+        store
+            .finish(id, vec![("ann".into(), false, 700, true)])
+            .await
+            .expect("finish");
+        assert!(store.seats_of("ann").await.expect("seats").is_empty());
+        assert_eq!(store.place(id).await.expect("place"), Place::Nowhere);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
+    for db in databases().await {
+        let short = Duration::from_millis(400);
+        let (a, _) = Store::open(&db.url, instance("a", short)).await.expect("a");
+        let id = a.create(new_table()).await.expect("create");
+        a.append(id, 1, Some(0), "draw".into(), Some(1))
+            .await
+            .expect("a writes");
+        let (b, _) = Store::open(&db.url, instance("b", short)).await.expect("b");
+        if b.shared() {
+            assert_eq!(
+                b.place(id).await.expect("place"),
+                Place::Held {
+                    instance: "a".into(),
+                    address: "ws://a.example:8780".into()
+                }
+            );
+            assert!(b.take(id).await.expect("take").is_none(), "a holds it");
+            // a renews: the lease outlives its first term.
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            assert_eq!(a.renew(vec![id]).await.expect("renew"), vec![id]);
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            assert!(b.take(id).await.expect("take").is_none(), "renewed");
+            // a stops renewing (it died, or cannot reach the database).
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            assert_eq!(b.place(id).await.expect("place"), Place::Free);
+            let taken = b.take(id).await.expect("take").expect("b takes it over");
+            assert_eq!(taken.moves.len(), 1, "the acknowledged move is there");
+        }
+        // a's next move raced the takeover: refused, never written.
+        let late = a.append(id, 2, Some(0), "late".into(), Some(2)).await;
+        assert!(
+            matches!(late, Err(StoreError::LeaseLost(t)) if t == id),
+            "{}: {late:?}",
+            db.label
+        );
+        assert!(matches!(
+            a.set_owner(id, 0, Some("eve".into())).await,
+            Err(StoreError::LeaseLost(_))
+        ));
+        assert!(matches!(
+            a.set_status(id, TableStatus::Over).await,
+            Err(StoreError::LeaseLost(_))
+        ));
+        assert!(matches!(
+            a.finish(id, Vec::new()).await,
+            Err(StoreError::LeaseLost(_))
+        ));
+        assert!(a.renew(vec![id]).await.expect("renew").is_empty());
+        b.append(id, 2, Some(0), "play".into(), Some(2))
+            .await
+            .expect("b writes");
+        b.release(id).await.expect("release");
+        let again = b.take(id).await.expect("take").expect("free again");
+        assert_eq!(
+            again.moves,
+            vec![
+                (Some(0), serde_json::Value::from("draw"), Some(1)),
+                (Some(0), serde_json::Value::from("play"), Some(2))
+            ],
+            "{}",
+            db.label
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_lines_are_seen_by_the_other_instances() {
+    for db in databases().await {
+        let lease = Duration::from_secs(30);
+        let (a, _) = Store::open(&db.url, instance("a", lease)).await.expect("a");
+        let id = a.create(new_table()).await.expect("create");
+        let line = TableSummary {
+            id,
+            game: GameKind::Mille,
+            ruleset: "bsd, 2 players".into(),
+            setup: serde_json::Value::Null,
+            seats: Vec::new(),
+            status: TableStatus::Waiting,
+            private: false,
+            spectators: 0,
+            seq: 0,
+        };
+        let text = serde_json::to_string(&line).expect("json");
+        a.publish(vec![(id, text)]).await.expect("publish");
+        assert!(a.lobby().await.expect("lobby").is_empty(), "its own lines");
+        if a.shared() {
+            let (b, _) = Store::open(&db.url, instance("b", lease)).await.expect("b");
+            assert_eq!(b.lobby().await.expect("lobby"), vec![line]);
+            // Only the holder of the lease writes the line.
+            b.publish(vec![(id, "{}".into())]).await.expect("publish");
+            assert_eq!(b.lobby().await.expect("lobby").len(), 1);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_name_is_given_once_even_to_two_instances_at_once() {
+    for db in databases().await {
+        let lease = Duration::from_secs(30);
+        let (a, _) = Store::open(&db.url, instance("a", lease)).await.expect("a");
+        let b = if a.shared() {
+            Store::open(&db.url, instance("b", lease))
+                .await
+                .expect("b")
+                .0
+        } else {
+            a.clone()
+        };
+        for k in 0..20 {
+            let name = format!("p{k}");
+            let (tx, ty) = (format!("x{k}"), format!("y{k}"));
+            let (x, y) = tokio::join!(a.claim(&name, &tx), b.claim(&name, &ty));
+            let (x, y) = (x.expect("claim"), y.expect("claim"));
+            assert!(x ^ y, "{}: exactly one of the two gets {name}", db.label);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn score_records_are_kept_in_order() {
+    for db in databases().await {
+        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
+            .await
+            .expect("open");
+        store
+            .add_score(GameKind::Cubes, "{\"n\":1}".into())
+            .await
+            .expect("add");
+        store
+            .add_score(GameKind::Mille, "{\"n\":2}".into())
+            .await
+            .expect("add");
+        store
+            .add_score(GameKind::Cubes, "{\"n\":3}".into())
+            .await
+            .expect("add");
+        assert_eq!(
+            store.scores(GameKind::Cubes).await.expect("scores"),
+            vec!["{\"n\":1}".to_string(), "{\"n\":3}".to_string()],
+            "{}",
+            db.label
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_newer_than_the_program_is_refused() {
+    for db in databases().await {
+        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
+            .await
+            .expect("open");
+        drop(store);
+        match &db.url {
+            DatabaseUrl::Sqlite(path) => {
+                let conn = rusqlite::Connection::open(path).expect("open");
+                conn.pragma_update(None, "user_version", 99)
+                    .expect("version");
+            }
+            DatabaseUrl::Postgres(url) => {
+                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                    .await
+                    .expect("connect");
+                tokio::spawn(connection);
+                client
+                    .batch_execute("UPDATE schema_version SET version = 99")
+                    .await
+                    .expect("version");
+            }
+        }
+        let refused = Store::open(&db.url, instance("b", Duration::from_secs(30))).await;
+        match refused {
+            Err(e @ StoreError::TooNew { found: 99, .. }) => {
+                assert!(e.to_string().contains("newer"), "{e}");
+            }
+            Err(e) => panic!("{}: {e}", db.label),
+            Ok(_) => panic!("{}: a newer database was opened", db.label),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_backends_have_the_same_tables_and_columns() {
+    let Some(cluster) = cluster() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("server.db");
+    let url = fresh_postgres(&cluster).await;
+    let lease = Duration::from_secs(30);
+    Store::open(&DatabaseUrl::Sqlite(path.clone()), instance("a", lease))
+        .await
+        .expect("sqlite");
+    Store::open(&DatabaseUrl::Postgres(url.clone()), instance("a", lease))
+        .await
+        .expect("postgres");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let mut sqlite: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p \
+             WHERE m.type = 'table' ORDER BY 1, 2",
+        )
+        .expect("prepare")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("query")
+        .collect::<rusqlite::Result<_>>()
+        .expect("rows");
+    sqlite.sort();
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    let mut postgres: Vec<(String, String)> = client
+        .query(
+            "SELECT table_name::TEXT, column_name::TEXT FROM information_schema.columns \
+             WHERE table_schema = 'public' AND table_name != 'schema_version' ORDER BY 1, 2",
+            &[],
+        )
+        .await
+        .expect("columns")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    postgres.sort();
+    assert!(sqlite.len() > 20, "{sqlite:?}");
+    assert_eq!(sqlite, postgres);
+}
+
+#[test]
+fn database_addresses_are_read_or_refused_with_a_reason() {
+    assert_eq!(
+        DatabaseUrl::parse("sqlite:/var/lib/g/server.db").expect("sqlite"),
+        DatabaseUrl::Sqlite("/var/lib/g/server.db".into())
+    );
+    assert_eq!(
+        DatabaseUrl::parse("sqlite://rel/server.db").expect("sqlite"),
+        DatabaseUrl::Sqlite("rel/server.db".into())
+    );
+    assert!(matches!(
+        DatabaseUrl::parse("postgres://app@127.0.0.1:5432/games"),
+        Ok(DatabaseUrl::Postgres(_))
+    ));
+    for bad in [
+        "",
+        "sqlite:",
+        "mysql://x",
+        "server.db",
+        "postgres://a@b:notaport/x",
+    ] {
+        let e = DatabaseUrl::parse(bad).expect_err(bad);
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_job_that_fails_halfway_leaves_nothing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("server.db");
+    let (db, _) =
+        sqlite::Sqlite::open(&path, &instance("a", Duration::from_secs(30))).expect("open");
+    let half = db
+        .call(|t| {
+            t.execute(
+                "INSERT INTO players (name, token_hash, created_at) VALUES ('eve', 'x', 0)",
+                [],
+            )?;
+            t.execute("INSERT INTO nowhere VALUES (1)", [])?;
+            Ok(())
+        })
+        .await;
+    assert!(half.is_err());
+    // A job of the same batch or the next is unaffected.
+    assert!(
+        db.claim("ann".into(), hash_token("a"))
+            .await
+            .expect("claim")
+    );
+    assert!(
+        db.claim("eve".into(), hash_token("e"))
+            .await
+            .expect("eve is free")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_are_stored_hashed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("server.db");
+    let (store, _) = Store::open(
+        &DatabaseUrl::Sqlite(path.clone()),
+        instance("a", Duration::from_secs(30)),
+    )
+    .await
+    .expect("open");
+    assert!(store.claim("bob", "the-token").await.expect("claim"));
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let stored: String = conn
+        .query_row("SELECT token_hash FROM players", [], |r| r.get(0))
+        .expect("row");
+    assert_ne!(stored, "the-token");
+    assert_eq!(stored, hash_token("the-token"));
+}
