@@ -240,8 +240,15 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
     // The log on disk: every acknowledged move under its number, and
     // nothing after the last move shown.
     {
-        let (_store, tables) =
-            table_server::store::Store::open(&data.path().join("server.db")).expect("the database");
+        let url = table_server::store::DatabaseUrl::Sqlite(data.path().join("server.db"));
+        let me = table_server::store::Instance {
+            id: "reader".into(),
+            address: "ws://127.0.0.1:1".into(),
+            lease: Duration::from_secs(5),
+        };
+        let (_store, tables) = table_server::store::Store::open(&url, me)
+            .await
+            .expect("the database");
         let stored = tables
             .iter()
             .find(|t| t.id == table)

@@ -227,6 +227,40 @@ impl ServerGame for Mille {
     }
 }
 
+/// A table's log replayed from its seed: every seat's result if the game
+/// is over (`None` if it is not), or why the log does not replay. What a
+/// finished table's results must say, whichever instance ran it.
+pub fn replay_results(
+    stored: &crate::store::StoredTable,
+) -> Result<Option<Vec<SeatResult>>, String> {
+    fn replay<G: ServerGame>(
+        stored: &crate::store::StoredTable,
+    ) -> Result<Option<Vec<SeatResult>>, String> {
+        let setup = G::setup(&stored.setup)?;
+        let state = G::start(&setup, stored.seats.len(), stored.seed)?;
+        let players = (0..stored.seats.len())
+            .map(|k| {
+                (
+                    SeatInfo::human(format!("Seat {}", k + 1)),
+                    game_table::Player::<G>::Person,
+                )
+            })
+            .collect();
+        let mut table = game_table::Table::new(state, players);
+        for (k, (_, action, _)) in stored.moves.iter().enumerate() {
+            let action = G::read_action(action).map_err(|e| format!("move {}: {e}", k + 1))?;
+            table
+                .replay(action)
+                .map_err(|e| format!("move {}: {e}", k + 1))?;
+        }
+        Ok((table.turn() == game_table::Turn::Over).then(|| G::results(table.state())))
+    }
+    match stored.game {
+        GameKind::Mille => replay::<Mille>(stored),
+        GameKind::Cubes => replay::<Cubes>(stored),
+    }
+}
+
 /// The side (team) seat number `k` plays for, if the game has that seat.
 fn side_of(state: &mille_engine::State, k: usize) -> Option<u8> {
     let seat = state.rules().seat(u8::try_from(k).ok()?)?;

@@ -350,6 +350,28 @@ fn game_of(word: &str) -> Option<GameKind> {
     }
 }
 
+/// Makes a new, empty database in the PostgreSQL cluster at `cluster`
+/// (a URL whose user may create databases) and answers its URL: for tests
+/// and measurements, which each want a database of their own.
+pub async fn create_database(cluster: &str, name: &str) -> Result<String, StoreError> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    {
+        return Err(StoreError::BadUrl(format!(
+            "{name:?} is not a plain database name"
+        )));
+    }
+    let (client, connection) = tokio_postgres::connect(cluster, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await?;
+    let base = cluster.rsplit_once('/').map_or(cluster, |(b, _)| b);
+    Ok(format!("{base}/{name}"))
+}
+
 /// The lobby lines that read back (one written by a newer program and
 /// not understood is left out, not fatal).
 fn read_lines(lines: &[String]) -> Vec<TableSummary> {

@@ -361,7 +361,7 @@ impl Postgres {
                     &instance.id,
                     &lease_ms(&instance),
                     &only.map(|i| i as i64),
-                    &(limit as i64),
+                    &i64::try_from(limit).unwrap_or(i64::MAX),
                 ],
             )
             .await?;

@@ -360,9 +360,14 @@ impl Sqlite {
                      AND (lease_owner IS NULL OR lease_until < ?1) AND (?2 IS NULL OR id = ?2) \
                      ORDER BY id LIMIT ?3",
                 )?;
-                stmt.query_map(params![now, only.map(|i| i as i64), limit as i64], |r| {
-                    r.get(0)
-                })?
+                stmt.query_map(
+                    params![
+                        now,
+                        only.map(|i| i as i64),
+                        i64::try_from(limit).unwrap_or(i64::MAX)
+                    ],
+                    |r| r.get(0),
+                )?
                 .collect::<rusqlite::Result<_>>()?
             };
             for id in &ids {

@@ -26,17 +26,8 @@ fn cluster() -> Option<String> {
 
 /// A new, empty database in the test cluster: its URL.
 pub(crate) async fn fresh_postgres(cluster: &str) -> String {
-    let (client, connection) = tokio_postgres::connect(cluster, tokio_postgres::NoTls)
-        .await
-        .expect("the test cluster answers");
-    tokio::spawn(connection);
     let name = format!("t_{}", crate::conn::secret(6).expect("random"));
-    client
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .await
-        .expect("a database");
-    let base = cluster.rsplit_once('/').map_or(cluster, |(b, _)| b);
-    format!("{base}/{name}")
+    create_database(cluster, &name).await.expect("a database")
 }
 
 /// SQLite, and PostgreSQL if there is a cluster.
