@@ -439,6 +439,8 @@ pub struct Running {
     pub addr: SocketAddr,
     /// The Unix socket it listens on.
     pub socket: Option<PathBuf>,
+    /// Its database.
+    pub database: DatabaseUrl,
     /// What it shares (for tests: the figures).
     pub shared: Arc<Shared>,
     stop: Arc<Notify>,
@@ -491,6 +493,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         "this instance"
     );
     let (store, mut stored) = Store::open(&url, instance).await?;
+    let database = url;
     if store.shared() {
         stored = store.take_over(usize::MAX).await?;
     }
@@ -571,6 +574,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     Ok(Running {
         addr,
         socket,
+        database,
         shared,
         stop,
         tasks,
@@ -711,6 +715,12 @@ pub async fn serve(config: Config) -> Result<(), ServerError> {
         "play in a browser at http://{}/, or with `mille --connect` and `cubes --connect`",
         running.addr
     );
+    let shared = if running.shared.store.shared() {
+        ", shared with the other instances"
+    } else {
+        ""
+    };
+    println!("every move is kept in {}{shared}", running.database);
     wait_for_stop().await;
     tracing::info!("stopping");
     running.stop().await;

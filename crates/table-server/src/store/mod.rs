@@ -244,6 +244,31 @@ impl DatabaseUrl {
     }
 }
 
+impl std::fmt::Display for DatabaseUrl {
+    /// Where the data is, for people: never a password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatabaseUrl::Sqlite(path) => write!(f, "the SQLite file {}", path.display()),
+            DatabaseUrl::Postgres(url) => {
+                let Ok(config) = url.parse::<tokio_postgres::Config>() else {
+                    return write!(f, "a PostgreSQL database");
+                };
+                let host = match config.get_hosts().first() {
+                    Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
+                    Some(tokio_postgres::config::Host::Unix(p)) => p.display().to_string(),
+                    None => "localhost".into(),
+                };
+                let port = config.get_ports().first().copied().unwrap_or(5432);
+                let db = config
+                    .get_dbname()
+                    .or(config.get_user())
+                    .unwrap_or("postgres");
+                write!(f, "the PostgreSQL database {db} on {host}:{port}")
+            }
+        }
+    }
+}
+
 /// This server instance, as the database knows it.
 #[derive(Clone, Debug)]
 pub struct Instance {

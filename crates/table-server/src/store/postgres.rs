@@ -87,8 +87,12 @@ impl Postgres {
         let tx = client.transaction().await?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
             .await?;
-        tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            .await?;
+        // "Already exists" is no news at every start.
+        tx.batch_execute(
+            "SET LOCAL client_min_messages = warning; \
+             CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
+        )
+        .await?;
         let found: Option<i64> = tx
             .query_opt("SELECT version FROM schema_version", &[])
             .await?
