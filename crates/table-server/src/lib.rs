@@ -217,6 +217,9 @@ pub struct Shared {
     tables: Mutex<HashMap<TableId, TableHandle>>,
     /// The lobby lines of the tables other instances run, as last read.
     elsewhere: Mutex<Vec<TableSummary>>,
+    /// Tables whose log this instance could not replay: not taken over
+    /// again (each is logged once, and left for an operator).
+    unplayable: Mutex<std::collections::HashSet<TableId>>,
     next_conn: AtomicU64,
 }
 
@@ -384,7 +387,12 @@ impl Shared {
             }
             Err(e) => tracing::warn!(error = %e, "cannot renew the leases"),
         }
-        match self.store.take_over(100).await {
+        let skip: Vec<TableId> = self
+            .unplayable
+            .lock()
+            .map(|u| u.iter().copied().collect())
+            .unwrap_or_default();
+        match self.store.take_over(100, skip).await {
             Ok(tables) => {
                 if !tables.is_empty() {
                     tracing::info!(tables = tables.len(), "took over tables nobody runs");
@@ -395,6 +403,8 @@ impl Shared {
             }
             Err(e) => tracing::warn!(error = %e, "cannot take tables over"),
         }
+        // A line is written again when its seats, status or spectators
+        // change, not at every move: the other lobbies' move counts may lag.
         let mut lines = Vec::new();
         for (id, h) in &local {
             let Ok(summary) = h.summary.lock().map(|s| s.clone()) else {
@@ -403,8 +413,10 @@ impl Shared {
             let Ok(line) = serde_json::to_string(&summary) else {
                 continue;
             };
-            if published.get(id) != Some(&line) {
-                published.insert(*id, line.clone());
+            let key =
+                serde_json::to_string(&TableSummary { seq: 0, ..summary }).unwrap_or_default();
+            if published.get(id) != Some(&key) {
+                published.insert(*id, key);
                 lines.push((*id, line));
             }
         }
@@ -495,7 +507,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     let (store, mut stored) = Store::open(&url, instance).await?;
     let database = url;
     if store.shared() {
-        stored = store.take_over(usize::MAX).await?;
+        stored = store.take_over(usize::MAX, Vec::new()).await?;
     }
     let shared = Arc::new(Shared {
         config: config.clone(),
@@ -503,6 +515,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         metrics: metrics::Metrics::default(),
         tables: Mutex::new(HashMap::new()),
         elsewhere: Mutex::new(Vec::new()),
+        unplayable: Mutex::new(std::collections::HashSet::new()),
         next_conn: AtomicU64::new(1),
     });
     let restored = stored.len();

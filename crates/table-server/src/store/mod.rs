@@ -526,16 +526,21 @@ impl Store {
     }
 
     /// Takes the lease of every unfinished table nobody holds (or whose
-    /// lease ran out), at most `limit`, and answers them to be replayed.
-    pub async fn take_over(&self, limit: usize) -> Result<Vec<StoredTable>, StoreError> {
+    /// lease ran out), at most `limit`, but none of `skip` (tables this
+    /// instance could not replay), and answers them to be replayed.
+    pub async fn take_over(
+        &self,
+        limit: usize,
+        skip: Vec<TableId>,
+    ) -> Result<Vec<StoredTable>, StoreError> {
         let instance = Arc::clone(&self.instance);
-        backend!(self.take_over(None, limit, instance))
+        backend!(self.take_over(None, limit, skip, instance))
     }
 
     /// Takes the lease of table `id` if nobody holds it (or it ran out).
     pub async fn take(&self, id: TableId) -> Result<Option<StoredTable>, StoreError> {
         let instance = Arc::clone(&self.instance);
-        let mut taken = backend!(self.take_over(Some(id), 1, instance))?;
+        let mut taken = backend!(self.take_over(Some(id), 1, Vec::new(), instance))?;
         Ok(taken.pop())
     }
 

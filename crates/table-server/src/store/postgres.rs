@@ -345,8 +345,10 @@ impl Postgres {
         &self,
         only: Option<TableId>,
         limit: usize,
+        skip: Vec<TableId>,
         instance: Arc<Instance>,
     ) -> Result<Vec<StoredTable>, StoreError> {
+        let skip: Vec<i64> = skip.iter().map(|&t| t as i64).collect();
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         // Rows another instance is taking at this moment are skipped, not
@@ -357,7 +359,7 @@ impl Postgres {
                     "UPDATE tables SET lease_owner = $1, lease_until = {NOW_MS} + $2 WHERE id IN ( \
                        SELECT id FROM tables WHERE status != 'over' \
                        AND (lease_owner IS NULL OR lease_until < {NOW_MS}) \
-                       AND ($3::BIGINT IS NULL OR id = $3) \
+                       AND ($3::BIGINT IS NULL OR id = $3) AND NOT (id = ANY($5)) \
                        ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
                      RETURNING id, game, setup, seed, code"
                 ),
@@ -366,6 +368,7 @@ impl Postgres {
                     &lease_ms(&instance),
                     &only.map(|i| i as i64),
                     &i64::try_from(limit).unwrap_or(i64::MAX),
+                    &skip,
                 ],
             )
             .await?;

@@ -350,6 +350,7 @@ impl Sqlite {
         &self,
         only: Option<TableId>,
         limit: usize,
+        skip: Vec<TableId>,
         instance: Arc<Instance>,
     ) -> Result<Vec<StoredTable>, StoreError> {
         self.call(move |t| {
@@ -358,17 +359,15 @@ impl Sqlite {
                 let mut stmt = t.prepare(
                     "SELECT id FROM tables WHERE status != 'over' \
                      AND (lease_owner IS NULL OR lease_until < ?1) AND (?2 IS NULL OR id = ?2) \
-                     ORDER BY id LIMIT ?3",
+                     ORDER BY id",
                 )?;
-                stmt.query_map(
-                    params![
-                        now,
-                        only.map(|i| i as i64),
-                        i64::try_from(limit).unwrap_or(i64::MAX)
-                    ],
-                    |r| r.get(0),
-                )?
-                .collect::<rusqlite::Result<_>>()?
+                let ids: Vec<i64> = stmt
+                    .query_map(params![now, only.map(|i| i as i64)], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()?;
+                ids.into_iter()
+                    .filter(|id| !skip.contains(&(*id as TableId)))
+                    .take(limit)
+                    .collect()
             };
             for id in &ids {
                 t.execute(

@@ -123,7 +123,11 @@ async fn tables_moves_and_names_survive_a_reopen() {
         if store.shared() {
             assert!(tables.is_empty());
             assert!(
-                store.take_over(10).await.expect("take").is_empty(),
+                store
+                    .take_over(10, Vec::new())
+                    .await
+                    .expect("take")
+                    .is_empty(),
                 "{}: a held lease is not taken",
                 db.label
             );
@@ -131,7 +135,7 @@ async fn tables_moves_and_names_survive_a_reopen() {
                 .await
                 .expect("the old instance");
             old.release(id).await.expect("release");
-            tables = store.take_over(10).await.expect("take");
+            tables = store.take_over(10, Vec::new()).await.expect("take");
         }
         assert_eq!(tables.len(), 1, "{}", db.label);
         assert_eq!(tables[0].seed, 7);
@@ -209,6 +213,11 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             .await
             .expect("b writes");
         b.release(id).await.expect("release");
+        assert!(
+            b.take_over(10, vec![id]).await.expect("take").is_empty(),
+            "{}: a table skipped is not taken",
+            db.label
+        );
         let again = b.take(id).await.expect("take").expect("free again");
         assert_eq!(
             again.moves,
