@@ -629,5 +629,39 @@ async fn a_table_survives_the_instance_that_ran_it() {
         let replayed: Vec<(i64, bool)> = replayed.iter().map(|r| (r.score, r.won)).collect();
         assert_eq!(results, replayed, "table {table}'s results");
     }
-    drop(a);
+    // The scores are the database's: the rankings, asked of a new
+    // instance with an empty data directory, name every player.
+    let dir_c = tempfile::tempdir().expect("dir");
+    let c = Server::start(&url, dir_c.path());
+    let (mut look, _) = hello(c.addr, "ivy", None).await;
+    // (Mille Bornes high scores name the winners: both games' are there.)
+    for (game, names) in [
+        (
+            table_protocol::GameKind::Cubes,
+            &["cat", "dan", "eve", "fay"][..],
+        ),
+        (table_protocol::GameKind::Mille, &["(bsd)"][..]),
+    ] {
+        send(
+            &mut look,
+            &ClientMessage::Rankings {
+                game,
+                kind: Some("Blitz".into()),
+                min_games: Some(1),
+            },
+        )
+        .await;
+        let text = until(&mut look, |m| match m {
+            ServerMessage::Rankings { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .await;
+        for name in names {
+            assert!(text.contains(name), "{name} in the rankings:\n{text}");
+        }
+        if game == table_protocol::GameKind::Mille {
+            assert!(text.matches("(bsd)").count() >= 2, "two games:\n{text}");
+        }
+    }
+    drop((a, c));
 }
