@@ -13,10 +13,8 @@
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use table_protocol::{ClientMessage, ServerMessage, VERSION};
 use table_server::store::StoredTable;
@@ -27,60 +25,22 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// Seconds a lease lasts in this test.
 const LEASE: u64 = 2;
 
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-    _stdout: BufReader<std::process::ChildStdout>,
-}
+mod server_support;
+use server_support::Server;
 
-impl Server {
-    fn start(database: &str, data: &Path) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
-            .args([
-                "serve",
-                "--listen",
-                &addr.to_string(),
-                "--database",
-                database,
-            ])
-            .arg("--data")
-            .arg(data)
-            .args(["--no-socket", "--bot-delay", "0", "--hand-pause", "0"])
-            .args([
-                "--rate",
-                "1000",
-                "--away",
-                "600",
-                "--lease",
-                &LEASE.to_string(),
-            ])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("mille serve starts");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("a line from the server");
-        assert!(line.contains("listening on"), "the server says {line:?}");
-        Server {
-            child,
-            addr,
-            _stdout: stdout,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Starts an instance on `database`, its data directory `data`.
+fn start(database: &str, data: &Path) -> Server {
+    let os = std::ffi::OsStr::new;
+    Server::start(&[
+        os("--database"),
+        os(database),
+        os("--data"),
+        data.as_os_str(),
+        os("--away"),
+        os("600"),
+        os("--lease"),
+        os(&LEASE.to_string()),
+    ])
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -368,8 +328,8 @@ async fn a_table_survives_the_instance_that_ran_it() {
         tempfile::tempdir().expect("dir"),
         tempfile::tempdir().expect("dir"),
     );
-    let a = Server::start(&url, dir_a.path());
-    let b = Server::start(&url, dir_b.path());
+    let a = start(&url, dir_a.path());
+    let b = start(&url, dir_b.path());
 
     // Six people: mille tables against the computer on each instance;
     // cubes tables of two people, each with one person at the other
@@ -465,9 +425,7 @@ async fn a_table_survives_the_instance_that_ran_it() {
         action: in_flight.clone(),
     };
     send(&mut bob.ws, &msg).await;
-    let mut b = b;
-    b.child.kill().expect("SIGKILL");
-    b.child.wait().expect("wait");
+    b.kill();
     let killed = Instant::now();
 
     // Everybody whose table b ran, or who was connected to b, finds the
@@ -632,7 +590,7 @@ async fn a_table_survives_the_instance_that_ran_it() {
     // The scores are the database's: the rankings, asked of a new
     // instance with an empty data directory, name every player.
     let dir_c = tempfile::tempdir().expect("dir");
-    let c = Server::start(&url, dir_c.path());
+    let c = start(&url, dir_c.path());
     let (mut look, _) = hello(c.addr, "ivy", None).await;
     // (Mille Bornes high scores name the winners: both games' are there.)
     for (game, names) in [

@@ -7,71 +7,21 @@
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use table_protocol::{ClientMessage, SeatRef, ServerMessage, VERSION};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-/// A running `mille serve`, killed when dropped (a failing test leaves no
-/// server behind).
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-    /// Its standard output, kept open: a server writing to a closed pipe
-    /// would fail.
-    _stdout: BufReader<std::process::ChildStdout>,
-}
+mod server_support;
+use server_support::Server;
 
-impl Server {
-    /// Starts `mille serve` on a free loopback port and waits until it
-    /// says it listens.
-    fn start(data: &Path) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
-            .args(["serve", "--listen", &addr.to_string(), "--data"])
-            .arg(data)
-            .args(["--no-socket", "--bot-delay", "0", "--hand-pause", "0"])
-            // The test plays as fast as the server answers: far above the
-            // rate a person is held to.
-            .args(["--rate", "1000"])
-            .env("GAMES_DATA_DIR", data)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("mille serve starts");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("a line from the server");
-        assert!(line.contains("listening on"), "the server says {line:?}");
-        Server {
-            child,
-            addr,
-            _stdout: stdout,
-        }
-    }
-
-    /// SIGKILL: no chance to flush or say goodbye.
-    fn kill(mut self) {
-        self.child.kill().expect("kill");
-        self.child.wait().expect("wait");
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Starts a server on the data directory `data`.
+fn serve_on(data: &Path) -> Server {
+    let env = std::ffi::OsStr::new;
+    Server::start(&[env("--data"), data.as_os_str()])
 }
 
 struct Client {
@@ -185,7 +135,7 @@ impl Play {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_keeps_every_acknowledged_move() {
     let data = tempfile::tempdir().expect("dir");
-    let server = Server::start(data.path());
+    let server = serve_on(data.path());
     let mut ann = Client::open(server.addr).await;
     ann.send(&ClientMessage::Hello {
         version: VERSION,
@@ -277,7 +227,7 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
         }
     }
 
-    let server = Server::start(data.path());
+    let server = serve_on(data.path());
     let mut ann = Client::open(server.addr).await;
     ann.send(&ClientMessage::Hello {
         version: VERSION,

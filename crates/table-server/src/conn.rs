@@ -549,6 +549,10 @@ async fn route(
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
+    no_such_table(session, table)
+}
+
+fn no_such_table(session: &Session, table: TableId) -> Reached {
     refuse_at(
         &session.out,
         ErrorCode::NoSuchTable,
@@ -570,13 +574,7 @@ fn send_here(
     {
         Reached::Here
     } else {
-        refuse_at(
-            &session.out,
-            ErrorCode::NoSuchTable,
-            &format!("there is no table {table}"),
-            table,
-        );
-        Reached::Refused
+        no_such_table(session, table)
     }
 }
 
