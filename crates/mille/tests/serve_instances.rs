@@ -30,8 +30,14 @@ use server_support::Server;
 
 /// Starts an instance on `database`, its data directory `data`.
 fn start(database: &str, data: &Path) -> Server {
+    start_at(None, database, data)
+}
+
+/// [`start`], at `addr` if given.
+fn start_at(addr: Option<SocketAddr>, database: &str, data: &Path) -> Server {
     let os = std::ffi::OsStr::new;
-    Server::start(&[
+    let lease = LEASE.to_string();
+    let args = [
         os("--database"),
         os(database),
         os("--data"),
@@ -39,8 +45,12 @@ fn start(database: &str, data: &Path) -> Server {
         os("--away"),
         os("600"),
         os("--lease"),
-        os(&LEASE.to_string()),
-    ])
+        os(&lease),
+    ];
+    match addr {
+        Some(addr) => Server::start_at(addr, &args),
+        None => Server::start(&args),
+    }
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -622,4 +632,69 @@ async fn a_table_survives_the_instance_that_ran_it() {
         }
     }
     drop((a, c));
+}
+
+/// An instance killed and started again at once at the same address (a
+/// supervisor restarting it) has its tables back at once: its old leases
+/// are its own, and nobody is sent to its old self (which would be itself).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_restarted_where_it_was_takes_its_tables_back_at_once() {
+    let Some(cluster) = std::env::var("TABLE_SERVER_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        assert!(
+            std::env::var_os("TABLE_SERVER_REQUIRE_POSTGRES").is_none(),
+            "TABLE_SERVER_REQUIRE_POSTGRES is set and TABLE_SERVER_TEST_POSTGRES is not"
+        );
+        eprintln!("no PostgreSQL cluster (TABLE_SERVER_TEST_POSTGRES): not tested");
+        return;
+    };
+    let name = format!(
+        "restarted_{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_nanos()
+    );
+    let url = table_server::store::create_database(&cluster, &name)
+        .await
+        .expect("a database");
+    let (dir_a, dir_b) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let _a = start(&url, dir_a.path());
+    let b = start(&url, dir_b.path());
+    let b_addr = b.addr;
+    let (mut ws, token) = hello(b_addr, "ann", None).await;
+    let setup = json!({"type": "create", "game": "mille", "setup": {"rules": "bsd", "players": 2},
+        "seats": [{"kind": "human"}, {"kind": "computer", "level": "classic"}], "sit": 0});
+    let table = create(&mut ws, setup).await;
+    let mut seat = Seat {
+        name: "ann".into(),
+        token: token.clone(),
+        ws,
+        table,
+        seq: 0,
+        observation: Value::Null,
+        next_id: 1,
+        acks: Vec::new(),
+    };
+    join(&mut seat, None).await;
+    assert!(play(&mut seat, |s| s.acks.len() >= 3).await);
+    b.kill();
+    let b = start_at(Some(b_addr), &url, dir_b.path());
+    let started = Instant::now();
+    let (ws, _) = hello(b.addr, "ann", Some(&token)).await;
+    seat.ws = ws;
+    let seen = seat.seq;
+    join(&mut seat, Some(seen)).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(LEASE),
+        "back at the table {:?} after the restart (lease {LEASE} s)",
+        started.elapsed()
+    );
+    assert_eq!(seat.seq, seen, "the table is where it was");
+    assert!(play(&mut seat, |s| s.acks.len() >= 6).await, "it goes on");
 }

@@ -81,6 +81,9 @@ struct Session {
     remote: HashMap<TableId, String>,
     /// Its links to other instances, by instance.
     links: HashMap<String, Link>,
+    /// Whether this connection is another instance's link: it is never
+    /// forwarded further.
+    forwarded: bool,
     /// The tables this connection opened.
     opened: Vec<TableId>,
     out: Outbox,
@@ -143,6 +146,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         tables: HashSet::new(),
         remote: HashMap::new(),
         links: HashMap::new(),
+        forwarded: false,
         opened: Vec::new(),
         out,
     };
@@ -291,9 +295,12 @@ async fn handle(
                 version,
                 name,
                 token,
-                ..
+                client,
             },
-        ) => return hello(shared, session, version, name, token).await,
+        ) => {
+            session.forwarded = client.as_deref() == Some(crate::forward::FORWARDED);
+            return hello(shared, session, version, name, token).await;
+        }
         (Some(_), ClientMessage::Hello { .. }) => {
             refuse(
                 &out,
@@ -498,7 +505,12 @@ async fn route(
     {
         return Reached::Elsewhere;
     }
-    let me = shared.store.instance().id.clone();
+    if shared.unplayable(table) {
+        let why = format!("table {table} cannot be replayed by this server's version");
+        refuse_at(&session.out, ErrorCode::Unavailable, &why, table);
+        return Reached::Refused;
+    }
+    let me = shared.store.instance().clone();
     let give_up = Instant::now() + shared.config.lease + Duration::from_secs(2);
     let mut last_trouble = None;
     loop {
@@ -522,8 +534,13 @@ async fn route(
                 Ok(None) => {}
                 Err(e) => last_trouble = Some(e.to_string()),
             },
-            Place::Held { instance, address } if instance != me => {
-                match link(shared, session, &instance, &address).await {
+            // Another instance's, reached from a client (a link from an
+            // instance is never forwarded again, and this instance's old
+            // runs at its own address are gone).
+            Place::Held { instance, address }
+                if instance != me.id && address != me.address && !session.forwarded =>
+            {
+                match link(session, &instance, &address).await {
                     Ok(link) if link.send(msg) => {
                         session.remote.insert(table, instance);
                         return Reached::Elsewhere;
@@ -536,7 +553,7 @@ async fn route(
                     Err(why) => last_trouble = Some(why),
                 }
             }
-            // Ours, and starting this moment.
+            // Ours, and starting this moment; or another's, to wait for.
             Place::Held { .. } => {}
         }
         if Instant::now() >= give_up {
@@ -580,7 +597,6 @@ fn send_here(
 
 /// This connection's link to `instance`, opened if need be.
 async fn link<'s>(
-    shared: &Shared,
     session: &'s mut Session,
     instance: &str,
     address: &str,
@@ -589,8 +605,7 @@ async fn link<'s>(
         let (Some(name), Some(token)) = (&session.name, &session.token) else {
             return Err("not signed in".into());
         };
-        let idle = Duration::from_secs(shared.config.limits.idle_seconds);
-        let link = Link::open(address, name, token, session.out.clone(), idle).await?;
+        let link = Link::open(address, name, token, session.out.clone()).await?;
         session.links.insert(instance.to_string(), link);
     }
     session

@@ -18,6 +18,16 @@ use tokio_tungstenite::tungstenite::Message;
 /// How long connecting to another instance and its `welcome` may take.
 const CONNECT: Duration = Duration::from_secs(3);
 
+/// What a link says it is in its `hello`: the instance it reaches never
+/// forwards it further (a table it does not run is waited for, then taken
+/// over), so that no link can lead back to where it started.
+pub const FORWARDED: &str = "table-server forwarding";
+
+/// How often a link checks that the other instance answers: one that
+/// died without closing its sockets (a power cut, a network cut) is given
+/// up after three silent periods.
+const ALIVE: Duration = Duration::from_secs(3);
+
 /// One connection's link to one other instance.
 pub struct Link {
     tx: mpsc::UnboundedSender<String>,
@@ -25,15 +35,8 @@ pub struct Link {
 
 impl Link {
     /// Connects to the instance at `address` (`ws://host:port`) as
-    /// `name` with `token`; what it says goes to `out`. `idle`: how often
-    /// to show the link is alive.
-    pub async fn open(
-        address: &str,
-        name: &str,
-        token: &str,
-        out: Outbox,
-        idle: Duration,
-    ) -> Result<Link, String> {
+    /// `name` with `token`; what it says goes to `out`.
+    pub async fn open(address: &str, name: &str, token: &str, out: Outbox) -> Result<Link, String> {
         let url = format!("{address}{WS_PATH}");
         let (mut ws, _) = tokio::time::timeout(CONNECT, tokio_tungstenite::connect_async(&url))
             .await
@@ -43,10 +46,7 @@ impl Link {
             version: VERSION,
             name: Some(name.to_string()),
             token: Some(token.to_string()),
-            client: Some(format!(
-                "table-server {} (forwarding)",
-                env!("CARGO_PKG_VERSION")
-            )),
+            client: Some(FORWARDED.to_string()),
         };
         let hello = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
         ws.send(Message::Text(hello.into()))
@@ -72,8 +72,9 @@ impl Link {
         let (tx, mut rx) = mpsc::unbounded_channel::<String>();
         let ping = serde_json::to_string(&ClientMessage::Ping).map_err(|e| e.to_string())?;
         tokio::spawn(async move {
-            let mut alive = tokio::time::interval((idle / 3).max(Duration::from_secs(1)));
+            let mut alive = tokio::time::interval(ALIVE);
             alive.tick().await;
+            let mut heard = tokio::time::Instant::now();
             let gone = loop {
                 tokio::select! {
                     msg = rx.recv() => match msg {
@@ -90,6 +91,7 @@ impl Link {
                     },
                     msg = ws.next() => match msg {
                         Some(Ok(Message::Text(text))) => {
+                            heard = tokio::time::Instant::now();
                             // The link's own pings' answers stay here.
                             if text.len() < 40 && text.as_str().contains("\"pong\"") {
                                 continue;
@@ -102,7 +104,15 @@ impl Link {
                         Some(Ok(_)) => {}
                     },
                     _ = alive.tick() => {
-                        if ws.send(Message::Text(ping.clone().into())).await.is_err() {
+                        if heard.elapsed() > ALIVE * 3 {
+                            break true;
+                        }
+                        let sent = tokio::time::timeout(
+                            ALIVE,
+                            ws.send(Message::Text(ping.clone().into())),
+                        )
+                        .await;
+                        if !matches!(sent, Ok(Ok(()))) {
                             break true;
                         }
                     }

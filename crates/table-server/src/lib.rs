@@ -52,7 +52,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use store::{DatabaseUrl, Instance, Store, StoredTable};
+use store::{DatabaseUrl, Instance, Store, StoredTable, Taken};
 use table::{Actor, TableHandle};
 use table_protocol::{GameKind, Limits, ServerMessage, TableId, TableSummary};
 use tokio::sync::{Notify, mpsc};
@@ -220,6 +220,10 @@ pub struct Shared {
     /// Tables whose log this instance could not replay: not taken over
     /// again (each is logged once, and left for an operator).
     unplayable: Mutex<std::collections::HashSet<TableId>>,
+    /// Rankings made from the shared database's score records, with how
+    /// many records they were made from: made again only when a game
+    /// has been added.
+    pub(crate) rankings: Mutex<HashMap<scores::RankingsKey, (usize, String)>>,
     next_conn: AtomicU64,
 }
 
@@ -324,6 +328,11 @@ impl Shared {
         stored: StoredTable,
     ) -> Result<TableHandle, String> {
         let id = stored.id;
+        // Never two actors of one table: their writes would pass the same
+        // lease check.
+        if let Some(running) = self.table(id) {
+            return Ok(running);
+        }
         let actor = Actor::<G>::restore(stored, Arc::clone(self))?;
         let (tx, rx) = mpsc::unbounded_channel();
         let handle = actor.handle(tx);
@@ -348,29 +357,41 @@ impl Shared {
         Ok(self.restore(stored))
     }
 
-    /// Runs a table read from the database; one that cannot be replayed
-    /// is left in the database, untouched, for a later version or an
-    /// operator to look at.
-    fn restore(self: &Arc<Shared>, stored: StoredTable) -> Option<TableHandle> {
-        let id = stored.id;
-        match self.launch_any(stored) {
+    /// Runs a table read from the database; one that cannot be read back
+    /// or replayed is left in the database, untouched, for a later version
+    /// or an operator to look at, and not taken over again by this
+    /// instance.
+    fn restore(self: &Arc<Shared>, taken: Taken) -> Option<TableHandle> {
+        let launched = taken.and_then(|stored| {
+            let id = stored.id;
+            self.launch_any(stored).map_err(|why| (id, why))
+        });
+        match launched {
             Ok(h) => Some(h),
-            Err(why) => {
+            Err((id, why)) => {
                 tracing::error!(
                     table = id,
                     why,
                     "a table cannot be restored; it is left out"
                 );
+                if let Ok(mut unplayable) = self.unplayable.lock() {
+                    unplayable.insert(id);
+                }
                 None
             }
         }
+    }
+
+    /// Whether this instance could not replay table `id`.
+    pub fn unplayable(&self, id: TableId) -> bool {
+        self.unplayable.lock().is_ok_and(|u| u.contains(&id))
     }
 
     /// One round of the leases, every second with a shared database:
     /// renews the leases of the tables running here (and stops those
     /// another instance took), takes over the tables nobody holds,
     /// publishes this instance's lobby lines and reads the others'.
-    async fn lease_round(self: &Arc<Shared>, published: &mut HashMap<TableId, String>) {
+    async fn lease_round(self: &Arc<Shared>, state: &mut LeaseState) {
         let local: Vec<(TableId, TableHandle)> = match self.tables.lock() {
             Ok(t) => t.iter().map(|(id, h)| (*id, h.clone())).collect(),
             Err(_) => return,
@@ -378,6 +399,7 @@ impl Shared {
         let ids: Vec<TableId> = local.iter().map(|(id, _)| *id).collect();
         match self.store.renew(ids).await {
             Ok(kept) => {
+                state.renewed = std::time::Instant::now();
                 let kept: std::collections::HashSet<TableId> = kept.into_iter().collect();
                 for (id, h) in &local {
                     if !kept.contains(id) {
@@ -385,7 +407,19 @@ impl Shared {
                     }
                 }
             }
-            Err(e) => tracing::warn!(error = %e, "cannot renew the leases"),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot renew the leases");
+                // Cut off from the database for a whole lease: another
+                // instance may run these tables now. They stop here, and
+                // their people reconnect to wherever they are run.
+                if state.renewed.elapsed() >= self.config.lease {
+                    for (_, h) in &local {
+                        let _ = h.commands.send(table::Cmd::LeaseLost);
+                    }
+                }
+                // Nothing is taken over by an instance that cannot renew.
+                return;
+            }
         }
         let skip: Vec<TableId> = self
             .unplayable
@@ -397,8 +431,8 @@ impl Shared {
                 if !tables.is_empty() {
                     tracing::info!(tables = tables.len(), "took over tables nobody runs");
                 }
-                for stored in tables {
-                    self.restore(stored);
+                for taken in tables {
+                    self.restore(taken);
                 }
             }
             Err(e) => tracing::warn!(error = %e, "cannot take tables over"),
@@ -415,15 +449,17 @@ impl Shared {
             };
             let key =
                 serde_json::to_string(&TableSummary { seq: 0, ..summary }).unwrap_or_default();
-            if published.get(id) != Some(&key) {
-                published.insert(*id, key);
+            if state.published.get(id) != Some(&key) {
+                state.published.insert(*id, key);
                 lines.push((*id, line));
             }
         }
-        published.retain(|id, _| local.iter().any(|(l, _)| l == id));
+        state
+            .published
+            .retain(|id, _| local.iter().any(|(l, _)| l == id));
         if let Err(e) = self.store.publish(lines).await {
             tracing::warn!(error = %e, "cannot publish the lobby");
-            published.clear();
+            state.published.clear();
         }
         match self.store.lobby().await {
             Ok(lines) => {
@@ -444,6 +480,14 @@ impl Shared {
     }
 }
 
+/// What the lease round remembers from one round to the next.
+struct LeaseState {
+    /// The lobby lines written, without their move counts.
+    published: HashMap<TableId, String>,
+    /// When the leases were last renewed.
+    renewed: std::time::Instant,
+}
+
 /// A server that runs: its addresses, and how to stop it.
 pub struct Running {
     /// The TCP address it listens on (with the port chosen, if 0 was
@@ -460,11 +504,18 @@ pub struct Running {
 }
 
 impl Running {
-    /// Stops listening and waits for the listeners to end.
+    /// Stops listening and waits for the listeners to end; with a shared
+    /// database, gives this instance's tables up so that the others take
+    /// them over at once.
     pub async fn stop(self) {
         self.stop.notify_waiters();
         for t in self.tasks {
             let _ = tokio::time::timeout(Duration::from_secs(2), t).await;
+        }
+        if self.shared.store.shared()
+            && let Err(e) = self.shared.store.retire().await
+        {
+            tracing::warn!(error = %e, "cannot give the tables up");
         }
         if let Some(path) = &self.socket {
             let _ = std::fs::remove_file(path);
@@ -504,10 +555,17 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         address = instance.address,
         "this instance"
     );
-    let (store, mut stored) = Store::open(&url, instance).await?;
+    let (store, stored) = Store::open(&url, instance).await?;
     let database = url;
+    let mut taken: Vec<Taken> = stored;
     if store.shared() {
-        stored = store.take_over(usize::MAX, Vec::new()).await?;
+        taken = store.take_over(usize::MAX, Vec::new()).await?;
+        if config.advertise.is_none() && config.listen.ip().is_unspecified() {
+            tracing::warn!(
+                "the other instances reach this one at {}: set --advertise if they run on other machines",
+                advertised(addr)
+            );
+        }
     }
     let shared = Arc::new(Shared {
         config: config.clone(),
@@ -516,10 +574,11 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         tables: Mutex::new(HashMap::new()),
         elsewhere: Mutex::new(Vec::new()),
         unplayable: Mutex::new(std::collections::HashSet::new()),
+        rankings: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
     });
-    let restored = stored.len();
-    for table in stored {
+    let restored = taken.len();
+    for table in taken {
         // One table that cannot be replayed must not keep the others from
         // being played.
         shared.restore(table);
@@ -564,10 +623,13 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         tasks.push(tokio::spawn(async move {
             let mut every = tokio::time::interval(every);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            let mut published = HashMap::new();
+            let mut state = LeaseState {
+                published: HashMap::new(),
+                renewed: std::time::Instant::now(),
+            };
             loop {
                 tokio::select! {
-                    _ = every.tick() => leasing.lease_round(&mut published).await,
+                    _ = every.tick() => leasing.lease_round(&mut state).await,
                     () = stopped.notified() => break,
                 }
             }

@@ -12,25 +12,40 @@ use mille_engine::Mille;
 use std::path::Path;
 use table_protocol::GameKind;
 
+/// Which rankings: the game, the kind of game, the fewest games to be
+/// ranked.
+pub type RankingsKey = (GameKind, String, u32);
+
 /// What a client is told when the scores cannot be read.
 const BUSY: &str = "the server cannot do that now: try again later";
 
-/// Keeps a finished game's scores.
-pub async fn record<G: ServerGame>(
+/// A finished game's score record, for the database (with the table's
+/// results, in one transaction) when the database is shared, and `None`
+/// for a server alone, which writes its score files ([`write`]).
+pub fn for_database<G: ServerGame>(
+    shared: &Shared,
+    state: &G::State,
+    people: &[SeatInfo],
+) -> Option<(GameKind, String)> {
+    if !shared.store.shared() {
+        return None;
+    }
+    G::score(state, people).map(|r| (G::KIND, r.to_string()))
+}
+
+/// Writes a finished game to the game's score file in the data directory,
+/// when the server is alone.
+pub async fn write<G: ServerGame>(
     shared: &Shared,
     state: G::State,
     people: Vec<SeatInfo>,
 ) -> Result<(), String> {
+    if shared.store.shared() {
+        return Ok(());
+    }
     let Some(record) = G::score(&state, &people) else {
         return Ok(());
     };
-    if shared.store.shared() {
-        return shared
-            .store
-            .add_score(G::KIND, record.to_string())
-            .await
-            .map_err(|e| e.to_string());
-    }
     let data = shared.config.data.clone();
     tokio::task::spawn_blocking(move || G::write_score(&record, &data))
         .await
@@ -55,7 +70,15 @@ pub async fn rankings(
         tracing::error!(error = %e, "cannot read the scores");
         BUSY.to_string()
     })?;
-    tokio::task::spawn_blocking(move || {
+    let key = (game, kind.clone(), min_games);
+    if let Ok(cache) = shared.rankings.lock()
+        && let Some((count, text)) = cache.get(&key)
+        && *count == records.len()
+    {
+        return Ok(text.clone());
+    }
+    let count = records.len();
+    let text = tokio::task::spawn_blocking(move || {
         let dir = tempfile::tempdir().map_err(|e| {
             tracing::error!(error = %e, "no scratch directory for the rankings");
             BUSY.to_string()
@@ -75,7 +98,11 @@ pub async fn rankings(
         text(game, dir.path(), &kind, min_games)
     })
     .await
-    .map_err(|e| e.to_string())?
+    .map_err(|e| e.to_string())??;
+    if let Ok(mut cache) = shared.rankings.lock() {
+        cache.insert(key, (count, text.clone()));
+    }
+    Ok(text)
 }
 
 /// The rankings from the score files in `dir`.

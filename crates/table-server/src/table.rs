@@ -349,17 +349,18 @@ impl<G: ServerGame> Actor<G> {
         if let Some(h) = halted {
             self.halt(h).await;
         }
-        // Nobody can reach the table any more; what was already on its way
-        // is answered rather than left waiting.
-        self.shared.forget(self.id);
         if release {
             // Stopped by a failing database: whoever asks for the table
             // next (here or at another instance) replays it, without
-            // waiting for the lease to run out.
+            // waiting for the lease to run out. Given up before this actor
+            // is forgotten, so that no new actor here loses it.
             if let Err(e) = self.shared.store.release(self.id).await {
                 tracing::warn!(table = self.id, error = %e, "cannot give the table's lease up");
             }
         }
+        // Nobody can reach the table any more; what was already on its way
+        // is answered rather than left waiting.
+        self.shared.forget(self.id);
         commands.close();
         while let Ok(cmd) = commands.try_recv() {
             let (out, id) = match cmd {
@@ -382,11 +383,15 @@ impl<G: ServerGame> Actor<G> {
     /// The table stops: everybody at it is told why; a broken game is
     /// closed for good.
     async fn halt(&mut self, h: Halt) {
-        if let Halt::Store(StoreError::LeaseLost(_)) = h {
+        // With several instances, a table stopped by its database may be
+        // run by another instance already, or soon: its people reconnect
+        // and are taken there.
+        let elsewhere = self.shared.store.shared() && matches!(h, Halt::Store(_));
+        if elsewhere || matches!(h, Halt::Store(StoreError::LeaseLost(_))) {
             // Another instance runs the table from its log now: the people
             // here reconnect (through any instance) and are taken to it. A
             // move not yet written is refused with the rest and sent again.
-            tracing::warn!(table = self.id, "another instance took the table over");
+            tracing::warn!(table = self.id, error = %h, "the table stops here; another instance runs it");
             for c in self.conns.values() {
                 c.out
                     .close("the table moved to another server instance: reconnect".into());
@@ -631,8 +636,6 @@ impl<G: ServerGame> Actor<G> {
                 (name, self.slots[k].level.is_some(), r.score, r.won)
             })
             .collect();
-        self.shared.store.finish(self.id, rows).await?;
-        let state = self.table.state().clone();
         let people: Vec<SeatInfo> = seats
             .iter()
             .enumerate()
@@ -641,7 +644,10 @@ impl<G: ServerGame> Actor<G> {
                 None => info.clone(),
             })
             .collect();
-        if let Err(e) = crate::scores::record::<G>(&self.shared, state, people).await {
+        let score = crate::scores::for_database::<G>(&self.shared, self.table.state(), &people);
+        self.shared.store.finish(self.id, rows, score).await?;
+        let state = self.table.state().clone();
+        if let Err(e) = crate::scores::write::<G>(&self.shared, state, people).await {
             tracing::error!(table = self.id, error = %e, "cannot record the scores");
         }
         tracing::info!(table = self.id, "game over");

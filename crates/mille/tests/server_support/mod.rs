@@ -25,7 +25,11 @@ impl Server {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        Server::start_at(SocketAddr::from(([127, 0, 0, 1], port)), args)
+    }
+
+    /// [`Server::start`] at `addr` (a server restarted where it was).
+    pub fn start_at(addr: SocketAddr, args: &[&std::ffi::OsStr]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
             .args(["serve", "--listen", &addr.to_string()])
             .args(["--no-socket", "--bot-delay", "0", "--hand-pause", "0"])

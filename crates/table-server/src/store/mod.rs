@@ -233,8 +233,11 @@ impl DatabaseUrl {
             return Ok(DatabaseUrl::Sqlite(PathBuf::from(path)));
         }
         if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            // The address may hold a password: it is not repeated.
             text.parse::<tokio_postgres::Config>().map_err(|e| {
-                StoreError::BadUrl(format!("{text} is not a PostgreSQL address: {e}"))
+                StoreError::BadUrl(format!(
+                    "the --database address is not a PostgreSQL one: {e}"
+                ))
             })?;
             return Ok(DatabaseUrl::Postgres(text.to_string()));
         }
@@ -317,6 +320,9 @@ pub struct NewTable {
 
 /// One seat's result in a finished game: (name, computer, score, won).
 pub type SeatRow = (String, bool, i64, bool);
+
+/// A table taken over: read back, or its number and why it cannot be.
+pub type Taken = Result<StoredTable, (TableId, String)>;
 
 /// Where a table is run, as the database says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -424,7 +430,7 @@ impl Store {
     pub async fn open(
         url: &DatabaseUrl,
         instance: Instance,
-    ) -> Result<(Store, Vec<StoredTable>), StoreError> {
+    ) -> Result<(Store, Vec<Taken>), StoreError> {
         let instance = Arc::new(instance);
         let (backend, tables) = match url {
             DatabaseUrl::Sqlite(path) => {
@@ -512,10 +518,17 @@ impl Store {
         backend!(self.set_status(table, status, me))
     }
 
-    /// Records a finished game's results and closes the table.
-    pub async fn finish(&self, table: TableId, results: Vec<SeatRow>) -> Result<(), StoreError> {
+    /// Records a finished game's results (and its score record, JSON, to
+    /// keep in the database for the rankings) and closes the table, all
+    /// in one transaction.
+    pub async fn finish(
+        &self,
+        table: TableId,
+        results: Vec<SeatRow>,
+        score: Option<(GameKind, String)>,
+    ) -> Result<(), StoreError> {
         let me = self.instance.id.clone();
-        backend!(self.finish(table, results, me))
+        backend!(self.finish(table, results, score, me))
     }
 
     /// Renews this instance's leases on `tables` (and says it is alive);
@@ -528,17 +541,21 @@ impl Store {
     /// Takes the lease of every unfinished table nobody holds (or whose
     /// lease ran out), at most `limit`, but none of `skip` (tables this
     /// instance could not replay), and answers them to be replayed.
+    /// A table whose rows cannot be read back is answered as such, its
+    /// lease taken: the others are not held up by it. Tables whose lease
+    /// this instance let run out are not taken back (another instance may
+    /// have its players by now).
     pub async fn take_over(
         &self,
         limit: usize,
         skip: Vec<TableId>,
-    ) -> Result<Vec<StoredTable>, StoreError> {
+    ) -> Result<Vec<Taken>, StoreError> {
         let instance = Arc::clone(&self.instance);
         backend!(self.take_over(None, limit, skip, instance))
     }
 
     /// Takes the lease of table `id` if nobody holds it (or it ran out).
-    pub async fn take(&self, id: TableId) -> Result<Option<StoredTable>, StoreError> {
+    pub async fn take(&self, id: TableId) -> Result<Option<Taken>, StoreError> {
         let instance = Arc::clone(&self.instance);
         let mut taken = backend!(self.take_over(Some(id), 1, Vec::new(), instance))?;
         Ok(taken.pop())
@@ -568,9 +585,11 @@ impl Store {
         backend!(self.lobby(me))
     }
 
-    /// Keeps a finished game's score record (JSON) for the rankings.
-    pub async fn add_score(&self, game: GameKind, record: String) -> Result<(), StoreError> {
-        backend!(self.add_score(game, record))
+    /// Gives up every lease of this instance and forgets it: a clean
+    /// stop, so that the others take its tables over at once.
+    pub async fn retire(&self) -> Result<(), StoreError> {
+        let me = self.instance.id.clone();
+        backend!(self.retire(me))
     }
 
     /// Every score record of `game`, oldest first.

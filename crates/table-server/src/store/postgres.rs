@@ -11,7 +11,7 @@
 //! refused.
 
 use super::{
-    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, game_of, now,
+    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, Taken, game_of, now,
     status_word,
 };
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
@@ -30,9 +30,12 @@ const POOL: usize = 16;
 /// one after the other.
 const MIGRATION_LOCK: i64 = 0x6d69_6c6c_6573;
 
-/// The pool of connections to the shared database.
+/// The pools of connections to the shared database.
 pub struct Postgres {
     pool: Pool,
+    /// The leases' own connection: a renewal never waits behind the
+    /// moves of a busy instance, or its leases would run out.
+    leases: Pool,
 }
 
 fn pool_error(e: impl std::fmt::Display) -> StoreError {
@@ -47,24 +50,31 @@ impl Postgres {
     /// Connects to `url`, migrates the schema (refusing a newer one) and
     /// registers `instance`.
     pub async fn open(url: &str, instance: &Instance) -> Result<Postgres, StoreError> {
-        let config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|e| StoreError::BadUrl(format!("{url} is not a PostgreSQL address: {e}")))?;
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL)
-            .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(Duration::from_secs(10)))
-            .create_timeout(Some(Duration::from_secs(10)))
-            .build()
-            .map_err(pool_error)?;
-        let pg = Postgres { pool };
+        let config: tokio_postgres::Config = url.parse().map_err(|e| {
+            StoreError::BadUrl(format!(
+                "the --database address is not a PostgreSQL one: {e}"
+            ))
+        })?;
+        let build = |size: usize, wait: Duration| {
+            let manager = Manager::from_config(
+                config.clone(),
+                NoTls,
+                ManagerConfig {
+                    recycling_method: RecyclingMethod::Fast,
+                },
+            );
+            Pool::builder(manager)
+                .max_size(size)
+                .runtime(Runtime::Tokio1)
+                .wait_timeout(Some(wait))
+                .create_timeout(Some(wait))
+                .build()
+                .map_err(pool_error)
+        };
+        let pg = Postgres {
+            pool: build(POOL, Duration::from_secs(10))?,
+            leases: build(1, (instance.lease / 2).max(Duration::from_secs(1)))?,
+        };
         pg.migrate().await?;
         let client = pg.client().await?;
         client
@@ -72,6 +82,22 @@ impl Postgres {
                 "INSERT INTO instances (id, address, started_at, seen_at) VALUES ($1, $2, $3, $3) \
                  ON CONFLICT (id) DO UPDATE SET address = $2, seen_at = $3",
                 &[&instance.id, &instance.address, &now()],
+            )
+            .await?;
+        // An earlier run of this instance (the same address) that died or
+        // was restarted: its tables are free now, not after its leases run
+        // out, and nobody is forwarded to it, that is, back here.
+        client
+            .execute(
+                "UPDATE tables SET lease_until = 0 WHERE lease_owner IN \
+                 (SELECT id FROM instances WHERE address = $2 AND id != $1)",
+                &[&instance.id, &instance.address],
+            )
+            .await?;
+        client
+            .execute(
+                "DELETE FROM instances WHERE address = $2 AND id != $1",
+                &[&instance.id, &instance.address],
             )
             .await?;
         Ok(pg)
@@ -290,6 +316,7 @@ impl Postgres {
         &self,
         table: TableId,
         results: Vec<SeatRow>,
+        score: Option<(GameKind, String)>,
         me: String,
     ) -> Result<(), StoreError> {
         let mut client = self.client().await?;
@@ -302,6 +329,13 @@ impl Postgres {
             .await?;
         if changed == 0 {
             return Err(StoreError::LeaseLost(table));
+        }
+        if let Some((game, record)) = score {
+            tx.execute(
+                "INSERT INTO scores (game, finished_at, record) VALUES ($1, $2, $3)",
+                &[&game.name(), &now(), &record],
+            )
+            .await?;
         }
         for (seat, (name, computer, score, won)) in results.iter().enumerate() {
             tx.execute(
@@ -321,7 +355,7 @@ impl Postgres {
         tables: Vec<TableId>,
         instance: Arc<Instance>,
     ) -> Result<Vec<TableId>, StoreError> {
-        let client = self.client().await?;
+        let client = self.leases.get().await.map_err(pool_error)?;
         let ids: Vec<i64> = tables.iter().map(|&t| t as i64).collect();
         let rows = client
             .query(
@@ -347,7 +381,7 @@ impl Postgres {
         limit: usize,
         skip: Vec<TableId>,
         instance: Arc<Instance>,
-    ) -> Result<Vec<StoredTable>, StoreError> {
+    ) -> Result<Vec<Taken>, StoreError> {
         let skip: Vec<i64> = skip.iter().map(|&t| t as i64).collect();
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
@@ -360,6 +394,7 @@ impl Postgres {
                        SELECT id FROM tables WHERE status != 'over' \
                        AND (lease_owner IS NULL OR lease_until < {NOW_MS}) \
                        AND ($3::BIGINT IS NULL OR id = $3) AND NOT (id = ANY($5)) \
+                       AND ($3::BIGINT IS NOT NULL OR lease_owner IS DISTINCT FROM $1) \
                        ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
                      RETURNING id, game, setup, seed, code"
                 ),
@@ -374,57 +409,11 @@ impl Postgres {
             .await?;
         let mut tables = Vec::new();
         for row in rows {
-            let id: i64 = row.get(0);
-            let game: String = row.get(1);
-            let setup: String = row.get(2);
-            let game = game_of(&game)
-                .ok_or_else(|| StoreError::Corrupt(format!("table {id}: unknown game {game:?}")))?;
-            let setup = serde_json::from_str(&setup)
-                .map_err(|e| StoreError::Corrupt(format!("table {id}: setup: {e}")))?;
-            let seats = tx
-                .query(
-                    "SELECT level, owner FROM seats WHERE table_id = $1 ORDER BY seat",
-                    &[&id],
-                )
-                .await?
-                .iter()
-                .map(|r| (r.get(0), r.get(1)))
-                .collect();
-            let mut moves = Vec::new();
-            for (k, r) in tx
-                .query(
-                    "SELECT seq, seat, action, client_id FROM moves WHERE table_id = $1 ORDER BY seq",
-                    &[&id],
-                )
-                .await?
-                .iter()
-                .enumerate()
-            {
-                let seq: i64 = r.get(0);
-                if seq != k as i64 + 1 {
-                    return Err(StoreError::Corrupt(format!(
-                        "table {id}: move {} is missing",
-                        k + 1
-                    )));
-                }
-                let action: String = r.get(2);
-                let action = serde_json::from_str(&action)
-                    .map_err(|e| StoreError::Corrupt(format!("table {id} move {seq}: {e}")))?;
-                moves.push((
-                    r.get::<_, Option<i64>>(1).map(|s| s as usize),
-                    action,
-                    r.get::<_, Option<i64>>(3).map(|i| i as u64),
-                ));
+            let id: i64 = row.try_get(0)?;
+            match read_table(&tx, &row).await? {
+                Ok(table) => tables.push(Ok(table)),
+                Err(why) => tables.push(Err((id as TableId, why))),
             }
-            tables.push(StoredTable {
-                id: id as TableId,
-                game,
-                setup,
-                seed: row.get::<_, i64>(3) as u64,
-                code: row.get(4),
-                seats,
-                moves,
-            });
         }
         tx.commit().await?;
         Ok(tables)
@@ -495,13 +484,16 @@ impl Postgres {
         Ok(super::read_lines(&lines))
     }
 
-    pub(super) async fn add_score(&self, game: GameKind, record: String) -> Result<(), StoreError> {
+    pub(super) async fn retire(&self, me: String) -> Result<(), StoreError> {
         let client = self.client().await?;
         client
             .execute(
-                "INSERT INTO scores (game, finished_at, record) VALUES ($1, $2, $3)",
-                &[&game.name(), &now(), &record],
+                "UPDATE tables SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+                &[&me],
             )
+            .await?;
+        client
+            .execute("DELETE FROM instances WHERE id = $1", &[&me])
             .await?;
         Ok(())
     }
@@ -518,4 +510,65 @@ impl Postgres {
             .map(|r| r.get(0))
             .collect())
     }
+}
+
+/// A table's seats and log, from its row (id, game, setup, seed, code):
+/// the table, or why it cannot be read back (a database failure is the
+/// outer error).
+async fn read_table(
+    tx: &deadpool_postgres::Transaction<'_>,
+    row: &tokio_postgres::Row,
+) -> Result<Result<StoredTable, String>, StoreError> {
+    let id: i64 = row.try_get(0)?;
+    let game: String = row.try_get(1)?;
+    let setup: String = row.try_get(2)?;
+    let Some(game) = game_of(&game) else {
+        return Ok(Err(format!("table {id}: unknown game {game:?}")));
+    };
+    let setup = match serde_json::from_str(&setup) {
+        Ok(s) => s,
+        Err(e) => return Ok(Err(format!("table {id}: setup: {e}"))),
+    };
+    let mut seats = Vec::new();
+    for r in tx
+        .query(
+            "SELECT level, owner FROM seats WHERE table_id = $1 ORDER BY seat",
+            &[&id],
+        )
+        .await?
+    {
+        seats.push((r.try_get(0)?, r.try_get(1)?));
+    }
+    let mut moves = Vec::new();
+    let rows = tx
+        .query(
+            "SELECT seq, seat, action, client_id FROM moves WHERE table_id = $1 ORDER BY seq",
+            &[&id],
+        )
+        .await?;
+    for (k, r) in rows.iter().enumerate() {
+        let seq: i64 = r.try_get(0)?;
+        if seq != k as i64 + 1 {
+            return Ok(Err(format!("table {id}: move {} is missing", k + 1)));
+        }
+        let action: String = r.try_get(2)?;
+        let action = match serde_json::from_str(&action) {
+            Ok(a) => a,
+            Err(e) => return Ok(Err(format!("table {id} move {seq}: {e}"))),
+        };
+        moves.push((
+            r.try_get::<_, Option<i64>>(1)?.map(|s| s as usize),
+            action,
+            r.try_get::<_, Option<i64>>(3)?.map(|i| i as u64),
+        ));
+    }
+    Ok(Ok(StoredTable {
+        id: id as TableId,
+        game,
+        setup,
+        seed: row.try_get::<_, i64>(3)? as u64,
+        code: row.try_get(4)?,
+        seats,
+        moves,
+    }))
 }

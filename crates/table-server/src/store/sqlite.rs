@@ -8,7 +8,7 @@
 //! `synchronous=FULL`: an acknowledged move survives a power cut.
 
 use super::{
-    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, game_of, now,
+    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, Taken, game_of, now,
     status_word,
 };
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
@@ -52,10 +52,7 @@ impl Sqlite {
     /// Opens the database at `path` (creating and migrating it), makes
     /// every unfinished table `instance`'s, reads them, and starts the
     /// writer thread.
-    pub fn open(
-        path: &Path,
-        instance: &Instance,
-    ) -> Result<(Sqlite, Vec<StoredTable>), StoreError> {
+    pub fn open(path: &Path, instance: &Instance) -> Result<(Sqlite, Vec<Taken>), StoreError> {
         let migrations: Vec<&str> = MIGRATIONS.iter().map(|m| m.sqlite).collect();
         let conn = game_store::open_db(path, &migrations).map_err(|e| match e {
             game_store::StoreError::TooNew { found, known, .. } => {
@@ -82,10 +79,23 @@ impl Sqlite {
             params![instance.id, instance.address, now()],
         )
         .map_err(sql)?;
-        let tables = load(&conn, None).map_err(|e| match e {
-            Loaded::Sql(source) => sql(source),
-            Loaded::Corrupt(why) => StoreError::Corrupt(why),
-        })?;
+        // Table by table: one that cannot be read back is answered as
+        // such, and the others are played.
+        let ids: Vec<i64> = conn
+            .prepare("SELECT id FROM tables WHERE status != 'over' ORDER BY id")
+            .and_then(|mut stmt| {
+                stmt.query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .map_err(sql)?;
+        let mut tables = Vec::new();
+        for id in ids {
+            match load(&conn, Some(id as TableId)) {
+                Ok(loaded) => tables.extend(loaded.into_iter().map(Ok)),
+                Err(Loaded::Sql(e)) => return Err(sql(e)),
+                Err(Loaded::Corrupt(why)) => tables.push(Err((id as TableId, why))),
+            }
+        }
         let (jobs, queue) = std_mpsc::channel::<Job>();
         let at = path.to_path_buf();
         std::thread::Builder::new()
@@ -299,6 +309,7 @@ impl Sqlite {
         &self,
         table: TableId,
         results: Vec<SeatRow>,
+        score: Option<(GameKind, String)>,
         me: String,
     ) -> Result<(), StoreError> {
         self.call(move |t| {
@@ -308,6 +319,12 @@ impl Sqlite {
             )?;
             if changed == 0 {
                 return Err(Failed::Store(StoreError::LeaseLost(table)));
+            }
+            if let Some((game, record)) = score {
+                t.execute(
+                    "INSERT INTO scores (game, finished_at, record) VALUES (?1, ?2, ?3)",
+                    params![game.name(), now(), record],
+                )?;
             }
             for (seat, (name, computer, score, won)) in results.iter().enumerate() {
                 t.execute(
@@ -352,17 +369,20 @@ impl Sqlite {
         limit: usize,
         skip: Vec<TableId>,
         instance: Arc<Instance>,
-    ) -> Result<Vec<StoredTable>, StoreError> {
+    ) -> Result<Vec<Taken>, StoreError> {
         self.call(move |t| {
             let now = now_ms();
             let ids: Vec<i64> = {
                 let mut stmt = t.prepare(
                     "SELECT id FROM tables WHERE status != 'over' \
                      AND (lease_owner IS NULL OR lease_until < ?1) AND (?2 IS NULL OR id = ?2) \
+                     AND (?2 IS NOT NULL OR lease_owner IS NULL OR lease_owner != ?3) \
                      ORDER BY id",
                 )?;
                 let ids: Vec<i64> = stmt
-                    .query_map(params![now, only.map(|i| i as i64)], |r| r.get(0))?
+                    .query_map(params![now, only.map(|i| i as i64), instance.id], |r| {
+                        r.get(0)
+                    })?
                     .collect::<rusqlite::Result<_>>()?;
                 ids.into_iter()
                     .filter(|id| !skip.contains(&(*id as TableId)))
@@ -377,10 +397,11 @@ impl Sqlite {
             }
             let mut tables = Vec::new();
             for id in ids {
-                tables.extend(load(t, Some(id as TableId)).map_err(|e| match e {
-                    Loaded::Sql(e) => Failed::Sql(e),
-                    Loaded::Corrupt(why) => Failed::Store(StoreError::Corrupt(why)),
-                })?);
+                match load(t, Some(id as TableId)) {
+                    Ok(loaded) => tables.extend(loaded.into_iter().map(Ok)),
+                    Err(Loaded::Sql(e)) => return Err(Failed::Sql(e)),
+                    Err(Loaded::Corrupt(why)) => tables.push(Err((id as TableId, why))),
+                }
             }
             Ok(tables)
         })
@@ -444,12 +465,13 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn add_score(&self, game: GameKind, record: String) -> Result<(), StoreError> {
+    pub(super) async fn retire(&self, me: String) -> Result<(), StoreError> {
         self.call(move |t| {
             t.execute(
-                "INSERT INTO scores (game, finished_at, record) VALUES (?1, ?2, ?3)",
-                params![game.name(), now(), record],
+                "UPDATE tables SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?1",
+                params![me],
             )?;
+            t.execute("DELETE FROM instances WHERE id = ?1", params![me])?;
             Ok(())
         })
         .await

@@ -117,9 +117,11 @@ async fn tables_moves_and_names_survive_a_reopen() {
         // The next start: a new instance. SQLite's only server takes every
         // table at once; on PostgreSQL the lease is released first, as a
         // stopping instance's table would be.
-        let (store, mut tables) = Store::open(&db.url, instance("b", lease))
+        let (store, tables) = Store::open(&db.url, instance("b", lease))
             .await
             .expect("reopen");
+        let mut tables: Vec<StoredTable> =
+            tables.into_iter().map(|t| t.expect("readable")).collect();
         if store.shared() {
             assert!(tables.is_empty());
             assert!(
@@ -135,7 +137,13 @@ async fn tables_moves_and_names_survive_a_reopen() {
                 .await
                 .expect("the old instance");
             old.release(id).await.expect("release");
-            tables = store.take_over(10, Vec::new()).await.expect("take");
+            tables = store
+                .take_over(10, Vec::new())
+                .await
+                .expect("take")
+                .into_iter()
+                .map(|t| t.expect("readable"))
+                .collect();
         }
         assert_eq!(tables.len(), 1, "{}", db.label);
         assert_eq!(tables[0].seed, 7);
@@ -151,9 +159,19 @@ async fn tables_moves_and_names_survive_a_reopen() {
             ]
         );
         store
-            .finish(id, vec![("ann".into(), false, 700, true)])
+            .finish(
+                id,
+                vec![("ann".into(), false, 700, true)],
+                Some((GameKind::Mille, "{\"n\":1}".into())),
+            )
             .await
             .expect("finish");
+        assert_eq!(
+            store.scores(GameKind::Mille).await.expect("scores"),
+            vec!["{\"n\":1}".to_string()],
+            "{}: the score comes with the results",
+            db.label
+        );
         assert!(store.seats_of("ann").await.expect("seats").is_empty());
         assert_eq!(store.place(id).await.expect("place"), Place::Nowhere);
     }
@@ -186,7 +204,12 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             // a stops renewing (it died, or cannot reach the database).
             tokio::time::sleep(Duration::from_millis(500)).await;
             assert_eq!(b.place(id).await.expect("place"), Place::Free);
-            let taken = b.take(id).await.expect("take").expect("b takes it over");
+            let taken = b
+                .take(id)
+                .await
+                .expect("take")
+                .expect("b takes it over")
+                .expect("readable");
             assert_eq!(taken.moves.len(), 1, "the acknowledged move is there");
         }
         // a's next move raced the takeover: refused, never written.
@@ -205,9 +228,15 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             Err(StoreError::LeaseLost(_))
         ));
         assert!(matches!(
-            a.finish(id, Vec::new()).await,
+            a.finish(id, Vec::new(), Some((GameKind::Mille, "{}".into())))
+                .await,
             Err(StoreError::LeaseLost(_))
         ));
+        assert!(
+            b.scores(GameKind::Mille).await.expect("scores").is_empty(),
+            "{}: no score from a refused end",
+            db.label
+        );
         assert!(a.renew(vec![id]).await.expect("renew").is_empty());
         b.append(id, 2, Some(0), "play".into(), Some(2))
             .await
@@ -218,7 +247,12 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             "{}: a table skipped is not taken",
             db.label
         );
-        let again = b.take(id).await.expect("take").expect("free again");
+        let again = b
+            .take(id)
+            .await
+            .expect("take")
+            .expect("free again")
+            .expect("readable");
         assert_eq!(
             again.moves,
             vec![
@@ -281,33 +315,6 @@ async fn one_name_is_given_once_even_to_two_instances_at_once() {
             let (x, y) = (x.expect("claim"), y.expect("claim"));
             assert!(x ^ y, "{}: exactly one of the two gets {name}", db.label);
         }
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn score_records_are_kept_in_order() {
-    for db in databases().await {
-        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
-            .await
-            .expect("open");
-        store
-            .add_score(GameKind::Cubes, "{\"n\":1}".into())
-            .await
-            .expect("add");
-        store
-            .add_score(GameKind::Mille, "{\"n\":2}".into())
-            .await
-            .expect("add");
-        store
-            .add_score(GameKind::Cubes, "{\"n\":3}".into())
-            .await
-            .expect("add");
-        assert_eq!(
-            store.scores(GameKind::Cubes).await.expect("scores"),
-            vec!["{\"n\":1}".to_string(), "{\"n\":3}".to_string()],
-            "{}",
-            db.label
-        );
     }
 }
 
@@ -466,4 +473,49 @@ async fn tokens_are_stored_hashed() {
         .expect("row");
     assert_ne!(stored, "the-token");
     assert_eq!(stored, hash_token("the-token"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreadable_table_holds_up_no_other_takeover() {
+    for db in databases().await {
+        let short = Duration::from_millis(200);
+        let (a, _) = Store::open(&db.url, instance("a", short)).await.expect("a");
+        let bad = a.create(new_table()).await.expect("create");
+        let good = a.create(new_table()).await.expect("create");
+        a.append(bad, 1, Some(0), "draw".into(), Some(1))
+            .await
+            .expect("move");
+        // A gap in the log, as a damaged database might have.
+        a.append(bad, 3, Some(0), "draw".into(), Some(2))
+            .await
+            .expect("move");
+        a.release(bad).await.expect("release");
+        a.release(good).await.expect("release");
+        let (b, mut taken) = Store::open(&db.url, instance("b", short)).await.expect("b");
+        if b.shared() {
+            taken = b.take_over(10, Vec::new()).await.expect("take");
+        }
+        taken.sort_by_key(|t| match t {
+            Ok(t) => t.id,
+            Err((id, _)) => *id,
+        });
+        assert_eq!(taken.len(), 2, "{}", db.label);
+        assert!(matches!(&taken[0], Err((id, why)) if *id == bad && why.contains("missing")));
+        assert!(matches!(&taken[1], Ok(t) if t.id == good));
+        if b.shared() {
+            // b's own leases that ran out are not taken back by its scan
+            // (another instance may have its players by now).
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert!(b.take_over(10, Vec::new()).await.expect("take").is_empty());
+            // b restarts at the same address: its old leases are free at
+            // once, and nobody is sent to its old self.
+            let again = Instance {
+                id: "b2".into(),
+                ..instance("b", Duration::from_secs(30))
+            };
+            let (b2, _) = Store::open(&db.url, again).await.expect("b again");
+            assert_eq!(b2.place(good).await.expect("place"), Place::Free);
+            assert_eq!(b2.take_over(10, vec![bad]).await.expect("take").len(), 1);
+        }
+    }
 }
