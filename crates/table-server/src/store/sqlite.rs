@@ -533,7 +533,10 @@ fn writer(mut conn: Connection, path: &Path, queue: &std_mpsc::Receiver<Job>) {
             path: path.to_path_buf(),
             source,
         };
-        let tx = match conn.transaction() {
+        // Immediate: the write lock is taken first, so a batch never fails
+        // on a snapshot another connection to the file has moved past (it
+        // waits its turn instead).
+        let tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
             Ok(tx) => tx,
             Err(e) => {
                 let why = e.to_string();

@@ -519,3 +519,51 @@ async fn an_unreadable_table_holds_up_no_other_takeover() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_racing_a_takeover_are_either_in_the_log_or_refused() {
+    for db in databases().await {
+        let short = Duration::from_millis(300);
+        let (a, _) = Store::open(&db.url, instance("a", short)).await.expect("a");
+        let id = a.create(new_table()).await.expect("create");
+        // a writes as fast as it can, and stops at its first refusal.
+        let writer = tokio::spawn(async move {
+            let mut written = 0u64;
+            for seq in 1..=5_000u64 {
+                match a.append(id, seq, Some(0), "draw".into(), Some(seq)).await {
+                    Ok(()) => written = seq,
+                    Err(StoreError::LeaseLost(_)) => return (written, true),
+                    Err(e) => panic!("{e}"),
+                }
+            }
+            (written, false)
+        });
+        // b takes the table over while a writes (a renews nothing).
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let (b, opened) = Store::open(&db.url, instance("b", short)).await.expect("b");
+        let taken = if b.shared() {
+            // A row locked by a write this moment is skipped: b tries
+            // again, as its lease round does.
+            let mut tries = 0;
+            loop {
+                if let Some(t) = b.take(id).await.expect("take") {
+                    break t.expect("readable");
+                }
+                tries += 1;
+                assert!(tries < 500, "the lapsed lease is never taken");
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        } else {
+            opened.into_iter().next().expect("taken").expect("readable")
+        };
+        let (written, refused) = writer.await.expect("the writer");
+        assert!(refused, "{}: a's writes stop at the takeover", db.label);
+        assert_eq!(
+            taken.moves.len() as u64,
+            written,
+            "{}: every move a wrote is in the log b read, and no other",
+            db.label
+        );
+        assert!(written > 0, "{}: a wrote before the takeover", db.label);
+    }
+}
