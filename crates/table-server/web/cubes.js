@@ -94,7 +94,8 @@ class CubesView {
     this.board = el("section", { class: "cu-board", "aria-labelledby": "cu-status" }, this.status, this.turnInfo, this.diceRow, this.diceNote, controls);
     this.players = el("tbody", {});
     this.rules = el("p", { class: "cu-rules" });
-    this.logList = el("ol", { class: "cu-log" });
+    // Focusable: when the list scrolls, the keyboard scrolls it too.
+    this.logList = el("ol", { class: "cu-log", tabindex: "0", "aria-labelledby": "cu-log-h" });
     this.others = el("div", { class: "cu-others-list" });
     const side = el(
       "div",
