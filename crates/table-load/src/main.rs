@@ -3,8 +3,9 @@
 //! computer player through `table-client`'s connection, paces every table
 //! at one move per interval, and reports the moves acknowledged a second,
 //! each move's round trip (sent to acknowledged), the errors, and the
-//! server's memory and CPU. How to run it and the figures measured:
-//! `docs/server.md`.
+//! server's memory and CPU. Several instances of a server sharing one
+//! database may be given: each table then has its two connections on two
+//! of them. How to run it and the figures measured: `docs/server.md`.
 //!
 //! - [`plan`]: the command line and the schedule (ramp, stages, windows);
 //! - [`table`]: one table's task;
@@ -73,19 +74,39 @@ fn run_mark() -> String {
 #[derive(Clone, Default)]
 struct Mark {
     at: Option<Instant>,
-    server: Option<probe::ServerFigures>,
-    server_cpu: Option<Duration>,
+    /// Each server's figures, in the order of `--server`.
+    server: Vec<Option<probe::ServerFigures>>,
+    /// Each server process's CPU time, in the order of `--server-pid`.
+    server_cpu: Vec<Option<Duration>>,
+    database_cpu: Option<Duration>,
     load_cpu: Option<Duration>,
 }
 
 impl Mark {
     async fn now(plan: &Plan) -> Mark {
+        let mut server = Vec::with_capacity(plan.targets.len());
+        for target in &plan.targets {
+            server.push(probe::server_figures(target).await);
+        }
         Mark {
             at: Some(Instant::now()),
-            server: probe::server_figures(&plan.target).await,
-            server_cpu: plan.server_pid.and_then(|p| probe::cpu(&p.to_string())),
+            server,
+            server_cpu: plan
+                .server_pids
+                .iter()
+                .map(|p| probe::cpu(&p.to_string()))
+                .collect(),
+            database_cpu: plan.database_pid.and_then(probe::tree_cpu),
             load_cpu: probe::cpu("self"),
         }
+    }
+
+    /// The servers' CPU time together, if every one was read.
+    fn servers_cpu(&self) -> Option<Duration> {
+        if self.server_cpu.is_empty() {
+            return None;
+        }
+        self.server_cpu.iter().copied().sum()
     }
 }
 
@@ -95,13 +116,78 @@ fn per_second(a: &Mark, b: &Mark, of: impl Fn(&Mark) -> Option<f64>) -> Option<f
     (wall > 0.0).then_some((of(b)? - of(a)?) / wall)
 }
 
-/// Moves written, from the server's figures.
+/// Moves written, from the servers' figures (all of them together).
 fn moves(m: &Mark) -> Option<f64> {
-    m.server.as_ref().map(|s| s.moves as f64)
+    probe::total(&m.server).map(|s| s.moves as f64)
 }
 
 fn mib(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+/// The progress line's memory: each server process's resident size.
+fn servers_rss(memory: &[Option<probe::Memory>]) -> String {
+    if memory.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = memory
+        .iter()
+        .map(|m| m.map_or_else(|| "?".into(), |m| mib(m.rss_kib)))
+        .collect();
+    format!("  server {}", each.join(" + "))
+}
+
+/// With several servers: each stage's moves written a second by each
+/// instance (the one that runs the table writes its moves) and each server
+/// process's CPU; the stage table shows them summed.
+fn by_instance(plan: &Plan, marks: &[(Mark, Mark)]) -> Vec<String> {
+    let rate = |x: Option<f64>| x.map_or_else(|| "-".into(), |r| format!("{r:.0}/s"));
+    let cpu = |x: Option<f64>| x.map_or_else(|| "-".into(), |c| format!("{:.0}%", c * 100.0));
+    marks
+        .iter()
+        .enumerate()
+        .map(|(i, (a, b))| {
+            let written: Vec<String> = plan
+                .targets
+                .iter()
+                .enumerate()
+                .map(|(j, t)| {
+                    let of = |m: &Mark| {
+                        m.server
+                            .get(j)
+                            .and_then(Option::as_ref)
+                            .map(|f| f.moves as f64)
+                    };
+                    format!("{t} {}", rate(per_second(a, b, of)))
+                })
+                .collect();
+            let used: Vec<String> = plan
+                .server_pids
+                .iter()
+                .enumerate()
+                .map(|(j, pid)| {
+                    let of = |m: &Mark| {
+                        m.server_cpu
+                            .get(j)
+                            .copied()
+                            .flatten()
+                            .map(|d| d.as_secs_f64())
+                    };
+                    format!("pid {pid} {}", cpu(per_second(a, b, of)))
+                })
+                .collect();
+            format!(
+                "stage {}, by instance: moves written {}; cpu {}",
+                i + 1,
+                written.join(", "),
+                if used.is_empty() {
+                    "-".into()
+                } else {
+                    used.join(", ")
+                }
+            )
+        })
+        .collect()
 }
 
 fn load_average() -> String {
@@ -113,22 +199,31 @@ fn load_average() -> String {
 
 async fn drive(plan: Plan) -> anyhow::Result<bool> {
     let run = run_mark();
-    let mut probe_conn = Connection::open(&plan.target).await?;
-    let welcome = probe_conn
-        .hello(Some(&format!("ld{run}-probe")), None)
-        .await?;
-    probe_conn.close().await;
-    plan.check_rate(welcome.limits.messages_per_second)
-        .map_err(|e| anyhow!(e))?;
+    // Every server is asked first: it answers, and its rate limit allows
+    // the pace.
+    let mut servers = Vec::with_capacity(plan.targets.len());
+    for (i, target) in plan.targets.iter().enumerate() {
+        let mut probe_conn = Connection::open(target)
+            .await
+            .with_context(|| format!("cannot reach {target}"))?;
+        let name = match i {
+            0 => format!("ld{run}-probe"),
+            i => format!("ld{run}-probe{i}"),
+        };
+        let welcome = probe_conn.hello(Some(&name), None).await?;
+        probe_conn.close().await;
+        plan.check_rate(welcome.limits.messages_per_second)
+            .map_err(|e| anyhow!("{target}: {e}"))?;
+        servers.push(format!("{target} ({})", welcome.server));
+    }
     let stages = plan.stages.len();
     println!(
-        "table-load {}: {} {:?} tables ({} connections) at {} ({}), ramp {} s, {} stage{} of {} s measured; load average {}",
+        "table-load {}: {} {:?} tables ({} connections) at {}, ramp {} s, {} stage{} of {} s measured; load average {}",
         env!("CARGO_PKG_VERSION"),
         plan.tables,
         plan.game,
         plan.tables * 2,
-        plan.target,
-        welcome.server,
+        servers.join(", "),
         plan.ramp.as_secs(),
         stages,
         if stages == 1 { "" } else { "s" },
@@ -164,7 +259,7 @@ async fn drive(plan: Plan) -> anyhow::Result<bool> {
         .collect();
     edges.sort_by_key(|e| e.0);
     let mut edges = edges.into_iter().peekable();
-    let mut most_rss = 0;
+    let mut most_rss = vec![0; plan.server_pids.len()];
     let mut fewest_playing = plan.tables as u64;
     let mut next_tick = start;
     let mut last_print = (start, 0u64);
@@ -190,9 +285,12 @@ async fn drive(plan: Plan) -> anyhow::Result<bool> {
         if plan.measured_stage(since).is_some() {
             fewest_playing = fewest_playing.min(live.playing.load(Ordering::Relaxed));
         }
-        let memory = plan.server_pid.and_then(probe::memory);
-        if let Some(m) = memory {
-            most_rss = most_rss.max(m.rss_kib);
+        let memory: Vec<Option<probe::Memory>> =
+            plan.server_pids.iter().map(|&p| probe::memory(p)).collect();
+        for (most, m) in most_rss.iter_mut().zip(&memory) {
+            if let Some(m) = m {
+                *most = (*most).max(m.rss_kib);
+            }
         }
         let now = Instant::now();
         if now.duration_since(last_print.0) >= Duration::from_secs(5) {
@@ -208,12 +306,13 @@ async fn drive(plan: Plan) -> anyhow::Result<bool> {
                 rate,
                 live.games.load(Ordering::Relaxed),
                 live.errors.load(Ordering::Relaxed),
-                memory.map_or_else(String::new, |m| format!("  server {}", mib(m.rss_kib))),
+                servers_rss(&memory),
             );
             last_print = (now, acked);
         }
     }
-    let memory_at_end = plan.server_pid.and_then(probe::memory);
+    let memory_at_end: Vec<Option<probe::Memory>> =
+        plan.server_pids.iter().map(|&p| probe::memory(p)).collect();
 
     // Every table stops by itself at the end; one that does not is
     // counted as an error and left behind.
@@ -244,11 +343,12 @@ async fn drive(plan: Plan) -> anyhow::Result<bool> {
             let (a, b) = &marks[i];
             let mut s = StageSummary::new(stage.rate, stage.interval, tally, plan.measured);
             s.server_rate = per_second(a, b, moves);
-            s.server_p99 = match (&a.server, &b.server) {
-                (Some(x), Some(y)) => probe::latency_bound(x, y, 0.99),
+            s.server_p99 = match (probe::total(&a.server), probe::total(&b.server)) {
+                (Some(x), Some(y)) => probe::latency_bound(&x, &y, 0.99),
                 _ => None,
             };
-            s.server_cpu = per_second(a, b, |m| m.server_cpu.map(|d| d.as_secs_f64()));
+            s.server_cpu = per_second(a, b, |m| m.servers_cpu().map(|d| d.as_secs_f64()));
+            s.database_cpu = per_second(a, b, |m| m.database_cpu.map(|d| d.as_secs_f64()));
             s.load_cpu = per_second(a, b, |m| m.load_cpu.map(|d| d.as_secs_f64()));
             s
         })
@@ -264,12 +364,17 @@ async fn drive(plan: Plan) -> anyhow::Result<bool> {
         plan.tables,
         live.games.load(Ordering::Relaxed),
     );
-    if let Some(pid) = plan.server_pid {
-        match memory_at_end {
+    if plan.targets.len() > 1 || plan.server_pids.len() > 1 {
+        for line in by_instance(&plan, &marks) {
+            println!("{line}");
+        }
+    }
+    for ((pid, m), most) in plan.server_pids.iter().zip(memory_at_end).zip(most_rss) {
+        match m {
             Some(m) => println!(
                 "server (pid {pid}): VmRSS {} at the end, {} the most seen; VmHWM {}",
                 mib(m.rss_kib),
-                mib(most_rss.max(m.rss_kib)),
+                mib(most.max(m.rss_kib)),
                 mib(m.hwm_kib)
             ),
             None => println!("server (pid {pid}): no /proc/{pid}/status to read"),

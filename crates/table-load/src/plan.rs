@@ -23,8 +23,12 @@ use table_client::Target;
 #[command(name = "table-load", version, about, long_about)]
 pub struct Args {
     /// The server: ws://HOST:PORT/ws, HOST:PORT, or its Unix socket's path.
-    #[arg(long, default_value = "ws://127.0.0.1:8780/ws")]
-    pub server: String,
+    /// Several (repeated, or a comma list) for instances sharing one
+    /// database: table k's two connections go to servers k % N and
+    /// (k + 1) % N, so that with two, every table has one connection on the
+    /// instance that does not run it (as behind a round-robin proxy).
+    #[arg(long, value_delimiter = ',', default_value = "ws://127.0.0.1:8780/ws")]
+    pub server: Vec<String>,
     /// How many tables to keep open (two connections each).
     #[arg(long, default_value_t = 100)]
     pub tables: usize,
@@ -48,9 +52,15 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     pub settle_seconds: u64,
     /// The server's process id, to report its memory (VmRSS, VmHWM) and CPU
-    /// time from /proc.
+    /// time from /proc. Repeated (or a comma list) for several instances:
+    /// each one's memory, and their CPU summed and each one's.
+    #[arg(long, value_delimiter = ',')]
+    pub server_pid: Vec<u32>,
+    /// A database server's process (PostgreSQL's postmaster), to report
+    /// its CPU time and its children's (a process per connection) as
+    /// `db cpu`.
     #[arg(long)]
-    pub server_pid: Option<u32>,
+    pub database_pid: Option<u32>,
     /// The game played at every table.
     #[arg(long, value_enum, default_value_t = GameChoice::Mille)]
     pub game: GameChoice,
@@ -80,8 +90,8 @@ pub struct Stage {
 /// The run, as checked.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// The server.
-    pub target: Target,
+    /// The server's instances (at least one).
+    pub targets: Vec<Target>,
     /// How many tables.
     pub tables: usize,
     /// The game.
@@ -96,8 +106,10 @@ pub struct Plan {
     pub stages: Vec<Stage>,
     /// The largest p99 a sustained stage may have.
     pub max_p99: Duration,
-    /// The server's process.
-    pub server_pid: Option<u32>,
+    /// The server's processes.
+    pub server_pids: Vec<u32>,
+    /// The database server's process.
+    pub database_pid: Option<u32>,
 }
 
 /// The most tables a run opens (the server's own limit is 20,000).
@@ -110,7 +122,14 @@ const SPARE_FILES: u64 = 64;
 impl Plan {
     /// Checks the arguments and makes the plan.
     pub fn new(args: &Args) -> Result<Plan, String> {
-        let target = parse_server(&args.server)?;
+        let targets = args
+            .server
+            .iter()
+            .map(|s| parse_server(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        if targets.is_empty() {
+            return Err("--server is missing".into());
+        }
         if args.tables == 0 || args.tables > MAX_TABLES {
             return Err(format!(
                 "--tables must be from 1 to {MAX_TABLES}, not {}",
@@ -152,7 +171,7 @@ impl Plan {
                 .collect::<Result<Vec<_>, String>>()?
         };
         Ok(Plan {
-            target,
+            targets,
             tables: args.tables,
             game: args.game,
             ramp: Duration::from_secs(args.ramp_seconds),
@@ -160,8 +179,17 @@ impl Plan {
             settle: Duration::from_secs(args.settle_seconds),
             stages,
             max_p99: Duration::from_secs_f64(args.max_p99_ms / 1000.0),
-            server_pid: args.server_pid,
+            server_pids: args.server_pid.clone(),
+            database_pid: args.database_pid,
         })
+    }
+
+    /// Where seat `seat` (0 or 1) of table `k` connects: server
+    /// `(k + seat) % N`, so that the two seats of a table are on two
+    /// instances when there are several (the first seat's runs the table,
+    /// the other forwards), and both on the one server otherwise.
+    pub fn seat_target(&self, k: usize, seat: usize) -> &Target {
+        &self.targets[(k + seat) % self.targets.len()]
     }
 
     /// When table `k` (from 0) opens, from the start of the run: evenly
@@ -332,6 +360,79 @@ mod tests {
             let e = parse_server(bad).expect_err(bad);
             assert!(e.contains(why), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn one_server_by_default_and_both_seats_on_it() {
+        let plan = Plan::new(&args(&[])).expect("plan");
+        let default = Target::Tcp {
+            host: "127.0.0.1".into(),
+            port: 8780,
+        };
+        assert_eq!(plan.targets, vec![default.clone()]);
+        assert!(plan.server_pids.is_empty());
+        for k in [0, 1, 7] {
+            assert_eq!(plan.seat_target(k, 0), &default);
+            assert_eq!(plan.seat_target(k, 1), &default);
+        }
+        let plan = Plan::new(&args(&["--server", "h:1", "--server-pid", "42"])).expect("plan");
+        assert_eq!(plan.targets.len(), 1);
+        assert_eq!(plan.server_pids, vec![42]);
+    }
+
+    #[test]
+    fn several_servers_repeated_or_listed() {
+        let tcp = |port| Target::Tcp {
+            host: "127.0.0.1".into(),
+            port,
+        };
+        let repeated = Plan::new(&args(&[
+            "--server",
+            "ws://127.0.0.1:1/ws",
+            "--server",
+            "127.0.0.1:2",
+            "--server-pid",
+            "10",
+            "--server-pid",
+            "11",
+        ]))
+        .expect("repeated");
+        let listed = Plan::new(&args(&[
+            "--server",
+            "ws://127.0.0.1:1/ws,127.0.0.1:2",
+            "--server-pid",
+            "10,11",
+        ]))
+        .expect("listed");
+        for plan in [&repeated, &listed] {
+            assert_eq!(plan.targets, vec![tcp(1), tcp(2)]);
+            assert_eq!(plan.server_pids, vec![10, 11]);
+            // Table k's first seat (which opens the table) is on server
+            // k % 2, its second on the other one.
+            assert_eq!(plan.seat_target(0, 0), &tcp(1));
+            assert_eq!(plan.seat_target(0, 1), &tcp(2));
+            assert_eq!(plan.seat_target(1, 0), &tcp(2));
+            assert_eq!(plan.seat_target(1, 1), &tcp(1));
+        }
+        let three = Plan::new(&args(&["--server", "h:1,h:2,h:3"])).expect("three");
+        let port = |t: &Target| match t {
+            Target::Tcp { port, .. } => *port,
+            Target::Unix(_) => 0,
+        };
+        assert_eq!(
+            (0..4)
+                .map(|k| (port(three.seat_target(k, 0)), port(three.seat_target(k, 1))))
+                .collect::<Vec<_>>(),
+            vec![(1, 2), (2, 3), (3, 1), (1, 2)]
+        );
+        let e = Plan::new(&args(&["--server", "h:1,wss://h:2/ws"])).expect_err("one bad");
+        assert!(e.contains("wss://h:2/ws"), "{e}");
+        let e = Plan::new(&args(&["--server", "h:1,"])).expect_err("an empty one");
+        assert!(e.contains("empty"), "{e}");
+        assert!(
+            Args::try_parse_from(["table-load", "--server-pid", "10,x"]).is_err(),
+            "a pid is a number"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What the generator reads of the server besides the game: its memory and
-//! CPU time in /proc (same machine), and its count of written moves from
-//! `GET /metrics`.
+//! CPU time in /proc (same machine), its count of written moves from
+//! `GET /metrics`, and the CPU time of a database server's process tree.
 
 use std::time::Duration;
 use table_client::Target;
@@ -37,21 +37,63 @@ pub fn memory(pid: u32) -> Option<Memory> {
 /// Clock ticks a second in /proc's CPU times (USER_HZ, 100 on Linux).
 const TICKS: f64 = 100.0;
 
+/// What the generator reads of a /proc/PID/stat line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stat {
+    /// The parent process.
+    pub ppid: u32,
+    /// The CPU time (user and system) the process has had.
+    pub cpu: Duration,
+    /// The CPU time of its children that have ended and been waited for.
+    pub ended_children: Duration,
+}
+
+/// Reads a /proc/PID/stat line.
+pub fn parse_stat(stat: &str) -> Option<Stat> {
+    // The command name may hold spaces and parentheses: count from the last ')'.
+    let after = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // Fields 3.. of the line: ppid is the 4th, utime the 14th, stime the
+    // 15th, cutime and cstime the 16th and 17th.
+    let number = |n: usize| fields.get(n - 3)?.parse::<u64>().ok();
+    let ticks = |t: u64| Duration::from_secs_f64(t as f64 / TICKS);
+    Some(Stat {
+        ppid: u32::try_from(number(4)?).ok()?,
+        cpu: ticks(number(14)? + number(15)?),
+        ended_children: ticks(number(16)? + number(17)?),
+    })
+}
+
 /// The CPU time (user and system) a process has had, from the text of
 /// /proc/PID/stat.
 pub fn parse_cpu(stat: &str) -> Option<Duration> {
-    // The command name may hold spaces and parentheses: count from the last ')'.
-    let after = &stat[stat.rfind(')')? + 1..];
-    let mut fields = after.split_whitespace();
-    // Fields 3.. of the line: utime is the 14th, stime the 15th.
-    let utime: u64 = fields.nth(11)?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_secs_f64((utime + stime) as f64 / TICKS))
+    parse_stat(stat).map(|s| s.cpu)
 }
 
 /// The CPU time of process `pid` ("self" for this one).
 pub fn cpu(pid: &str) -> Option<Duration> {
     parse_cpu(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// The CPU time of a process and of its children, those running and those
+/// ended: a database server's whole cost (PostgreSQL's postmaster starts a
+/// process per connection, and its log writer, checkpointer...).
+pub fn tree_cpu(pid: u32) -> Option<Duration> {
+    let stat = |p: &str| parse_stat(&std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?);
+    let root = stat(&pid.to_string())?;
+    let mut total = root.cpu + root.ended_children;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        // A process gone since the listing is skipped.
+        if let Some(child) = stat(name).filter(|s| s.ppid == pid) {
+            total += child.cpu + child.ended_children;
+        }
+    }
+    Some(total)
 }
 
 /// What the generator reads of the server's /metrics.
@@ -62,6 +104,32 @@ pub struct ServerFigures {
     /// `table_move_latency_seconds`: (bucket bound in seconds, moves at or
     /// under it), cumulative, the last bound infinite.
     pub latency: Vec<(f64, u64)>,
+}
+
+/// The figures of several instances together: moves written summed, and
+/// their latency histograms bucket by bucket (left out, so no server p99,
+/// if their buckets differ). `None` if one of them could not be read.
+pub fn total(each: &[Option<ServerFigures>]) -> Option<ServerFigures> {
+    let mut each = each.iter();
+    let mut sum = each.next()?.clone()?;
+    for figures in each {
+        let figures = figures.as_ref()?;
+        sum.moves += figures.moves;
+        let same_buckets = sum.latency.len() == figures.latency.len()
+            && sum
+                .latency
+                .iter()
+                .zip(&figures.latency)
+                .all(|(a, b)| a.0 == b.0);
+        if same_buckets {
+            for (mine, theirs) in sum.latency.iter_mut().zip(&figures.latency) {
+                mine.1 += theirs.1;
+            }
+        } else {
+            sum.latency.clear();
+        }
+    }
+    Some(sum)
 }
 
 const LATENCY_BUCKET: &str = "table_move_latency_seconds_bucket{le=\"";
@@ -177,6 +245,30 @@ mod tests {
         let stat = "4242 (a (strange) name) S 1 4242 4242 0 -1 4194560 2035 0 0 0 250 50 0 0 20 0 5 0 100 0 0";
         assert_eq!(parse_cpu(stat), Some(Duration::from_secs(3)));
         assert_eq!(parse_cpu("garbage"), None);
+        assert_eq!(
+            parse_stat(stat),
+            Some(Stat {
+                ppid: 1,
+                cpu: Duration::from_secs(3),
+                ended_children: Duration::ZERO
+            })
+        );
+        let postmaster =
+            "77 (postgres) S 12 77 77 0 -1 4194560 2035 0 0 0 250 50 125 75 20 0 5 0 100 0 0";
+        assert_eq!(
+            parse_stat(postmaster).map(|s| (s.ppid, s.ended_children)),
+            Some((12, Duration::from_secs(2)))
+        );
+        assert_eq!(parse_stat("1 (x) S 1 2 3"), None, "cut short");
+    }
+
+    #[test]
+    fn a_process_tree_has_at_least_its_root_time() {
+        let me = std::process::id();
+        let own = cpu(&me.to_string()).expect("this process's time");
+        let tree = tree_cpu(me).expect("this process's tree");
+        assert!(tree >= own, "{tree:?} < {own:?}");
+        assert_eq!(tree_cpu(u32::MAX), None, "no such process");
     }
 
     #[test]
@@ -209,5 +301,39 @@ mod tests {
             "no move in between"
         );
         assert_eq!(parse_metrics("table_moves_per_second 3\n"), None);
+    }
+
+    #[test]
+    fn figures_of_two_instances_add_up() {
+        let a = ServerFigures {
+            moves: 100,
+            latency: vec![(0.001, 80), (0.01, 99), (f64::INFINITY, 100)],
+        };
+        let b = ServerFigures {
+            moves: 50,
+            latency: vec![(0.001, 10), (0.01, 40), (f64::INFINITY, 50)],
+        };
+        let sum = total(&[Some(a.clone()), Some(b.clone())]).expect("both read");
+        assert_eq!(sum.moves, 150);
+        assert_eq!(
+            sum.latency,
+            vec![(0.001, 90), (0.01, 139), (f64::INFINITY, 150)]
+        );
+        // 90 of 150 within 1 ms: the median of both is under 1 ms, though
+        // b's alone is not.
+        let none = ServerFigures::default();
+        assert_eq!(latency_bound(&none, &sum, 0.5), Some(0.001));
+        assert_eq!(latency_bound(&none, &b, 0.5), Some(0.01));
+        assert_eq!(total(&[Some(a.clone())]), Some(a.clone()));
+        assert_eq!(total(&[Some(a), None]), None, "one instance unread");
+        assert_eq!(total(&[]), None, "no instance");
+        let other_buckets = ServerFigures {
+            moves: 1,
+            latency: vec![(0.002, 1), (0.01, 1), (f64::INFINITY, 1)],
+        };
+        let sum = total(&[Some(b), Some(other_buckets)]).expect("both read");
+        assert_eq!(sum.moves, 51);
+        assert!(sum.latency.is_empty(), "histograms that do not add up");
+        assert_eq!(latency_bound(&none, &sum, 0.99), None);
     }
 }

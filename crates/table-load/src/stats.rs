@@ -101,6 +101,9 @@ pub struct StageSummary {
     pub server_p99: Option<f64>,
     /// The server's CPU use (cores) in the window, if known.
     pub server_cpu: Option<f64>,
+    /// The database server's CPU use (cores: its process and its
+    /// children) in the window, if it was given.
+    pub database_cpu: Option<f64>,
     /// The generator's CPU use (cores) in the window, if known.
     pub load_cpu: Option<f64>,
 }
@@ -126,6 +129,7 @@ impl StageSummary {
                 .map(|&us| Duration::from_micros(us.into())),
             server_p99: None,
             server_cpu: None,
+            database_cpu: None,
             load_cpu: None,
         }
     }
@@ -164,12 +168,15 @@ fn ms(d: Option<Duration>) -> String {
     )
 }
 
-/// The stages as a table.
+/// The stages as a table (with a `db cpu` column when the database
+/// server's CPU was measured).
 pub fn stage_table(stages: &[StageSummary]) -> String {
+    let database = stages.iter().any(|s| s.database_cpu.is_some());
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "stage  interval ms  target/s   acked/s  server/s     moves  p50 ms  p99 ms  max ms  server p99 ms  server cpu  load cpu"
+        "stage  interval ms  target/s   acked/s  server/s     moves  p50 ms  p99 ms  max ms  server p99 ms  server cpu  {}load cpu",
+        if database { "  db cpu  " } else { "" }
     );
     for (k, s) in stages.iter().enumerate() {
         let server = s
@@ -177,7 +184,7 @@ pub fn stage_table(stages: &[StageSummary]) -> String {
             .map_or_else(|| "-".into(), |r| format!("{r:.0}"));
         let _ = writeln!(
             out,
-            "{:>5}  {:>11.1}  {:>8.0}  {:>8.1}  {:>8}  {:>8}  {:>6}  {:>6}  {:>6}  {:>13}  {:>10}  {:>8}",
+            "{:>5}  {:>11.1}  {:>8.0}  {:>8.1}  {:>8}  {:>8}  {:>6}  {:>6}  {:>6}  {:>13}  {:>10}  {}{:>8}",
             k + 1,
             s.interval.as_secs_f64() * 1000.0,
             s.target,
@@ -189,6 +196,11 @@ pub fn stage_table(stages: &[StageSummary]) -> String {
             ms(s.max),
             bound_ms(s.server_p99),
             percent(s.server_cpu),
+            if database {
+                format!("{:>8}  ", percent(s.database_cpu))
+            } else {
+                String::new()
+            },
             percent(s.load_cpu),
         );
     }
@@ -251,6 +263,14 @@ mod tests {
         let table = stage_table(&stages);
         assert_eq!(table.lines().count(), 4);
         assert!(table.contains("99.0"), "{table}");
+        assert!(!table.contains("db cpu"), "{table}");
+        let with_database = StageSummary {
+            database_cpu: Some(0.25),
+            ..s.clone()
+        };
+        let table = stage_table(&[with_database]);
+        assert!(table.contains("db cpu"), "{table}");
+        assert!(table.contains("     25%  "), "{table}");
         let empty = StageSummary::new(
             1.0,
             Duration::from_secs(1),

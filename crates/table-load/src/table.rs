@@ -135,10 +135,14 @@ impl Runner {
         Stop
     }
 
-    /// Opens the two connections and says hello under two new names.
+    /// Opens the two connections (each to its server, when there are
+    /// several) and says hello under two new names.
     async fn connect(&mut self) -> Result<[Seat; 2], Stop> {
-        let target = self.setting.plan.target.clone();
-        let (a, b) = tokio::join!(Connection::open(&target), Connection::open(&target));
+        let plan = Arc::clone(&self.setting.plan);
+        let (a, b) = tokio::join!(
+            Connection::open(plan.seat_target(self.k, 0)),
+            Connection::open(plan.seat_target(self.k, 1))
+        );
         let mut seats = Vec::with_capacity(2);
         for (conn, side) in [(a, 'a'), (b, 'b')] {
             let mut conn = conn.map_err(|e| self.lost(&e))?;
