@@ -12,6 +12,7 @@
 pub mod action;
 pub mod card;
 pub mod error;
+pub mod history;
 pub mod observation;
 pub mod pile;
 pub mod record;
