@@ -76,12 +76,7 @@ fn decisions(c: &mut Criterion) {
                 .unwrap_or_else(|| panic!("no turn {turns} of seat 0 in the hand of seed {seed}"))
         })
         .collect();
-    for (level, measure_secs) in [
-        (Level::Classic, 3),
-        (Level::Easy, 3),
-        (Level::Normal, 5),
-        (Level::Hard, 20),
-    ] {
+    for (level, measure_secs) in [(Level::Classic, 3), (Level::Easy, 3), (Level::Normal, 5)] {
         let mut group = c.benchmark_group(format!("decision/{}", level.id()));
         group
             .sample_size(10)

@@ -6,7 +6,7 @@ use mille_ai::{Level, make_bot};
 /// Options of `mille bot`.
 #[derive(Args, Debug)]
 pub struct BotArgs {
-    /// Which computer player answers: random, classic, easy, normal or hard.
+    /// Which computer player answers: random, classic, easy or normal.
     #[arg(long, default_value = "normal")]
     level: Level,
     /// Seed of the bot's random choices (its answers replay for a seed).

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 /// Options of `mille match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// A player: a level (random, classic, easy, normal, hard), `policy`
+    /// A player: a level (random, classic, easy, normal), `policy`
     /// (the heuristic that orders the search's moves, alone), or the
     /// command line of a program speaking the bot protocol. Give one per
     /// side (2 for 2 or 4 players, 3 for 3 or 6); partners are played by
@@ -270,6 +270,66 @@ struct BotSummary {
     decision_ms_p95: f64,
     decision_ms_max: f64,
     forfeits: u32,
+    /// The same match measured deal by deal, the unit that duplicate deals
+    /// make independent.
+    paired: Paired,
+}
+
+/// A bot's results averaged per deal (over the deal's seatings), so that
+/// the luck of a deal, shared by both sides, cancels out of the intervals:
+/// the win rate, and its points a hand minus the mean of the other sides'
+/// (the margin), each with a 95% interval from the spread between deals.
+#[derive(Serialize, Debug)]
+struct Paired {
+    deals: u32,
+    win_rate_ci95: [f64; 2],
+    margin_per_hand: f64,
+    margin_ci95: [f64; 2],
+}
+
+/// The mean of `xs` and its 95% interval (normal approximation).
+fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, [0.0, 0.0]);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, [mean, mean]);
+    }
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    let half = 1.96 * (var / n).sqrt();
+    (mean, [mean - half, mean + half])
+}
+
+/// Bot `b`'s [`Paired`] results over `results`, games `seatings` at a
+/// time making one deal.
+fn paired(results: &[GameResult], b: usize, seatings: usize) -> Paired {
+    let mut wins = Vec::new();
+    let mut margins = Vec::new();
+    for deal in results.chunks(seatings.max(1)) {
+        let won: f64 = deal.iter().map(|r| r.parts[b].won).sum();
+        wins.push(won / deal.len() as f64);
+        let hands: u32 = deal.iter().map(|r| r.parts[b].hands).sum();
+        if hands == 0 {
+            continue;
+        }
+        let points = |i: usize| deal.iter().map(|r| r.parts[i].points as f64).sum::<f64>();
+        let others = deal[0].parts.len().saturating_sub(1).max(1) as f64;
+        let rest: f64 = (0..deal[0].parts.len())
+            .filter(|&i| i != b)
+            .map(points)
+            .sum();
+        margins.push((points(b) - rest / others) / f64::from(hands));
+    }
+    let (_, win_rate_ci95) = mean_ci(&wins);
+    let (margin_per_hand, margin_ci95) = mean_ci(&margins);
+    Paired {
+        deals: wins.len() as u32,
+        win_rate_ci95,
+        margin_per_hand,
+        margin_ci95,
+    }
 }
 
 /// A forfeited game.
@@ -427,6 +487,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             decision_ms_p95: percentile(&times, 0.95),
             decision_ms_max: percentile(&times, 1.0),
             forfeits: lost,
+            paired: paired(&results, b, seatings as usize),
         });
     }
     for (g, r) in results.iter().enumerate() {
@@ -468,19 +529,34 @@ fn print_report(s: &Summary) {
         s.seconds
     );
     println!(
-        "{:<24} {:>8} {:>7} {:>15} {:>9} {:>7} {:>10} {:>10}",
-        "bot", "won", "win%", "95% interval", "pts/hand", "trips%", "ms median", "ms p95"
+        "{:<24} {:>8} {:>7} {:>15} {:>15} {:>9} {:>17} {:>7} {:>10} {:>10}",
+        "bot",
+        "won",
+        "win%",
+        "95% interval",
+        "paired 95%",
+        "pts/hand",
+        "margin [paired]",
+        "trips%",
+        "ms median",
+        "ms p95"
     );
     for b in &s.bots {
         let name: String = b.bot.chars().take(24).collect();
+        let p = &b.paired;
         println!(
-            "{:<24} {:>8.1} {:>6.1}% {:>6.1}%-{:>6.1}% {:>9.0} {:>6.1}% {:>10.2} {:>10.2}",
+            "{:<24} {:>8.1} {:>6.1}% {:>6.1}%-{:>6.1}% {:>6.1}%-{:>6.1}% {:>9.0} {:>+5.0} [{:>+4.0},{:>+4.0}] {:>6.1}% {:>10.2} {:>10.2}",
             name,
             b.wins,
             100.0 * b.win_rate,
             100.0 * b.ci95[0],
             100.0 * b.ci95[1],
+            100.0 * p.win_rate_ci95[0],
+            100.0 * p.win_rate_ci95[1],
             b.points_per_hand,
+            p.margin_per_hand,
+            p.margin_ci95[0],
+            p.margin_ci95[1],
             100.0 * b.trip_rate,
             b.decision_ms_median,
             b.decision_ms_p95
@@ -491,5 +567,46 @@ fn print_report(s: &Summary) {
         for f in s.forfeits.iter().take(10) {
             println!("  game {}: {} forfeits: {}", f.game, f.bot, f.error);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(won: [f64; 2], points: [u64; 2], hands: u32) -> GameResult {
+        GameResult {
+            parts: (0..2)
+                .map(|i| Part {
+                    won: won[i],
+                    hands,
+                    points: points[i],
+                    ..Part::default()
+                })
+                .collect(),
+            forfeit: None,
+        }
+    }
+
+    #[test]
+    fn paired_results_are_per_deal() {
+        // Deal 1: each side wins once and both score as much (the luck of
+        // the deal); deal 2: bot 0 wins both, by 100 points a hand.
+        let results = [
+            game([1.0, 0.0], [3000, 2000], 5),
+            game([0.0, 1.0], [2000, 3000], 5),
+            game([1.0, 0.0], [2500, 2000], 5),
+            game([1.0, 0.0], [2500, 2000], 5),
+        ];
+        let p = paired(&results, 0, 2);
+        assert_eq!(p.deals, 2);
+        assert!((p.margin_per_hand - 50.0).abs() < 1e-9, "{p:?}");
+        // Per deal: 0.5 and 1.0 won; margins 0 and 100 a hand.
+        let (mean, ci) = mean_ci(&[0.5, 1.0]);
+        assert!((mean - 0.75).abs() < 1e-9);
+        assert_eq!(p.win_rate_ci95, ci);
+        let q = paired(&results, 1, 2);
+        assert!((q.margin_per_hand + 50.0).abs() < 1e-9);
+        assert!(ci[0] < 0.75 && ci[1] > 0.75);
     }
 }

@@ -61,7 +61,7 @@ pub struct PlayArgs {
 
     /// Strength of the computer players (default: classic, the BSD
     /// computer; a restored game keeps its own unless this is given).
-    #[arg(long, value_name = "LEVEL", value_parser = PossibleValuesParser::new(Level::ALL.map(|l| l.id())))]
+    #[arg(long, value_name = "LEVEL", value_parser = level_parser())]
     level: Option<String>,
 
     /// Seed of the shuffles, to deal the same game again (random if not given).
@@ -330,6 +330,18 @@ fn leave_interrupted(model: &Model, i: &Interruption) -> ! {
     };
     log_incidents(model);
     std::process::exit(128 + i.signal.clamp(0, 127));
+}
+
+/// The offered levels, and (hidden from the help) the merged names that
+/// still mean one.
+fn level_parser() -> PossibleValuesParser {
+    use clap::builder::PossibleValue;
+    PossibleValuesParser::new(
+        Level::ALL
+            .map(|l| PossibleValue::new(l.id()))
+            .into_iter()
+            .chain(Level::MERGED.map(|(id, _)| PossibleValue::new(id).hide(true))),
+    )
 }
 
 /// The computer level of a restored game: `--level` if given, else the
