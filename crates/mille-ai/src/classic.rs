@@ -576,7 +576,11 @@ impl ClassicBot {
         let (pp, op) = (p.me, p.op);
         let mut count = [0i32; bsd::NUM];
         let mut playit = [false; SLOTS];
-        let (mut safe, mut cango, mut canstop, mut foundend) = (0, 0i32, false, false);
+        // `cango` is a `bool` in BSD (C99's, through `curses.h`, in the
+        // Debian build that is measured): a flag, not the count its
+        // `++cango` and `--cango` were written for. One small card held
+        // back ("too close") thus turns the whole turn into a discard.
+        let (mut safe, mut cango, mut canstop, mut foundend) = (0, false, false, false);
         let decided = |m: Move, playit: [bool; SLOTS]| Decided {
             chosen: Some(m),
             values: [0; SLOTS],
@@ -596,7 +600,7 @@ impl ClassicBot {
             } else {
                 playit[i] = p.canplay(&pp, &op, card);
                 if playit[i] {
-                    cango += 1;
+                    cango = true;
                     match card {
                         bsd::EMPTY..=bsd::STOP => canstop = true,
                         bsd::LIMIT if p.all_seen(bsd::C_25) && p.all_seen(bsd::C_50) => {
@@ -623,13 +627,13 @@ impl ClassicBot {
         while safe > 0 && i < SLOTS {
             let card = p.hand[i];
             if bsd::is_safety(card) {
-                if p.onecard(&op) || (foundend && cango > 0 && !canstop) {
+                if p.onecard(&op) || (foundend && cango && !canstop) {
                     return decided(Move::Play(i), playit);
                 }
                 let oppos = bsd::opposite(card);
                 if p.all_seen(oppos) && (card != bsd::RIGHT_WAY || p.all_seen(bsd::LIMIT)) {
                     return decided(Move::Play(i), playit);
-                } else if cango == 0 && (op.can_go || !pp.can_go) {
+                } else if !cango && (op.can_go || !pp.can_go) {
                     let mut left = p.deck - self.roll10();
                     if (pp.mileage == 0) != (op.mileage == 0) {
                         left -= 7;
@@ -639,7 +643,7 @@ impl ClassicBot {
                     }
                 }
                 safe -= 1;
-                playit[i] = cango > 0;
+                playit[i] = cango;
             }
             i += 1;
         }
@@ -652,7 +656,7 @@ impl ClassicBot {
         let mut values = [0i32; SLOTS];
         let (mut nummax, mut nummin);
         'redo: loop {
-            let mut foundlow = cango > 0
+            let mut foundlow = cango
                 || count[bsd::END_LIMIT as usize] != 0
                 || p.all_seen(bsd::LIMIT)
                 || pp.safety[bsd::S_RIGHT_WAY] != bsd::UNKNOWN;
@@ -665,7 +669,7 @@ impl ClassicBot {
             for i in 0..SLOTS {
                 let card = p.hand[i];
                 let mut v;
-                if bsd::is_safety(card) || playit[i] == (cango != 0) {
+                if bsd::is_safety(card) || playit[i] == cango {
                     // The value of keeping (no card to play) or playing it.
                     let mut miles = false;
                     // `repair:` (a remedy's worth) and `normbad:` (an
@@ -679,7 +683,7 @@ impl ClassicBot {
                             let diff = p.end - pp.mileage;
                             // Avoid getting too close with small cards.
                             let creep = p.deck > 0
-                                && cango > 0
+                                && cango
                                 && diff <= 100
                                 && diff / value > count[card as usize]
                                 && (card == bsd::C_25 || diff % 50 == 0);
@@ -688,10 +692,9 @@ impl ClassicBot {
                                     && diff == 75
                                     && count[bsd::C_25 as usize] > 0)
                             {
-                                cango -= 1;
-                                if cango <= 0 {
-                                    continue 'redo;
-                                }
+                                // `--cango <= 0` on a bool: always.
+                                cango = false;
+                                continue 'redo;
                             } else {
                                 v = (value >> 3) + if pp.limited { 1 } else { -1 };
                                 if !foundlow
@@ -754,8 +757,8 @@ impl ClassicBot {
                         }
                         bsd::LIMIT => {
                             if op.mileage + 50 >= p.end {
-                                v = i32::from(p.end == 700 && cango == 0);
-                            } else if canstop || (cango > 0 && !op.can_go) {
+                                v = i32::from(p.end == 700 && !cango);
+                            } else if canstop || (cango && !op.can_go) {
                                 v = 1;
                             } else {
                                 v = if pp.safety[bsd::S_RIGHT_WAY] != bsd::UNKNOWN {
@@ -781,7 +784,7 @@ impl ClassicBot {
                                 if pp.mileage == 0 || foundend || p.onecard(&op) {
                                     v += 5;
                                 }
-                                if cango == 0 {
+                                if !cango {
                                     badcount += 1;
                                     v = ((v as u32) / badcount) as i32;
                                 }
@@ -791,12 +794,12 @@ impl ClassicBot {
                                 if !op.can_go {
                                     v -= 5;
                                 }
-                                if cango > 0 && known {
+                                if cango && known {
                                     v += 5;
                                 }
                             }
                         }
-                        c if bsd::is_safety(c) => v = if cango > 0 { 0 } else { 101 },
+                        c if bsd::is_safety(c) => v = if cango { 0 } else { 101 },
                         _ => {}
                     }
                     if miles {
@@ -816,7 +819,7 @@ impl ClassicBot {
                         };
                         v = p.cards(oppos) * worth + p.seen(card) - p.seen(oppos);
                         let n = count[card as usize];
-                        if cango == 0 {
+                        if !cango {
                             v = v.checked_div(n * n).unwrap_or(v);
                         }
                         count[card as usize] -= 1;
@@ -835,16 +838,16 @@ impl ClassicBot {
                             if op.limited {
                                 v -= 3;
                             }
-                            if cango > 0 && pp.safety[s] != bsd::UNKNOWN {
+                            if cango && pp.safety[s] != bsd::UNKNOWN {
                                 v += 3;
                             }
-                            if cango == 0 {
+                            if !cango {
                                 badcount += 1;
                                 v = ((v as u32) / badcount) as i32;
                             }
                         }
                     }
-                    if self.sharp && cango == 0 {
+                    if self.sharp && !cango {
                         v += match card {
                             bsd::C_25 => SHARP_KEEP_D25,
                             bsd::C_50 => SHARP_KEEP_D50,
@@ -852,7 +855,7 @@ impl ClassicBot {
                         };
                     }
                 } else {
-                    v = if cango > 0 { 0 } else { 101 };
+                    v = if cango { 0 } else { 101 };
                 }
                 values[i] = v;
                 // Ties go to the later slot.
@@ -872,7 +875,7 @@ impl ClassicBot {
         if stopped && let Ok(r) = usize::try_from(remedy) {
             self.need[r] += 1;
         }
-        let chosen = if cango > 0 {
+        let chosen = if cango {
             nummax.map(Move::Play)
         } else {
             // Never discard a safety: play it.
@@ -888,7 +891,7 @@ impl ClassicBot {
             chosen,
             values,
             playit,
-            cango: cango > 0,
+            cango,
         }
     }
 
