@@ -1169,6 +1169,267 @@ mod tests {
     use super::*;
     use mille_engine::{GameConfig, GameRecord, ToAct};
 
+    /// Seat 0 of the 2-player `bsd` game, to build positions on.
+    fn seat0() -> Seat {
+        mille_engine::Rules::new(GameConfig::default())
+            .expect("config")
+            .seat(0)
+            .expect("seat 0")
+    }
+
+    /// A position of seat 0's turn, after its draw, with `deck` cards left.
+    fn turn_of_seat0(s: mille_engine::Scenario, deck: usize) -> State {
+        s.deck(&vec![Card::D25; deck])
+            .phase(Phase::Turn {
+                seat: seat0(),
+                drawn: true,
+            })
+            .build()
+    }
+
+    fn scenario() -> mille_engine::Scenario {
+        mille_engine::Scenario::new(GameConfig::default()).expect("config")
+    }
+
+    /// With nothing to play, BSD plays a held safety once fewer than a
+    /// quarter of the deck (25 cards) is left after a roll of 1 to 10: with
+    /// 30 cards left, half the time. (It was 17 here before: never.)
+    #[test]
+    fn a_safety_goes_down_below_a_quarter_deck() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::ExtraTank,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D75,
+                        Card::D50,
+                        Card::D200,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Accident])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D100]),
+            30,
+        );
+        let play = Action::Play {
+            card: Card::ExtraTank,
+            team: 0,
+        };
+        let p = ClassicBot::new(1).probability(&state, seat0(), play);
+        assert!((p - 0.5).abs() < 1e-9, "{p}");
+    }
+
+    /// `onecard` reads the count of 100s where it means Right of Way's: an
+    /// opponent stopped by a Stop 50 miles from home "could finish" once a
+    /// 100 has been seen, and BSD then plays its safety at once.
+    #[test]
+    fn the_misread_one_card_test_plays_the_safety() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::DrivingAce,
+                        Card::D100,
+                        Card::D75,
+                        Card::D50,
+                        Card::Gasoline,
+                        Card::SpareTire,
+                        Card::D25,
+                    ],
+                )
+                .battle(0, &[Card::Go])
+                .distance(0, &[Card::D100, Card::D100])
+                .battle(1, &[Card::Go, Card::Stop])
+                .distance(
+                    1,
+                    &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D50],
+                ),
+            50,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Play {
+                card: Card::DrivingAce,
+                team: 0
+            }
+        );
+    }
+
+    /// BSD's `cango` is a flag (a C99 `bool` in the measured build): a 25
+    /// held back near the end ("too close") turns the turn into a discard
+    /// although a Stop and a 50 could be played.
+    #[test]
+    fn a_small_card_held_back_makes_the_turn_a_discard() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::D50,
+                        Card::D25,
+                        Card::Go,
+                        Card::Go,
+                        Card::Repairs,
+                        Card::Repairs,
+                        Card::Stop,
+                    ],
+                )
+                .battle(0, &[Card::Go])
+                .distance(
+                    0,
+                    &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D25],
+                )
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D200, Card::D200, Card::D100, Card::D50]),
+            63,
+        );
+        let a = ClassicBot::new(1).decide_state(&state, seat0());
+        assert!(matches!(a, Action::Discard(_)), "{a:?}");
+    }
+
+    /// Ties go to the later of BSD's slots, where the drawn card comes
+    /// first (the engine's hand has it last): between two cards worth
+    /// nothing, a third 200 and a Gasoline once both Out of Gas are seen,
+    /// BSD throws the 200 away, not the Gasoline it just drew.
+    #[test]
+    fn ties_follow_bsd_slot_order() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::D200,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D75,
+                        Card::D100,
+                        Card::Gasoline,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Stop])
+                .distance(0, &[Card::D200, Card::D200])
+                .battle(1, &[Card::Go, Card::Accident])
+                .distance(1, &[Card::D100])
+                .discards(&[Card::OutOfGas, Card::OutOfGas]),
+            40,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Discard(Card::D200)
+        );
+    }
+
+    /// `need` is never reset: the weight of Gasoline grown while it was out
+    /// of gas in one hand makes Out of Gas worth more than its Go in the
+    /// next hand. A fresh bot plays the Go.
+    #[test]
+    fn need_carries_over_to_the_next_hand() {
+        let stopped = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D75,
+                        Card::D50,
+                        Card::D200,
+                        Card::D25,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::OutOfGas])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go, Card::Accident])
+                .distance(1, &[Card::D100]),
+            30,
+        );
+        let next_hand = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::Go,
+                        Card::OutOfGas,
+                        Card::D200,
+                        Card::D200,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Stop])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D100]),
+            60,
+        );
+        let go = Action::Play {
+            card: Card::Go,
+            team: 0,
+        };
+        assert_eq!(ClassicBot::new(1).decide_state(&next_hand, seat0()), go);
+        let mut bot = ClassicBot::new(1);
+        for _ in 0..4 {
+            bot.decide_state(&stopped, seat0());
+        }
+        assert_eq!(
+            bot.decide_state(&next_hand, seat0()),
+            Action::Play {
+                card: Card::OutOfGas,
+                team: 1
+            }
+        );
+    }
+
+    /// BSD decides the extension with the card that reached 700 still in
+    /// its hand: here it makes the hand's miles plus three a card left
+    /// pass 1000.
+    #[test]
+    fn the_extension_counts_the_card_that_reached_700() {
+        let mut state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::D200,
+                        Card::D100,
+                        Card::D100,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D200,
+                    ],
+                )
+                .battle(0, &[Card::Go])
+                .distance(0, &[Card::D100; 5])
+                .safeties(0, &[Card::ExtraTank, Card::PunctureProof], false)
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D100, Card::D200])
+                .safeties(1, &[Card::DrivingAce], false),
+            60,
+        );
+        let mut bot = ClassicBot::new(1);
+        let play = bot.decide_state(&state, seat0());
+        assert_eq!(
+            play,
+            Action::Play {
+                card: Card::D200,
+                team: 0
+            }
+        );
+        state.apply(play).expect("legal");
+        assert!(matches!(state.phase(), Phase::Extension { .. }));
+        assert_eq!(bot.decide_state(&state, seat0()), Action::Extend(true));
+    }
+
     /// A reseeded bot keeps its memory (the search starts every seat's
     /// player from it) and draws its late safeties from the new seed.
     #[test]
