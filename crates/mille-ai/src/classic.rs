@@ -502,7 +502,7 @@ impl ClassicBot {
     /// empty slots from the front (slot 0 first, as BSD draws). Also counts
     /// the drawn cards into `Numgos`, and starts the hand's memory afresh
     /// when the hand is new.
-    fn arrange(&mut self, k: &Knowledge) -> [Option<Card>; SLOTS] {
+    fn arrange(&mut self, k: &Knowledge, drew: bool) -> [Option<Card>; SLOTS] {
         let key = (k.deck(), k.public());
         let fresh = match self.last {
             None => true,
@@ -546,7 +546,6 @@ impl ClassicBot {
         // the player to start), each card seen with the ones dealt before.
         self.numgos = 0;
         let mut out = [None; SLOTS];
-        let drew = k.deck() > 0 || hand.len() >= 7;
         let (dealt, drawn) = match hand.split_last() {
             Some((&last, rest)) if drew => (rest, Some(last)),
             _ => (hand, None),
@@ -914,7 +913,8 @@ impl ClassicBot {
     /// meant to play, else the least valuable card that may be discarded.
     /// Updates the memory of the hand's order.
     fn turn(&mut self, k: &Knowledge) -> Option<Action> {
-        let slots = self.arrange(k);
+        // It drew unless the deck was gone (a full hand: it drew the last).
+        let slots = self.arrange(k, k.deck() > 0 || k.hand().len() >= HAND_SZ);
         let position = Position::new(k, &slots);
         let d = self.calcmove(&position);
         let mut made = d.chosen.and_then(|m| Self::action_of(k, &slots, m));
@@ -988,12 +988,15 @@ impl ClassicBot {
         Position::new(k, &self.slots).check_ext(&hand)
     }
 
-    /// A coup fourré taken: the safety leaves its slot before the draw.
-    fn forget_safety(&mut self, safety: Card) {
-        if let Some(i) = self.slots.iter().position(|&s| s == Some(safety)) {
-            self.slots[i] = None;
-            close_gaps(&mut self.slots);
+    /// A coup fourré taken: BSD plays the safety from its slot before the
+    /// draw (the hand may be new: a coup can be its first move of a hand).
+    fn note_coup(&mut self, k: &Knowledge, safety: Card) {
+        let mut slots = self.arrange(k, false);
+        if let Some(i) = slots.iter().position(|&s| s == Some(safety)) {
+            slots[i] = None;
+            close_gaps(&mut slots);
         }
+        self.slots = slots;
     }
 }
 
@@ -1010,7 +1013,7 @@ impl ClassicBot {
             Phase::CoupFourre { hazard, .. } => {
                 let a = coup_fourre_if_held(state.hand(seat), hazard);
                 if let Action::CoupFourre(s) = a {
-                    self.forget_safety(s);
+                    self.note_coup(&Knowledge::new(state, seat), s);
                 }
                 a
             }
@@ -1081,21 +1084,40 @@ impl ClassicBot {
         if actor != view.seat {
             return;
         }
-        match action {
-            Action::CoupFourre(s) => self.forget_safety(s),
-            Action::Play { .. } | Action::Discard(_) => {
-                let Some(state) = Knowledge::sample(view, Decision::Turn) else {
-                    return;
+        let decision = match action {
+            Action::CoupFourre(s) => {
+                // The hazard it answered, on top of its piles.
+                let team = view.seats.get(usize::from(view.seat)).map(|s| s.team);
+                let tableau = team.and_then(|t| view.teams.iter().find(|x| x.team == t));
+                let limited = tableau.is_some_and(|t| t.speed.last() == Some(&Card::SpeedLimit));
+                let battle = tableau.and_then(|t| t.battle.last().copied());
+                let hazard = match battle {
+                    Some(h) if h.safety() == s.safety() && h.kind() == Kind::Hazard => h,
+                    _ if limited => Card::SpeedLimit,
+                    _ => Card::Stop,
                 };
-                let Some(seat) = state.rules().seat(view.seat) else {
-                    return;
-                };
-                let k = Knowledge::new(&state, seat);
-                if self.last != Some((k.deck(), k.public())) {
-                    self.replay_own(&k, action);
+                let seats = view.seats.len().max(1) as u8;
+                Decision::CoupFourre {
+                    hazard,
+                    attacker: (view.seat + 1) % seats,
                 }
             }
-            _ => {}
+            Action::Play { .. } | Action::Discard(_) => Decision::Turn,
+            _ => return,
+        };
+        let Some(state) = Knowledge::sample(view, decision) else {
+            return;
+        };
+        let Some(seat) = state.rules().seat(view.seat) else {
+            return;
+        };
+        let k = Knowledge::new(&state, seat);
+        if self.last == Some((k.deck(), k.public())) {
+            return;
+        }
+        match action {
+            Action::CoupFourre(s) => self.note_coup(&k, s),
+            _ => self.replay_own(&k, action),
         }
     }
 
@@ -1121,7 +1143,7 @@ impl ClassicBot {
             }
         };
         let mut again = self.clone();
-        let slots = again.arrange(k);
+        let slots = again.arrange(k, k.deck() > 0 || k.hand().len() >= HAND_SZ);
         self.need = probe.need;
         self.numgos = again.numgos;
         self.last = again.last;
@@ -1146,8 +1168,11 @@ impl ClassicBot {
     pub fn choose(&mut self, view: &View, decision: Decision) -> Action {
         if let Decision::CoupFourre { hazard, .. } = decision {
             let a = coup_fourre_if_held(&view.hand, hazard);
-            if let Action::CoupFourre(s) = a {
-                self.forget_safety(s);
+            if let Action::CoupFourre(s) = a
+                && let Some(state) = Knowledge::sample(view, decision)
+                && let Some(seat) = state.rules().seat(view.seat)
+            {
+                self.note_coup(&Knowledge::new(&state, seat), s);
             }
             return a;
         }
@@ -1430,6 +1455,54 @@ mod tests {
         assert_eq!(bot.decide_state(&state, seat0()), Action::Extend(true));
     }
 
+    /// After a coup fourré BSD's blank slots are the first two (the card
+    /// of slot 1 fills the safety's slot) and take the two cards drawn, so
+    /// of two hazards worth the same it plays the one it held, not the one
+    /// it drew.
+    #[test]
+    fn the_hand_order_after_a_coup_fourre_is_bsd_s() {
+        let mut deck = vec![Card::D25; 30];
+        deck.extend([Card::FlatTire, Card::D75]);
+        let mut state = scenario()
+            .hand(
+                0,
+                &[
+                    Card::OutOfGas,
+                    Card::D100,
+                    Card::RightOfWay,
+                    Card::D75,
+                    Card::D50,
+                    Card::D25,
+                ],
+            )
+            .battle(0, &[Card::Go])
+            .speed(0, &[Card::SpeedLimit])
+            .distance(0, &[Card::D100])
+            .battle(1, &[Card::Go])
+            .distance(1, &[Card::D100])
+            .deck(&deck)
+            .phase(Phase::CoupFourre {
+                seat: seat0(),
+                hazard: Card::SpeedLimit,
+                attacker: mille_engine::Rules::new(GameConfig::default())
+                    .expect("config")
+                    .seat(1)
+                    .expect("seat 1"),
+            })
+            .build();
+        let mut bot = ClassicBot::new(1);
+        let coup = bot.decide_state(&state, seat0());
+        assert_eq!(coup, Action::CoupFourre(Card::RightOfWay));
+        state.apply(coup).expect("legal");
+        assert_eq!(
+            bot.decide_state(&state, seat0()),
+            Action::Play {
+                card: Card::OutOfGas,
+                team: 1
+            }
+        );
+    }
+
     /// A reseeded bot keeps its memory (the search starts every seat's
     /// player from it) and draws its late safeties from the new seed.
     #[test]
@@ -1514,7 +1587,7 @@ mod tests {
                             let memory = |b: &ClassicBot| {
                                 let mut b = b.clone();
                                 let k = Knowledge::new(&state, s);
-                                let slots = b.arrange(&k);
+                                let slots = b.arrange(&k, true);
                                 (b.numgos, slots)
                             };
                             assert_eq!(memory(&fresh), memory(bot), "deal {deal}, turn {turns}");
