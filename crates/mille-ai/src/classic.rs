@@ -11,7 +11,7 @@
 //! the order of its hand as BSD's seven slots hold it (which card wins a
 //! tie), and the distance card that reached 700 (counted by the extension
 //! decision). A bot started mid-hand rebuilds the hand's memory when it is
-//! shown its own turns of the hand ([`Bot::observe`]); the `need` growth
+//! shown its own turns of the hand (`Bot::watch`); the `need` growth
 //! of earlier hands it cannot know.
 //!
 //! [`ClassicBot::sharpened`] is the same procedure with three weights
@@ -525,7 +525,14 @@ impl ClassicBot {
                     *o = Some(c);
                 }
             }
-            let new: Vec<Card> = left.iter().flatten().copied().collect();
+            // The cards drawn since, in the engine's order (the order drawn).
+            let mut new = [Card::D25; SLOTS];
+            let mut drawn = 0;
+            for &c in left.iter().flatten() {
+                new[drawn] = c;
+                drawn += 1;
+            }
+            let new = &new[..drawn];
             let gaps = out.iter().filter(|s| s.is_none()).count();
             if new.len() <= gaps {
                 for (n, &c) in new.iter().enumerate() {
