@@ -1510,6 +1510,101 @@ mod tests {
         );
     }
 
+    /// BSD's `canplay` refuses a Speed Limit on an opponent within 50
+    /// miles of the end: with nothing else to play it is a discard turn, and
+    /// the limit (worth 1 then) goes.
+    #[test]
+    fn no_speed_limit_within_50_of_the_end() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::SpeedLimit,
+                        Card::D200,
+                        Card::D200,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D75,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Stop])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(
+                    1,
+                    &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D75],
+                ),
+            40,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Discard(Card::SpeedLimit)
+        );
+    }
+
+    /// With Right of Way in hand BSD keeps a Go at 2 and an End of Limit at
+    /// 1, so the End of Limit goes.
+    #[test]
+    fn go_is_worth_two_with_right_of_way_in_hand() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::EndOfLimit,
+                        Card::Go,
+                        Card::RightOfWay,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D75,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Accident])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D100]),
+            80,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Discard(Card::EndOfLimit)
+        );
+    }
+
+    /// When discarding, BSD divides a remedy's worth by the square of the
+    /// copies still counted: the first of two Gasolines is worth 3 and goes
+    /// before a 75.
+    #[test]
+    fn a_second_remedy_is_worth_a_quarter() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::Gasoline,
+                        Card::Gasoline,
+                        Card::D50,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D200,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Stop])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D100]),
+            40,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Discard(Card::Gasoline)
+        );
+    }
+
     /// A reseeded bot keeps its memory (the search starts every seat's
     /// player from it) and draws its late safeties from the new seed.
     #[test]
