@@ -11,7 +11,7 @@
 //! the order of its hand as BSD's seven slots hold it (which card wins a
 //! tie), and the distance card that reached 700 (counted by the extension
 //! decision). A bot started mid-hand rebuilds the hand's memory when it is
-//! shown its own turns of the hand ([`Bot::observe`]); the `need` growth
+//! shown its own turns of the hand (`Bot::watch`); the `need` growth
 //! of earlier hands it cannot know.
 //!
 //! [`ClassicBot::sharpened`] is the same procedure with three weights
@@ -525,7 +525,14 @@ impl ClassicBot {
                     *o = Some(c);
                 }
             }
-            let new: Vec<Card> = left.iter().flatten().copied().collect();
+            // The cards drawn since, in the engine's order (the order drawn).
+            let mut new = [Card::D25; SLOTS];
+            let mut drawn = 0;
+            for &c in left.iter().flatten() {
+                new[drawn] = c;
+                drawn += 1;
+            }
+            let new = &new[..drawn];
             let gaps = out.iter().filter(|s| s.is_none()).count();
             if new.len() <= gaps {
                 for (n, &c) in new.iter().enumerate() {
@@ -1500,6 +1507,101 @@ mod tests {
                 card: Card::OutOfGas,
                 team: 1
             }
+        );
+    }
+
+    /// BSD's `canplay` refuses a Speed Limit on an opponent within 50
+    /// miles of the end: with nothing else to play it is a discard turn, and
+    /// the limit (worth 1 then) goes.
+    #[test]
+    fn no_speed_limit_within_50_of_the_end() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::SpeedLimit,
+                        Card::D200,
+                        Card::D200,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D75,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Stop])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(
+                    1,
+                    &[Card::D200, Card::D200, Card::D100, Card::D100, Card::D75],
+                ),
+            40,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Discard(Card::SpeedLimit)
+        );
+    }
+
+    /// With Right of Way in hand BSD keeps a Go at 2 and an End of Limit at
+    /// 1, so the End of Limit goes.
+    #[test]
+    fn go_is_worth_two_with_right_of_way_in_hand() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::EndOfLimit,
+                        Card::Go,
+                        Card::RightOfWay,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D75,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Accident])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D100]),
+            80,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Discard(Card::EndOfLimit)
+        );
+    }
+
+    /// When discarding, BSD divides a remedy's worth by the square of the
+    /// copies still counted: the first of two Gasolines is worth 3 and goes
+    /// before a 75.
+    #[test]
+    fn a_second_remedy_is_worth_a_quarter() {
+        let state = turn_of_seat0(
+            scenario()
+                .hand(
+                    0,
+                    &[
+                        Card::Gasoline,
+                        Card::Gasoline,
+                        Card::D50,
+                        Card::D100,
+                        Card::D100,
+                        Card::D75,
+                        Card::D200,
+                    ],
+                )
+                .battle(0, &[Card::Go, Card::Stop])
+                .distance(0, &[Card::D100])
+                .battle(1, &[Card::Go])
+                .distance(1, &[Card::D100]),
+            40,
+        );
+        assert_eq!(
+            ClassicBot::new(1).decide_state(&state, seat0()),
+            Action::Discard(Card::Gasoline)
         );
     }
 
