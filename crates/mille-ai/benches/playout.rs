@@ -7,7 +7,7 @@
 //! averaged over the set (criterion's throughput: elements are positions
 //! or hands).
 
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mille_ai::ClassicBot;
 use mille_ai::knowledge::Knowledge;
 use mille_engine::view::{Decision, determinize_for};
@@ -134,26 +134,36 @@ fn steps(c: &mut Criterion) {
 }
 
 fn hands(c: &mut Criterion) {
-    let mut group = c.benchmark_group("playout_hand");
-    group
-        .throughput(Throughput::Elements(1))
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4));
     for (name, config) in [("bsd2", GameConfig::default()), ("classic4", FOUR_CLASSIC)] {
-        let start = State::new(config, 11).expect("config");
         let bots: Vec<ClassicBot> = (0..u64::from(config.players))
             .map(ClassicBot::new)
             .collect();
-        group.bench_function(name, |b| {
-            // The same deal and the same bots every time: one fixed hand.
-            b.iter_batched_ref(
-                || bots.clone(),
-                |fresh| black_box(play_hand(&start, fresh)),
-                BatchSize::SmallInput,
-            )
-        });
+        // One fixed deal (11: a short hand of 81 actions at 2 players, 85
+        // at 4), and sixteen deals in turn (0..16): one hand played again
+        // and again runs faster per action than play-outs, which never
+        // repeat a hand (the branch predictor learns it).
+        let one = [State::new(config, 11).expect("config")];
+        let sixteen: Vec<State> = (0..16)
+            .map(|d| State::new(config, d).expect("config"))
+            .collect();
+        let mut group = c.benchmark_group(format!("playout_hand/{name}"));
+        group
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(4));
+        for (label, deals) in [("deal11", &one[..]), ("deals0to15", &sixteen[..])] {
+            group.throughput(Throughput::Elements(deals.len() as u64));
+            group.bench_function(label, |b| {
+                // The same bots (memory and random draws) for every hand;
+                // their copy (a few hundred bytes) is timed with the hand.
+                b.iter(|| {
+                    for start in deals {
+                        black_box(play_hand(start, &mut bots.clone()));
+                    }
+                })
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, steps, hands);
