@@ -30,11 +30,14 @@ pub struct Knowledge<'a> {
     /// The legal actions when the state waits for the seat's turn decision
     /// (empty otherwise).
     legal: ActionList,
-    /// Per card kind, the play [`Knowledge::playable`] answers (worked out
-    /// once: the classic bot asks it many times a decision, in play-outs).
-    plays: [Option<Action>; KINDS],
-    /// Per card kind, whether discarding it is legal (likewise).
-    discards: [bool; KINDS],
+    /// The card kinds [`Knowledge::playable`] answers with a play, one bit
+    /// per [`Card`] (worked out once: the classic bot asks it many times a
+    /// decision, in play-outs), and the team each is played on.
+    plays: u32,
+    targets: [u8; KINDS],
+    /// The card kinds that may be discarded, one bit per [`Card`]
+    /// (likewise).
+    discards: u32,
 }
 
 impl<'a> Knowledge<'a> {
@@ -44,31 +47,29 @@ impl<'a> Knowledge<'a> {
         let mut held = CardCounts::default();
         held.add_all(hand.iter().copied());
         let mut seen = held;
-        seen.add_counts(state.discard_counts());
-        for t in 0..state.rules().teams {
-            state.tableau(t).count_into(&mut seen);
-        }
+        // The tableaux and the discards, counted by the state as cards land.
+        seen.add_counts(state.public_counts());
         let mut legal = ActionList::default();
         if matches!(state.phase(), Phase::Turn { seat: s, drawn: true } if s == seat) {
             state.legal_actions(&mut legal);
         }
         // A hazard goes on the opponent with the most miles (the lowest
         // team number among equals).
-        let mut plays: [Option<Action>; KINDS] = [None; KINDS];
-        let rank = |a: Action| match a {
-            Action::Play { team: target, .. } => (state.tableau(target).miles, u8::MAX - target),
-            _ => (0, 0),
-        };
-        let mut discards = [false; KINDS];
+        // Bit sets and a small table rather than an array of actions: the
+        // knowledge is built at every decision of every play-out.
+        let (mut plays, mut targets, mut discards) = (0u32, [0u8; KINDS], 0u32);
+        let rank = |team: u8| (state.tableau(team).miles, u8::MAX - team);
         for &a in legal.iter() {
             match a {
-                Action::Play { card, .. } => {
-                    let slot = &mut plays[card.index()];
-                    if slot.is_none_or(|b| rank(a) >= rank(b)) {
-                        *slot = Some(a);
+                Action::Play { card, team } => {
+                    let bit = 1 << card as u32;
+                    let slot = &mut targets[card.index()];
+                    if plays & bit == 0 || rank(team) >= rank(*slot) {
+                        *slot = team;
                     }
+                    plays |= bit;
                 }
-                Action::Discard(card) => discards[card.index()] = true,
+                Action::Discard(card) => discards |= 1 << card as u32,
                 _ => {}
             }
         }
@@ -80,6 +81,7 @@ impl<'a> Knowledge<'a> {
             team: state.team_of(seat),
             legal,
             plays,
+            targets,
             discards,
         }
     }
@@ -184,11 +186,14 @@ impl<'a> Knowledge<'a> {
     /// The play of `card` if it is legal now (a hazard on the opponent with
     /// the most miles).
     pub fn playable(&self, card: Card) -> Option<Action> {
-        self.plays[card.index()]
+        (self.plays & 1 << card as u32 != 0).then(|| Action::Play {
+            card,
+            team: self.targets[card.index()],
+        })
     }
     /// Whether discarding `card` is legal now.
     pub fn discardable(&self, card: Card) -> bool {
-        self.discards[card.index()]
+        self.discards & 1 << card as u32 != 0
     }
     /// Miles of the distance cards in a hand.
     pub fn hand_miles(hand: &[Card]) -> u16 {

@@ -232,6 +232,47 @@ mod tests {
     use rand_core::SeedableRng;
     use std::collections::BTreeSet;
 
+    /// The public counts kept as cards are played equal a recount of the
+    /// tableaux and the discards after every action of random games (coups
+    /// fourrés, extensions and new hands included), at every table size.
+    #[test]
+    fn public_counts_match_a_recount() {
+        use crate::rules::RulesetId;
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut coups = 0;
+        for (i, (rules, players)) in [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Classic, 3),
+            (RulesetId::Classic, 4),
+            (RulesetId::Classic, 6),
+            (RulesetId::Milebones, 2),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let config = GameConfig {
+                rules,
+                players,
+                stacking: false,
+            };
+            let mut state = State::new(config, i as u64).expect("config");
+            for _ in 0..20_000 {
+                if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
+                    state.apply_unchecked(Action::NextHand);
+                    state.apply_unchecked(Action::NextGame);
+                } else if let Action::CoupFourre(_) = state.step_random(&mut rng) {
+                    coups += 1;
+                }
+                let mut recount = *state.discard_counts();
+                for t in 0..state.rules().teams {
+                    state.tableau(t).count_into(&mut recount);
+                }
+                assert_eq!(state.public_counts(), &recount, "{:?}", state.phase);
+            }
+        }
+        assert!(coups > 10, "only {coups} coups fourrés played");
+    }
+
     #[test]
     fn select_bit_finds_every_set_bit_in_order() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;

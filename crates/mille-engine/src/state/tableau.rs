@@ -221,10 +221,17 @@ impl Tableau {
 impl State {
     /// Recomputes every side's cached status (after building a position or
     /// changing the target).
+    /// Also recounts the public cards ([`State::public_counts`]) from the
+    /// tableaux and the discards.
     pub(crate) fn refresh_all(&mut self) {
         for team in 0..MAX_TEAMS as u8 {
             self.refresh_side(team);
         }
+        let mut public = *self.discards.counts();
+        for t in &self.tableaux[..usize::from(self.rules.teams).min(MAX_TEAMS)] {
+            t.count_into(&mut public);
+        }
+        self.public = public;
     }
 
     /// Recomputes a side's cached status after cards landed on it.
