@@ -171,17 +171,7 @@ impl<'a> Knowledge<'a> {
     }
     /// Whether a side could complete the trip with one distance card.
     pub fn one_card_from_end(&self, team: u8) -> bool {
-        let t = self.state.tableau(team);
-        if !t.can_go(self.rules()) {
-            return false;
-        }
-        let room = self.target().saturating_sub(t.miles);
-        match room {
-            25 | 50 => true,
-            75 | 100 => !t.limited(),
-            200 => !t.limited() && t.two_hundreds() < 2,
-            _ => false,
-        }
+        self.state.one_card_from_end(team)
     }
     /// The play of `card` if it is legal now (a hazard on the opponent with
     /// the most miles).

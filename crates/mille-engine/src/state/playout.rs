@@ -273,6 +273,54 @@ mod tests {
         assert!(coups > 10, "only {coups} coups fourrés played");
     }
 
+    /// The cached answer of [`State::one_card_from_end`] equals the rule
+    /// worked out from the tableau, for every side (and one not at the
+    /// table) after every action of random games, extensions included.
+    #[test]
+    fn one_card_from_end_matches_the_rule() {
+        use crate::rules::RulesetId;
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut close = 0;
+        for (i, (rules, players)) in [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Classic, 3),
+            (RulesetId::Classic, 4),
+            (RulesetId::Classic, 6),
+            (RulesetId::Milebones, 2),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let config = GameConfig {
+                rules,
+                players,
+                stacking: i == 2,
+            };
+            let mut state = State::new(config, i as u64).expect("config");
+            for _ in 0..20_000 {
+                if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
+                    state.apply_unchecked(Action::NextHand);
+                    state.apply_unchecked(Action::NextGame);
+                } else {
+                    state.step_random(&mut rng);
+                }
+                for team in 0..=state.rules().teams {
+                    let t = state.tableau(team);
+                    let rule = t.can_go(state.rules())
+                        && match state.target().saturating_sub(t.miles) {
+                            25 | 50 => true,
+                            75 | 100 => !t.limited(),
+                            200 => !t.limited() && t.two_hundreds() < 2,
+                            _ => false,
+                        };
+                    assert_eq!(state.one_card_from_end(team), rule, "team {team}");
+                    close += usize::from(rule);
+                }
+            }
+        }
+        assert!(close > 1000, "only {close} sides one card from the end");
+    }
+
     #[test]
     fn select_bit_finds_every_set_bit_in_order() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;

@@ -234,6 +234,29 @@ impl State {
         self.public = public;
     }
 
+    /// Whether a side could complete the trip with one distance card now:
+    /// it may go, and a card of exactly the miles left may be played (not
+    /// above 50 under a Speed Limit, not a third 200); never for a side
+    /// not at the table. Read from the status cached when cards landed,
+    /// as the computer players ask it at every decision of their
+    /// play-outs.
+    #[inline]
+    pub fn one_card_from_end(&self, team: u8) -> bool {
+        let Some(t) = self.tableaux.get(usize::from(team)) else {
+            return false;
+        };
+        let room = self.target.saturating_sub(t.miles);
+        let finish = match room {
+            25 => bit(Card::D25),
+            50 => bit(Card::D50),
+            75 => bit(Card::D75),
+            100 => bit(Card::D100),
+            200 => bit(Card::D200),
+            _ => 0,
+        };
+        team < self.rules.teams && t.fast.own & finish != 0
+    }
+
     /// Recomputes a side's cached status after cards landed on it.
     #[inline]
     pub(crate) fn refresh_side(&mut self, team: u8) {
