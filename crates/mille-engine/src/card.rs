@@ -163,10 +163,13 @@ impl Card {
     /// True for the hazards that go on the battle pile (not Speed Limit).
     #[inline]
     pub const fn is_battle_hazard(self) -> bool {
-        matches!(
-            self,
-            Card::OutOfGas | Card::FlatTire | Card::Accident | Card::Stop
-        )
+        // A bit test, no branch: the computer players count these over
+        // whole piles at every decision of their play-outs.
+        const BATTLE: u32 = 1 << Card::OutOfGas as u32
+            | 1 << Card::FlatTire as u32
+            | 1 << Card::Accident as u32
+            | 1 << Card::Stop as u32;
+        BATTLE >> (self as u32) & 1 != 0
     }
 
     /// The remedy that repairs this hazard.
@@ -398,6 +401,19 @@ impl CardCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bit test picks exactly the four hazards of the battle pile.
+    #[test]
+    fn battle_hazards_are_the_four_stopping_hazards() {
+        let battle: Vec<Card> = Card::ALL
+            .into_iter()
+            .filter(|c| c.is_battle_hazard())
+            .collect();
+        assert_eq!(
+            battle,
+            [Card::OutOfGas, Card::FlatTire, Card::Accident, Card::Stop]
+        );
+    }
 
     /// The word-wise total equals a plain sum, full counts included.
     #[test]
