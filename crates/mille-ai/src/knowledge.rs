@@ -44,8 +44,7 @@ impl<'a> Knowledge<'a> {
     /// What `seat` knows in `state`.
     pub fn new(state: &'a State, seat: Seat) -> Knowledge<'a> {
         let hand = state.hand(seat);
-        let mut held = CardCounts::default();
-        held.add_all(hand.iter().copied());
+        let held = *state.hand_counts(seat);
         let mut seen = held;
         // The tableaux and the discards, counted by the state as cards land.
         seen.add_counts(state.public_counts());

@@ -191,6 +191,17 @@ impl State {
             _ => &[],
         }
     }
+    /// A seat's hand counted per kind (nothing for a seat not at the
+    /// table): kept as cards come and go, as the computer players count
+    /// their hand at every decision of their play-outs.
+    #[inline]
+    pub fn hand_counts(&self, seat: Seat) -> &CardCounts {
+        static NONE: CardCounts = CardCounts([0; crate::card::KINDS]);
+        match self.hands.get(seat.index()) {
+            Some(h) if seat.number() < self.rules.seats => h.counts(),
+            _ => &NONE,
+        }
+    }
     /// A side's tableau (an empty one for a side not at the table).
     #[inline]
     pub fn tableau(&self, team: u8) -> &Tableau {
