@@ -3,9 +3,10 @@
 //! classic decision, drawing a determinization) over a fixed set of
 //! positions, and whole play-out hands from fixed deals (2-player `bsd`,
 //! 4-player `classic`) with the classic bot in every seat, as the search
-//! plays them. Each per-position figure is the time of one position,
-//! averaged over the set (criterion's throughput: elements are positions
-//! or hands).
+//! plays them. Criterion's time is that of the whole set; its throughput
+//! (elements: positions or hands) gives the figure of one. The positions
+//! are real states of classic self-play, which is what a play-out meets:
+//! a determinized state played on.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mille_ai::ClassicBot;
