@@ -49,27 +49,29 @@ impl<'a> Knowledge<'a> {
         // The tableaux and the discards, counted by the state as cards land.
         seen.add_counts(state.public_counts());
         let mut legal = ActionList::default();
-        if matches!(state.phase(), Phase::Turn { seat: s, drawn: true } if s == seat) {
-            state.legal_actions(&mut legal);
-        }
-        // A hazard goes on the opponent with the most miles (the lowest
-        // team number among equals).
         // Bit sets and a small table rather than an array of actions: the
         // knowledge is built at every decision of every play-out.
-        let (mut plays, mut targets, mut discards) = (0u32, [0u8; KINDS], 0u32);
-        let rank = |team: u8| (state.tableau(team).miles, u8::MAX - team);
-        for &a in legal.iter() {
-            match a {
-                Action::Play { card, team } => {
-                    let bit = 1 << card as u32;
-                    let slot = &mut targets[card.index()];
-                    if plays & bit == 0 || rank(team) >= rank(*slot) {
-                        *slot = team;
+        let team = state.team_of(seat);
+        let (mut plays, mut targets, mut discards) = (0u32, [team; KINDS], 0u32);
+        if matches!(state.phase(), Phase::Turn { seat: s, drawn: true } if s == seat) {
+            state.legal_actions(&mut legal);
+            let kinds = state.turn_kinds(seat);
+            plays = kinds.own;
+            discards = kinds.discard;
+            // A hazard goes on the opponent with the most miles (the lowest
+            // team number among equals: a later team must have more).
+            for (t, &attack) in (0..).zip(&kinds.attack) {
+                let miles = state.tableau(t).miles;
+                let mut hazards = attack;
+                while hazards != 0 {
+                    let bit = hazards & hazards.wrapping_neg();
+                    hazards &= hazards - 1;
+                    let slot = &mut targets[bit.trailing_zeros() as usize];
+                    if plays & bit == 0 || miles > state.tableau(*slot).miles {
+                        *slot = t;
                     }
                     plays |= bit;
                 }
-                Action::Discard(card) => discards |= 1 << card as u32,
-                _ => {}
             }
         }
         Knowledge {
@@ -77,7 +79,7 @@ impl<'a> Knowledge<'a> {
             state,
             hand,
             held,
-            team: state.team_of(seat),
+            team,
             legal,
             plays,
             targets,
@@ -190,5 +192,70 @@ impl<'a> Knowledge<'a> {
             .filter(|c| c.kind() == Kind::Distance)
             .map(|c| c.miles())
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_engine::{GameConfig, RulesetId};
+
+    /// The plays and discards read from the bit sets are those of the legal
+    /// list: a hazard on the opponent with the most miles (the lowest team
+    /// number among equals), at every table size.
+    #[test]
+    fn plays_and_discards_are_the_legal_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut choices = 0;
+        for (rules, players) in [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Classic, 3),
+            (RulesetId::Classic, 4),
+            (RulesetId::Classic, 6),
+        ] {
+            let config = GameConfig {
+                rules,
+                players,
+                stacking: false,
+            };
+            let mut state = State::new(config, u64::from(players)).expect("config");
+            for _ in 0..6000 {
+                if let Phase::Turn { seat, drawn: true } = state.phase() {
+                    let k = Knowledge::new(&state, seat);
+                    for card in Card::ALL {
+                        let rank = |a: &Action| match *a {
+                            Action::Play { team, .. } => {
+                                (state.tableau(team).miles, u8::MAX - team)
+                            }
+                            _ => (0, 0),
+                        };
+                        let listed = k
+                            .legal()
+                            .iter()
+                            .filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card))
+                            .max_by_key(|a| rank(a))
+                            .copied();
+                        assert_eq!(k.playable(card), listed, "{card:?}");
+                        let discard = k.legal().contains(&Action::Discard(card));
+                        assert_eq!(k.discardable(card), discard, "{card:?}");
+                        choices += usize::from(listed.is_some());
+                    }
+                }
+                match state.phase() {
+                    Phase::HandOver | Phase::GameOver => {
+                        let next = if state.phase() == Phase::HandOver {
+                            Action::NextHand
+                        } else {
+                            Action::NextGame
+                        };
+                        state.apply(next).expect("legal");
+                    }
+                    _ => {
+                        state.step_random(&mut rng);
+                    }
+                }
+            }
+        }
+        assert!(choices > 10_000, "only {choices} plays checked");
     }
 }

@@ -21,6 +21,7 @@ use crate::seat::Seat;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
+pub use legality::TurnKinds;
 pub use shuffle::bounded;
 pub(crate) use shuffle::shuffle;
 pub use tableau::Tableau;

@@ -382,6 +382,22 @@ mod tests {
                         state.legal_actions(&mut list);
                         let listed: BTreeSet<String> = list.iter().map(|a| a.to_string()).collect();
                         assert_eq!(chosen, listed, "{:?}", state.phase);
+                        // The same, as bit sets per card kind.
+                        let kinds = state.turn_kinds(seat);
+                        let mut from_list = super::super::TurnKinds::default();
+                        for &a in list.iter() {
+                            match a {
+                                Action::Play { card, team } if team == own => {
+                                    from_list.own |= 1 << card as u32;
+                                }
+                                Action::Play { card, team } => {
+                                    from_list.attack[usize::from(team)] |= 1 << card as u32;
+                                }
+                                Action::Discard(card) => from_list.discard |= 1 << card as u32,
+                                _ => {}
+                            }
+                        }
+                        assert_eq!(kinds, from_list, "{:?}", state.phase);
                     }
                     if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
                         state.apply_unchecked(Action::NextHand);
