@@ -30,46 +30,48 @@ pub struct Knowledge<'a> {
     /// The legal actions when the state waits for the seat's turn decision
     /// (empty otherwise).
     legal: ActionList,
-    /// Per card kind, the play [`Knowledge::playable`] answers (worked out
-    /// once: the classic bot asks it many times a decision, in play-outs).
-    plays: [Option<Action>; KINDS],
-    /// Per card kind, whether discarding it is legal (likewise).
-    discards: [bool; KINDS],
+    /// The card kinds [`Knowledge::playable`] answers with a play, one bit
+    /// per [`Card`] (worked out once: the classic bot asks it many times a
+    /// decision, in play-outs), and the team each is played on.
+    plays: u32,
+    targets: [u8; KINDS],
+    /// The card kinds that may be discarded, one bit per [`Card`]
+    /// (likewise).
+    discards: u32,
 }
 
 impl<'a> Knowledge<'a> {
     /// What `seat` knows in `state`.
     pub fn new(state: &'a State, seat: Seat) -> Knowledge<'a> {
         let hand = state.hand(seat);
-        let mut held = CardCounts::default();
-        held.add_all(hand.iter().copied());
+        let held = *state.hand_counts(seat);
         let mut seen = held;
-        seen.add_counts(state.discard_counts());
-        for t in 0..state.rules().teams {
-            state.tableau(t).count_into(&mut seen);
-        }
+        // The tableaux and the discards, counted by the state as cards land.
+        seen.add_counts(state.public_counts());
         let mut legal = ActionList::default();
+        // Bit sets and a small table rather than an array of actions: the
+        // knowledge is built at every decision of every play-out.
+        let team = state.team_of(seat);
+        let (mut plays, mut targets, mut discards) = (0u32, [team; KINDS], 0u32);
         if matches!(state.phase(), Phase::Turn { seat: s, drawn: true } if s == seat) {
             state.legal_actions(&mut legal);
-        }
-        // A hazard goes on the opponent with the most miles (the lowest
-        // team number among equals).
-        let mut plays: [Option<Action>; KINDS] = [None; KINDS];
-        let rank = |a: Action| match a {
-            Action::Play { team: target, .. } => (state.tableau(target).miles, u8::MAX - target),
-            _ => (0, 0),
-        };
-        let mut discards = [false; KINDS];
-        for &a in legal.iter() {
-            match a {
-                Action::Play { card, .. } => {
-                    let slot = &mut plays[card.index()];
-                    if slot.is_none_or(|b| rank(a) >= rank(b)) {
-                        *slot = Some(a);
+            let kinds = state.turn_kinds(seat);
+            plays = kinds.own;
+            discards = kinds.discard;
+            // A hazard goes on the opponent with the most miles (the lowest
+            // team number among equals: a later team must have more).
+            for (t, &attack) in (0..).zip(&kinds.attack) {
+                let miles = state.tableau(t).miles;
+                let mut hazards = attack;
+                while hazards != 0 {
+                    let bit = hazards & hazards.wrapping_neg();
+                    hazards &= hazards - 1;
+                    let slot = &mut targets[bit.trailing_zeros() as usize];
+                    if plays & bit == 0 || miles > state.tableau(*slot).miles {
+                        *slot = t;
                     }
+                    plays |= bit;
                 }
-                Action::Discard(card) => discards[card.index()] = true,
-                _ => {}
             }
         }
         Knowledge {
@@ -77,9 +79,10 @@ impl<'a> Knowledge<'a> {
             state,
             hand,
             held,
-            team: state.team_of(seat),
+            team,
             legal,
             plays,
+            targets,
             discards,
         }
     }
@@ -169,26 +172,19 @@ impl<'a> Knowledge<'a> {
     }
     /// Whether a side could complete the trip with one distance card.
     pub fn one_card_from_end(&self, team: u8) -> bool {
-        let t = self.state.tableau(team);
-        if !t.can_go(self.rules()) {
-            return false;
-        }
-        let room = self.target().saturating_sub(t.miles);
-        match room {
-            25 | 50 => true,
-            75 | 100 => !t.limited(),
-            200 => !t.limited() && t.two_hundreds() < 2,
-            _ => false,
-        }
+        self.state.one_card_from_end(team)
     }
     /// The play of `card` if it is legal now (a hazard on the opponent with
     /// the most miles).
     pub fn playable(&self, card: Card) -> Option<Action> {
-        self.plays[card.index()]
+        (self.plays & 1 << card as u32 != 0).then(|| Action::Play {
+            card,
+            team: self.targets[card.index()],
+        })
     }
     /// Whether discarding `card` is legal now.
     pub fn discardable(&self, card: Card) -> bool {
-        self.discards[card.index()]
+        self.discards & 1 << card as u32 != 0
     }
     /// Miles of the distance cards in a hand.
     pub fn hand_miles(hand: &[Card]) -> u16 {
@@ -196,5 +192,70 @@ impl<'a> Knowledge<'a> {
             .filter(|c| c.kind() == Kind::Distance)
             .map(|c| c.miles())
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mille_engine::{GameConfig, RulesetId};
+
+    /// The plays and discards read from the bit sets are those of the legal
+    /// list: a hazard on the opponent with the most miles (the lowest team
+    /// number among equals), at every table size.
+    #[test]
+    fn plays_and_discards_are_the_legal_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut choices = 0;
+        for (rules, players) in [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Classic, 3),
+            (RulesetId::Classic, 4),
+            (RulesetId::Classic, 6),
+        ] {
+            let config = GameConfig {
+                rules,
+                players,
+                stacking: false,
+            };
+            let mut state = State::new(config, u64::from(players)).expect("config");
+            for _ in 0..6000 {
+                if let Phase::Turn { seat, drawn: true } = state.phase() {
+                    let k = Knowledge::new(&state, seat);
+                    for card in Card::ALL {
+                        let rank = |a: &Action| match *a {
+                            Action::Play { team, .. } => {
+                                (state.tableau(team).miles, u8::MAX - team)
+                            }
+                            _ => (0, 0),
+                        };
+                        let listed = k
+                            .legal()
+                            .iter()
+                            .filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card))
+                            .max_by_key(|a| rank(a))
+                            .copied();
+                        assert_eq!(k.playable(card), listed, "{card:?}");
+                        let discard = k.legal().contains(&Action::Discard(card));
+                        assert_eq!(k.discardable(card), discard, "{card:?}");
+                        choices += usize::from(listed.is_some());
+                    }
+                }
+                match state.phase() {
+                    Phase::HandOver | Phase::GameOver => {
+                        let next = if state.phase() == Phase::HandOver {
+                            Action::NextHand
+                        } else {
+                            Action::NextGame
+                        };
+                        state.apply(next).expect("legal");
+                    }
+                    _ => {
+                        state.step_random(&mut rng);
+                    }
+                }
+            }
+        }
+        assert!(choices > 10_000, "only {choices} plays checked");
     }
 }

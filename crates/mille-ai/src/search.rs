@@ -18,7 +18,7 @@
 use crate::inference::HandTracker;
 use crate::{ClassicBot, fallback_action, policy};
 use mille_engine::view::{Decision, determinize_for, legal_actions_in_view};
-use mille_engine::{Action, ActionList, Kind, Phase, State, ToAct, View};
+use mille_engine::{Action, ActionList, Kind, Phase, State, View};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -428,6 +428,9 @@ impl Tree {
         let rounds = (usize::BITS - (survivors.len() - 1).leading_zeros()).max(1);
         let per_round = (iterations / rounds).max(1);
         let mut path: Vec<u32> = Vec::with_capacity(64);
+        // Each play-out's players, made again from `template` every time.
+        let mut players: Players = template.clone();
+        let seats = usize::from(probe.rules().seats);
         let mut done = 0u32;
         'rounds: for round in 0..rounds {
             let samples = (per_round / survivors.len() as u32).max(1);
@@ -445,7 +448,7 @@ impl Tree {
                 for &child in &survivors {
                     let mut state = base.clone();
                     let mut r = ChaCha8Rng::seed_from_u64(det_seed ^ 0x5DEE_CE66_D1CE_4E5B);
-                    let mut players = reseeded(template, &mut r);
+                    reseed(&mut players, template, seats, &mut r);
                     tree.nodes[child as usize].avail += 1;
                     state.apply_unchecked(tree.nodes[child as usize].action);
                     path.clear();
@@ -671,10 +674,15 @@ impl Tree {
 fn rollout(state: &mut State, players: &mut Players) {
     // The guard only matters for a broken state; a hand is far shorter.
     for _ in 0..2000 {
-        let ToAct::Seat(seat) = state.to_act() else {
-            return;
+        let a = match state.phase() {
+            // Every player draws when it has not (and remembers nothing of
+            // it): no need to ask.
+            Phase::Turn { drawn: false, .. } => Action::Draw,
+            Phase::Turn { seat, .. }
+            | Phase::CoupFourre { seat, .. }
+            | Phase::Extension { seat } => players[usize::from(seat)].decide_state(state, seat),
+            Phase::HandOver | Phase::GameOver => return,
         };
-        let a = players[usize::from(seat)].decide_state(state, seat);
         state.apply_unchecked(a);
     }
 }
@@ -684,10 +692,14 @@ fn rollout(state: &mut State, players: &mut Players) {
 /// memory that seat's player has by the decision.
 pub type Players = [ClassicBot; mille_engine::rules::MAX_SEATS];
 
-/// The players of one iteration: `template`'s, their late-safety draws
-/// seeded from `rng` (a few nanoseconds a seat).
-fn reseeded(template: &Players, rng: &mut ChaCha8Rng) -> Players {
-    std::array::from_fn(|seat| template[seat].reseeded(rng.next_u64()))
+/// Makes the players of the first `seats` seats of one iteration again:
+/// `template`'s, their late-safety draws seeded from `rng` (seat by seat,
+/// one number each). The seats not at the table are never asked, so they
+/// are left as they are (each would cost a seeding and a copy).
+fn reseed(players: &mut Players, template: &Players, seats: usize, rng: &mut ChaCha8Rng) {
+    for (player, t) in players.iter_mut().zip(template).take(seats) {
+        *player = t.reseeded(rng.next_u64());
+    }
 }
 
 enum Step {

@@ -163,10 +163,13 @@ impl Card {
     /// True for the hazards that go on the battle pile (not Speed Limit).
     #[inline]
     pub const fn is_battle_hazard(self) -> bool {
-        matches!(
-            self,
-            Card::OutOfGas | Card::FlatTire | Card::Accident | Card::Stop
-        )
+        // A bit test, no branch: the computer players count these over
+        // whole piles at every decision of their play-outs.
+        const BATTLE: u32 = 1 << Card::OutOfGas as u32
+            | 1 << Card::FlatTire as u32
+            | 1 << Card::Accident as u32
+            | 1 << Card::Stop as u32;
+        BATTLE >> (self as u32) & 1 != 0
     }
 
     /// The remedy that repairs this hazard.
@@ -361,8 +364,24 @@ impl CardCounts {
         *n = n.saturating_add(1);
     }
     /// Total number of cards.
+    #[inline]
     pub fn total(&self) -> u32 {
-        self.0.iter().map(|&n| u32::from(n)).sum()
+        // Eight counts at a time as the bytes of a word (the computer
+        // players ask at every decision of their play-outs): bytes added
+        // in pairs into 16-bit lanes (at most 510 each), then the four
+        // lanes summed in the top one (at most 2040: no lane overflows).
+        const LOW_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+        let mut bytes = [0u8; 24];
+        bytes[..KINDS].copy_from_slice(&self.0);
+        let mut total = 0;
+        for chunk in bytes.chunks_exact(8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let x = u64::from_le_bytes(word);
+            let pairs = (x & LOW_BYTES) + ((x >> 8) & LOW_BYTES);
+            total += (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+        }
+        total
     }
     /// Adds every card of another count (saturating, as [`CardCounts::add`]).
     #[inline]
@@ -382,6 +401,42 @@ impl CardCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bit test picks exactly the four hazards of the battle pile.
+    #[test]
+    fn battle_hazards_are_the_four_stopping_hazards() {
+        let battle: Vec<Card> = Card::ALL
+            .into_iter()
+            .filter(|c| c.is_battle_hazard())
+            .collect();
+        assert_eq!(
+            battle,
+            [Card::OutOfGas, Card::FlatTire, Card::Accident, Card::Stop]
+        );
+    }
+
+    /// The word-wise total equals a plain sum, full counts included.
+    #[test]
+    fn total_counts_every_card() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..2000 {
+            let mut counts = CardCounts::default();
+            for n in counts.0.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Small counts, as in play, and any byte at all.
+                *n = if round % 2 == 0 {
+                    (x % 15) as u8
+                } else {
+                    x as u8
+                };
+            }
+            let plain: u32 = counts.0.iter().map(|&n| u32::from(n)).sum();
+            assert_eq!(counts.total(), plain, "{counts:?}");
+        }
+        assert_eq!(CardCounts([u8::MAX; KINDS]).total(), 255 * KINDS as u32);
+    }
 
     #[test]
     fn ids_round_trip_and_follow_protocol_order() {

@@ -180,13 +180,16 @@ impl<const N: usize> fmt::Debug for Discards<N> {
 }
 
 /// A player's hand: at most eight cards, in the order the player sees
-/// them, plus the set of card kinds held, which every turn of every
-/// play-out asks for (so it is kept up to date rather than recomputed).
+/// them, plus the set of card kinds held and their counts, which every
+/// turn of every play-out asks for (so they are kept up to date rather
+/// than recomputed).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Hand {
     cards: Pile<8>,
     /// Bit `c` is set while the hand holds at least one card `c`.
     kinds: u32,
+    /// The cards counted per kind.
+    counts: CardCounts,
 }
 
 impl Hand {
@@ -213,6 +216,11 @@ impl Hand {
     pub fn kinds(&self) -> u32 {
         self.kinds
     }
+    /// The cards counted per kind.
+    #[inline]
+    pub fn counts(&self) -> &CardCounts {
+        &self.counts
+    }
     /// Whether the hand holds a card.
     #[inline]
     pub fn contains(&self, c: Card) -> bool {
@@ -223,6 +231,8 @@ impl Hand {
     pub fn push(&mut self, c: Card) -> bool {
         let pushed = self.cards.push(c);
         self.kinds |= u32::from(pushed) << c as u32;
+        let n = &mut self.counts.0[c as usize];
+        *n = n.saturating_add(u8::from(pushed));
         pushed
     }
     /// Empties the hand.
@@ -230,6 +240,7 @@ impl Hand {
     pub fn clear(&mut self) {
         self.cards.clear();
         self.kinds = 0;
+        self.counts = CardCounts::default();
     }
     /// Slots holding `c`, as a byte mask (0x80 in byte `i` when slot `i`
     /// holds it). All eight slots are compared at once as the bytes of one
@@ -270,6 +281,8 @@ impl Hand {
     pub fn swap_remove(&mut self, i: usize) -> Card {
         let c = self.cards.swap_remove(i);
         self.kinds &= !(u32::from(self.slots_of(c) == 0) << c as u32);
+        let n = &mut self.counts.0[c as usize];
+        *n = n.saturating_sub(1);
         c
     }
     /// Removes the first copy of a card; false if absent.
@@ -283,6 +296,8 @@ impl Hand {
         // Another copy left in the hand keeps the kind.
         let others = slots & (slots - 1);
         self.kinds &= !(u32::from(others == 0) << c as u32);
+        let n = &mut self.counts.0[c as usize];
+        *n = n.saturating_sub(1);
         true
     }
 }
@@ -347,6 +362,9 @@ mod tests {
             }
             let scan = h.as_slice().iter().fold(0, |m, &c| m | 1 << c as u32);
             assert_eq!(h.kinds(), scan, "{h:?}");
+            let mut counted = CardCounts::default();
+            counted.add_all(h.as_slice().iter().copied());
+            assert_eq!(h.counts(), &counted, "{h:?}");
             for c in Card::ALL {
                 let expect = h.as_slice().iter().position(|&y| y == c);
                 assert_eq!(h.position(c), expect, "{c:?} in {h:?}");

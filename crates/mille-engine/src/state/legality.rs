@@ -178,6 +178,28 @@ impl State {
         }
     }
 
+    /// The card kinds `seat` may play and discard after its draw, as bit
+    /// sets: what [`State::legal_actions`] lists in that phase, without
+    /// the list (for a player that asks "may I play this card?" card by
+    /// card).
+    #[inline]
+    pub fn turn_kinds(&self, seat: Seat) -> TurnKinds {
+        if seat.number() >= self.rules.seats {
+            return TurnKinds::default();
+        }
+        let choices = self.turn_choices(seat);
+        let lanes = choices >> ATTACK_SHIFT;
+        let mut attack = [0; MAX_TEAMS];
+        for (t, a) in attack.iter_mut().enumerate().take(self.rules.teams.into()) {
+            *a = (((lanes >> (5 * t)) & LANE) as u32) << Card::OutOfGas as u32;
+        }
+        TurnKinds {
+            own: choices as u32 & CARD_BITS,
+            attack,
+            discard: (choices >> DISCARD_SHIFT) as u32 & CARD_BITS,
+        }
+    }
+
     /// The card kinds that may be discarded.
     #[inline(always)]
     fn discardable(&self) -> u32 {
@@ -330,6 +352,19 @@ pub(super) fn card_rule(
         },
         Kind::Safety => Ok(()),
     }
+}
+
+/// What a seat may do with each card kind after its draw
+/// ([`State::turn_kinds`]), one bit per [`Card`] (`1 << card as u32`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnKinds {
+    /// Cards it may play on its own side.
+    pub own: u32,
+    /// Hazards it may play on each side (none on its own side or a side
+    /// not at the table).
+    pub attack: [u32; MAX_TEAMS],
+    /// Cards it may discard.
+    pub discard: u32,
 }
 
 /// Bits of the five hazards.

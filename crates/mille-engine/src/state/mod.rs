@@ -21,6 +21,7 @@ use crate::seat::Seat;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
+pub use legality::TurnKinds;
 pub use shuffle::bounded;
 pub(crate) use shuffle::shuffle;
 pub use tableau::Tableau;
@@ -100,6 +101,10 @@ pub struct State {
     pub(crate) discards: Discards<MAX_DECK>,
     pub(crate) hands: [Hand; MAX_SEATS],
     pub(crate) tableaux: [Tableau; MAX_TEAMS],
+    /// Every card of the tableaux and the discards, counted per kind: the
+    /// cards every seat has seen. Counted as cards leave the hands (see
+    /// [`State::public_counts`]), recounted by [`State::refresh_all`].
+    public: CardCounts,
     pub(crate) target: u16,
     /// The hazards each team may be attacked with, team `t` in bits
     /// `5t..5t+5` (hazard order), unused teams empty: kept by
@@ -115,6 +120,14 @@ pub struct State {
     pub(crate) hand_number: u32,
     pub(crate) first_seat: Seat,
     pub(crate) last_scores: Option<[HandScore; MAX_TEAMS]>,
+}
+
+/// The empty tableau of a side not at the table.
+#[cold]
+#[inline(never)]
+fn no_tableau() -> &'static Tableau {
+    static NONE: std::sync::LazyLock<Tableau> = std::sync::LazyLock::new(Tableau::default);
+    &NONE
 }
 
 impl State {
@@ -135,6 +148,7 @@ impl State {
             discards: Discards::default(),
             hands: [Hand::default(); MAX_SEATS],
             tableaux: [Tableau::default(); MAX_TEAMS],
+            public: CardCounts::default(),
             target: rules.target,
             attack_lanes: 0,
             extension_caller: None,
@@ -178,12 +192,25 @@ impl State {
             _ => &[],
         }
     }
+    /// A seat's hand counted per kind (nothing for a seat not at the
+    /// table): kept as cards come and go, as the computer players count
+    /// their hand at every decision of their play-outs.
+    #[inline]
+    pub fn hand_counts(&self, seat: Seat) -> &CardCounts {
+        static NONE: CardCounts = CardCounts([0; crate::card::KINDS]);
+        match self.hands.get(seat.index()) {
+            Some(h) if seat.number() < self.rules.seats => h.counts(),
+            _ => &NONE,
+        }
+    }
     /// A side's tableau (an empty one for a side not at the table).
+    #[inline]
     pub fn tableau(&self, team: u8) -> &Tableau {
-        static NONE: std::sync::LazyLock<Tableau> = std::sync::LazyLock::new(Tableau::default);
+        // Inline: the computer players ask for a tableau many times a
+        // decision; a side not at the table is the rare case, out of line.
         match self.tableaux.get(usize::from(team)) {
             Some(t) if team < self.rules.teams => t,
-            _ => &NONE,
+            _ => no_tableau(),
         }
     }
     /// Cards left in the draw pile.
@@ -201,6 +228,15 @@ impl State {
     /// The discards counted per kind.
     pub fn discard_counts(&self) -> &CardCounts {
         self.discards.counts()
+    }
+    /// Every card on the tableaux of the sides at the table and in the
+    /// discards, counted per kind: what every seat has seen besides its
+    /// own hand. Kept as cards are played rather than counted when asked,
+    /// because the computer players ask at every decision of their
+    /// play-outs.
+    #[inline]
+    pub fn public_counts(&self) -> &CardCounts {
+        &self.public
     }
     /// The current trip length (700, or 1000 after an extension).
     pub fn target(&self) -> u16 {

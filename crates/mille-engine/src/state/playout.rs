@@ -232,6 +232,95 @@ mod tests {
     use rand_core::SeedableRng;
     use std::collections::BTreeSet;
 
+    /// The public counts kept as cards are played equal a recount of the
+    /// tableaux and the discards after every action of random games (coups
+    /// fourrés, extensions and new hands included), at every table size.
+    #[test]
+    fn public_counts_match_a_recount() {
+        use crate::rules::RulesetId;
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut coups = 0;
+        for (i, (rules, players)) in [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Classic, 3),
+            (RulesetId::Classic, 4),
+            (RulesetId::Classic, 6),
+            (RulesetId::Milebones, 2),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let config = GameConfig {
+                rules,
+                players,
+                stacking: false,
+            };
+            let mut state = State::new(config, i as u64).expect("config");
+            for _ in 0..20_000 {
+                if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
+                    state.apply_unchecked(Action::NextHand);
+                    state.apply_unchecked(Action::NextGame);
+                } else if let Action::CoupFourre(_) = state.step_random(&mut rng) {
+                    coups += 1;
+                }
+                let mut recount = *state.discard_counts();
+                for t in 0..state.rules().teams {
+                    state.tableau(t).count_into(&mut recount);
+                }
+                assert_eq!(state.public_counts(), &recount, "{:?}", state.phase);
+            }
+        }
+        assert!(coups > 10, "only {coups} coups fourrés played");
+    }
+
+    /// The cached answer of [`State::one_card_from_end`] equals the rule
+    /// worked out from the tableau, for every side (and one not at the
+    /// table) after every action of random games, extensions included.
+    #[test]
+    fn one_card_from_end_matches_the_rule() {
+        use crate::rules::RulesetId;
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut close = 0;
+        for (i, (rules, players)) in [
+            (RulesetId::Bsd, 2),
+            (RulesetId::Classic, 3),
+            (RulesetId::Classic, 4),
+            (RulesetId::Classic, 6),
+            (RulesetId::Milebones, 2),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let config = GameConfig {
+                rules,
+                players,
+                stacking: i == 2,
+            };
+            let mut state = State::new(config, i as u64).expect("config");
+            for _ in 0..20_000 {
+                if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
+                    state.apply_unchecked(Action::NextHand);
+                    state.apply_unchecked(Action::NextGame);
+                } else {
+                    state.step_random(&mut rng);
+                }
+                for team in 0..=state.rules().teams {
+                    let t = state.tableau(team);
+                    let rule = t.can_go(state.rules())
+                        && match state.target().saturating_sub(t.miles) {
+                            25 | 50 => true,
+                            75 | 100 => !t.limited(),
+                            200 => !t.limited() && t.two_hundreds() < 2,
+                            _ => false,
+                        };
+                    assert_eq!(state.one_card_from_end(team), rule, "team {team}");
+                    close += usize::from(rule);
+                }
+            }
+        }
+        assert!(close > 1000, "only {close} sides one card from the end");
+    }
+
     #[test]
     fn select_bit_finds_every_set_bit_in_order() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -293,6 +382,22 @@ mod tests {
                         state.legal_actions(&mut list);
                         let listed: BTreeSet<String> = list.iter().map(|a| a.to_string()).collect();
                         assert_eq!(chosen, listed, "{:?}", state.phase);
+                        // The same, as bit sets per card kind.
+                        let kinds = state.turn_kinds(seat);
+                        let mut from_list = super::super::TurnKinds::default();
+                        for &a in list.iter() {
+                            match a {
+                                Action::Play { card, team } if team == own => {
+                                    from_list.own |= 1 << card as u32;
+                                }
+                                Action::Play { card, team } => {
+                                    from_list.attack[usize::from(team)] |= 1 << card as u32;
+                                }
+                                Action::Discard(card) => from_list.discard |= 1 << card as u32,
+                                _ => {}
+                            }
+                        }
+                        assert_eq!(kinds, from_list, "{:?}", state.phase);
                     }
                     if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
                         state.apply_unchecked(Action::NextHand);

@@ -221,10 +221,40 @@ impl Tableau {
 impl State {
     /// Recomputes every side's cached status (after building a position or
     /// changing the target).
+    /// Also recounts the public cards ([`State::public_counts`]) from the
+    /// tableaux and the discards.
     pub(crate) fn refresh_all(&mut self) {
         for team in 0..MAX_TEAMS as u8 {
             self.refresh_side(team);
         }
+        let mut public = *self.discards.counts();
+        for t in &self.tableaux[..usize::from(self.rules.teams).min(MAX_TEAMS)] {
+            t.count_into(&mut public);
+        }
+        self.public = public;
+    }
+
+    /// Whether a side could complete the trip with one distance card now:
+    /// it may go, and a card of exactly the miles left may be played (not
+    /// above 50 under a Speed Limit, not a third 200); never for a side
+    /// not at the table. Read from the status cached when cards landed,
+    /// as the computer players ask it at every decision of their
+    /// play-outs.
+    #[inline]
+    pub fn one_card_from_end(&self, team: u8) -> bool {
+        let Some(t) = self.tableaux.get(usize::from(team)) else {
+            return false;
+        };
+        let room = self.target.saturating_sub(t.miles);
+        let finish = match room {
+            25 => bit(Card::D25),
+            50 => bit(Card::D50),
+            75 => bit(Card::D75),
+            100 => bit(Card::D100),
+            200 => bit(Card::D200),
+            _ => 0,
+        };
+        team < self.rules.teams && t.fast.own & finish != 0
     }
 
     /// Recomputes a side's cached status after cards landed on it.

@@ -163,6 +163,8 @@ impl State {
     #[inline(always)]
     pub(super) fn move_card(&mut self, seat: Seat, card: Card, target: u8, effect: Effect) {
         self.hands[seat.index()].remove(card);
+        // Wherever it goes, the card is public now.
+        self.public.add(card);
         let own = self.team_of(seat);
         match effect {
             Effect::Discard => {
@@ -220,6 +222,9 @@ impl State {
     #[inline(never)]
     fn coup_fourre(&mut self, seat: Seat, hazard: Card, safety: Card, out: &mut Outcome) {
         let team = self.team_of(seat);
+        // The safety is public now; the hazard stays public (on the
+        // tableau or in the discards).
+        self.public.add(safety);
         let t = &mut self.tableaux[team as usize];
         if let Some(s) = safety.safety() {
             t.safeties.insert(s);
