@@ -232,44 +232,40 @@ mod tests {
     use rand_core::SeedableRng;
     use std::collections::BTreeSet;
 
+    /// Plays random games of every table (`GameConfig::every`, stacking
+    /// included), 4,000 actions each, new hands and games dealt, and calls
+    /// `check` after every action with the action played.
+    fn after_every_action(seed: u64, mut check: impl FnMut(&State, Action)) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for (i, config) in GameConfig::every().enumerate() {
+            let mut state = State::new(config, i as u64).expect("config");
+            for _ in 0..4_000 {
+                let action = if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
+                    state.apply_unchecked(Action::NextHand);
+                    state.apply_unchecked(Action::NextGame);
+                    Action::NextHand
+                } else {
+                    state.step_random(&mut rng)
+                };
+                check(&state, action);
+            }
+        }
+    }
+
     /// The public counts kept as cards are played equal a recount of the
     /// tableaux and the discards after every action of random games (coups
     /// fourrés, extensions and new hands included), at every table size.
     #[test]
     fn public_counts_match_a_recount() {
-        use crate::rules::RulesetId;
-        let mut rng = ChaCha8Rng::seed_from_u64(9);
         let mut coups = 0;
-        for (i, (rules, players)) in [
-            (RulesetId::Bsd, 2),
-            (RulesetId::Classic, 3),
-            (RulesetId::Classic, 4),
-            (RulesetId::Classic, 6),
-            (RulesetId::Milebones, 2),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let config = GameConfig {
-                rules,
-                players,
-                stacking: false,
-            };
-            let mut state = State::new(config, i as u64).expect("config");
-            for _ in 0..20_000 {
-                if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
-                    state.apply_unchecked(Action::NextHand);
-                    state.apply_unchecked(Action::NextGame);
-                } else if let Action::CoupFourre(_) = state.step_random(&mut rng) {
-                    coups += 1;
-                }
-                let mut recount = *state.discard_counts();
-                for t in 0..state.rules().teams {
-                    state.tableau(t).count_into(&mut recount);
-                }
-                assert_eq!(state.public_counts(), &recount, "{:?}", state.phase);
+        after_every_action(9, |state, action| {
+            coups += usize::from(matches!(action, Action::CoupFourre(_)));
+            let mut recount = *state.discard_counts();
+            for t in 0..state.rules().teams {
+                state.tableau(t).count_into(&mut recount);
             }
-        }
+            assert_eq!(state.public_counts(), &recount, "{:?}", state.phase);
+        });
         assert!(coups > 10, "only {coups} coups fourrés played");
     }
 
@@ -278,46 +274,21 @@ mod tests {
     /// table) after every action of random games, extensions included.
     #[test]
     fn one_card_from_end_matches_the_rule() {
-        use crate::rules::RulesetId;
-        let mut rng = ChaCha8Rng::seed_from_u64(4);
         let mut close = 0;
-        for (i, (rules, players)) in [
-            (RulesetId::Bsd, 2),
-            (RulesetId::Classic, 3),
-            (RulesetId::Classic, 4),
-            (RulesetId::Classic, 6),
-            (RulesetId::Milebones, 2),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let config = GameConfig {
-                rules,
-                players,
-                stacking: i == 2,
-            };
-            let mut state = State::new(config, i as u64).expect("config");
-            for _ in 0..20_000 {
-                if matches!(state.phase, Phase::HandOver | Phase::GameOver) {
-                    state.apply_unchecked(Action::NextHand);
-                    state.apply_unchecked(Action::NextGame);
-                } else {
-                    state.step_random(&mut rng);
-                }
-                for team in 0..=state.rules().teams {
-                    let t = state.tableau(team);
-                    let rule = t.can_go(state.rules())
-                        && match state.target().saturating_sub(t.miles) {
-                            25 | 50 => true,
-                            75 | 100 => !t.limited(),
-                            200 => !t.limited() && t.two_hundreds() < 2,
-                            _ => false,
-                        };
-                    assert_eq!(state.one_card_from_end(team), rule, "team {team}");
-                    close += usize::from(rule);
-                }
+        after_every_action(4, |state, _| {
+            for team in 0..=state.rules().teams {
+                let t = state.tableau(team);
+                let rule = t.can_go(state.rules())
+                    && match state.target().saturating_sub(t.miles) {
+                        25 | 50 => true,
+                        75 | 100 => !t.limited(),
+                        200 => !t.limited() && t.two_hundreds() < 2,
+                        _ => false,
+                    };
+                assert_eq!(state.one_card_from_end(team), rule, "team {team}");
+                close += usize::from(rule);
             }
-        }
+        });
         assert!(close > 1000, "only {close} sides one card from the end");
     }
 
