@@ -97,12 +97,20 @@ mod bsd {
     /// `Numneed[]` as the program starts.
     pub const INITIAL_NEED: [i32; NUM] = [0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 3, 1, 1, 1, 1];
 
+    /// The BSD number of each engine card, by card id: [`CARDS`] turned
+    /// round once, at compile time (it is read at every decision).
+    const NUMS: [i32; NUM] = {
+        let mut nums = [INIT; NUM];
+        let mut i = 0;
+        while i < NUM {
+            nums[CARDS[i] as usize] = i as i32;
+            i += 1;
+        }
+        nums
+    };
     /// The BSD number of a card.
     pub fn num(c: Card) -> i32 {
-        CARDS
-            .iter()
-            .position(|&x| x == c)
-            .map_or(INIT, |i| i as i32)
+        NUMS.get(c as usize).copied().unwrap_or(INIT)
     }
     /// `is_safety`.
     pub fn is_safety(c: i32) -> bool {

@@ -72,13 +72,12 @@ pub fn moves_between(
         .rules()
         .seat(first.seat)
         .ok_or(HistoryError::Unexplained)?;
-    let target = Target::of(next);
     state.check(answer).map_err(|_| HistoryError::Unexplained)?;
     let mut search = Search {
         me,
         next,
         next_decision,
-        target,
+        sides: next.teams.iter().map(side_cards).collect(),
         visits: 0,
     };
     let mut seen = Vec::new();
@@ -106,21 +105,8 @@ fn same_hand(first: &View, next: &View) -> bool {
         })
 }
 
-/// The public cards of `next`, side by side, to measure progress against.
-struct Target {
-    /// Cards on each side's tableau.
-    sides: Vec<CardCounts>,
-}
-
-impl Target {
-    fn of(view: &View) -> Target {
-        Target {
-            sides: view.teams.iter().map(side_cards).collect(),
-        }
-    }
-}
-
-/// Every card on a side's tableau, by kind.
+/// Every card on a side's tableau in a view, by kind (what
+/// [`crate::Tableau::count_into`] counts of a state's).
 fn side_cards(t: &crate::view::TeamView) -> CardCounts {
     let mut c = CardCounts::default();
     c.add_all(t.battle.iter().copied());
@@ -134,8 +120,19 @@ struct Search<'a> {
     me: Seat,
     next: &'a View,
     next_decision: Decision,
-    target: Target,
+    /// The cards on each side's tableau in `next`, to measure progress
+    /// against.
+    sides: Vec<CardCounts>,
     visits: usize,
+}
+
+/// Every card on side `team`'s tableau in `state`, by kind.
+fn state_side(state: &State, team: usize) -> CardCounts {
+    let mut c = CardCounts::default();
+    if let Some(t) = state.tableaux.get(team) {
+        t.count_into(&mut c);
+    }
+    c
 }
 
 impl Search<'_> {
@@ -259,9 +256,8 @@ impl Search<'_> {
         }
         let mut sent_back = CardCounts::default();
         sent_back.add_all(self.next.discards[discards.len()..].iter().copied());
-        let view = state.view(self.me);
-        self.target.sides.iter().enumerate().all(|(t, want)| {
-            let have = view.teams.get(t).map(side_cards).unwrap_or_default();
+        self.sides.iter().enumerate().all(|(t, want)| {
+            let have = state_side(state, t);
             Card::ALL.iter().all(|&c| {
                 let spare = if c.kind() == Kind::Hazard {
                     sent_back.get(c)
@@ -294,10 +290,10 @@ impl Search<'_> {
     /// shows on a side that `state` does not have there yet, played there,
     /// or the next card of `next`'s discards, thrown away.
     fn candidates(&self, state: &State) -> Vec<(Card, Option<u8>)> {
-        let view = state.view(self.me);
+        let discarded = state.discards.as_slice().len();
         let mut out = Vec::new();
-        for (t, want) in self.target.sides.iter().enumerate() {
-            let have = view.teams.get(t).map(side_cards).unwrap_or_default();
+        for (t, want) in self.sides.iter().enumerate() {
+            let have = state_side(state, t);
             for &c in &Card::ALL {
                 if want.get(c) > have.get(c) {
                     out.push((c, Some(t as u8)));
@@ -305,16 +301,16 @@ impl Search<'_> {
             }
         }
         // A hazard answered by a coup fourré ends in the discards.
-        for &c in &self.next.discards[view.discards.len().min(self.next.discards.len())..] {
+        for &c in &self.next.discards[discarded.min(self.next.discards.len())..] {
             if c.kind() == Kind::Hazard {
-                for t in 0..view.teams.len() as u8 {
+                for t in 0..state.rules().teams {
                     if self.coup_follows(state, c, t) && !out.contains(&(c, Some(t))) {
                         out.push((c, Some(t)));
                     }
                 }
             }
         }
-        if let Some(&c) = self.next.discards.get(view.discards.len()) {
+        if let Some(&c) = self.next.discards.get(discarded) {
             out.push((c, None));
         }
         out
