@@ -204,6 +204,13 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
     let mut old_logs = Vec::new();
     let mut spectators = Vec::new();
     let mut moves = 0u32;
+    // Whether the seat's last move was a draw the server took: its turn
+    // is then surely open. An observation offering moves is not proof
+    // enough, as a seat is shown its moves while a computer's coup-fourré
+    // chance is still open and hidden from it, and if the computer takes
+    // it the table goes on without the seat.
+    let mut drew = false;
+    let mut pending_draw = false;
     let started = Instant::now();
     loop {
         assert!(
@@ -222,7 +229,7 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
             _ => {}
         }
         let to_act = !legal(&obs).is_empty() && fresh && pending.is_none();
-        if to_act && moves == 40 && old_logs.is_empty() {
+        if to_act && drew && moves >= 40 && old_logs.is_empty() {
             // Back from a new connection, with the events since a while
             // ago (a drop, as the client sees it).
             let mut again = Client::open(addr).await;
@@ -298,7 +305,10 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
             id += 1;
             moves += 1;
             pending = Some(id);
-            ann.send(&mv(table, id, choose(&obs, &mut dice))).await;
+            let action = choose(&obs, &mut dice);
+            drew = false;
+            pending_draw = action == json!("draw");
+            ann.send(&mv(table, id, action)).await;
         }
         match ann.recv().await {
             ServerMessage::Update {
@@ -319,6 +329,7 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
                 } else {
                     assert_eq!(Some(i), pending, "the answer to the move sent");
                     pending = None;
+                    drew = pending_draw;
                     // What the seat holds is from before its move.
                     fresh = false;
                     acks.push((i, s));
@@ -343,6 +354,7 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
         }
     }
     assert!(resent.is_none(), "the move sent again was answered");
+    assert!(!old_logs.is_empty(), "the seat came back once");
     // Refusals still on their way come before the end of the game is
     // answered.
     id += 1;
