@@ -128,7 +128,7 @@ impl Level {
         };
         match self {
             Level::Random | Level::Classic => None,
-            Level::Easy => Some(b(400, 1, 50)),
+            Level::Easy => Some(b(110, 1, 50)),
             Level::Normal => Some(b(14_000, 2, 250)),
         }
     }
