@@ -16,8 +16,10 @@ use mille_ai::{Level, MilleBot, Timed, make_bot};
 use mille_engine::{Action, GameConfig, Mille, RulesetId, State};
 use mille_protocol::ExternalBot;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Options of `mille match`.
@@ -58,6 +60,12 @@ pub struct MatchArgs {
     /// Print the summary as one JSON object on standard output.
     #[arg(long)]
     json: bool,
+    /// Keep each finished game in FILE, and play only the games FILE does
+    /// not hold yet: a stopped match goes on where it stopped, and a
+    /// longer match (a larger --games) extends a shorter one. The
+    /// other options must be those FILE was started with.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
 }
 
 /// What a bot specification names.
@@ -102,21 +110,27 @@ impl Spec {
 }
 
 /// One bot's part of one game.
-#[derive(Clone, Debug, Default)]
-struct Part {
-    won: f64,
-    hands: u32,
-    points: u64,
-    trips: u32,
-    decision_ms: Vec<f32>,
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Part {
+    /// 1 for a win, a share of it for a shared win.
+    pub won: f64,
+    /// Hands played.
+    pub hands: u32,
+    /// Points scored over those hands.
+    pub points: u64,
+    /// Hands in which the bot's side completed the trip.
+    pub trips: u32,
+    /// How long each of its decisions took.
+    pub decision_ms: Vec<f32>,
 }
 
 /// The result of one game.
-#[derive(Clone, Debug)]
-struct GameResult {
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameResult {
     /// Per bot index.
-    parts: Vec<Part>,
-    forfeit: Option<(usize, String)>,
+    pub parts: Vec<Part>,
+    /// The bot that lost the game by failing, and how.
+    pub forfeit: Option<(usize, String)>,
 }
 
 /// The highest number of hands a game may take before it is abandoned as
@@ -421,8 +435,26 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let (record, mut recorded) = match &args.resume {
+        Some(path) => {
+            let id = crate::match_record::MatchId {
+                rules: args.rules.id().to_string(),
+                players: args.players,
+                seed: args.seed,
+                bots: names.clone(),
+                exact: args.exact,
+            };
+            let (record, games) = crate::match_record::open(path, &id)?;
+            (Some(record), games)
+        }
+        None => (None, BTreeMap::new()),
+    };
+    // Games past this match's count stay in the record for a longer one.
+    recorded.retain(|&g, _| g < games);
+    bar.inc(recorded.len() as u64);
+    let to_play: Vec<u32> = (0..games).filter(|g| !recorded.contains_key(g)).collect();
     let started = Instant::now();
-    let one_game = |g: u32| {
+    let one_game = |g: u32| -> anyhow::Result<(u32, GameResult)> {
         let deal = g / seatings;
         let rotation = (g % seatings) as usize;
         let deal_seed = splitmix(args.seed ^ splitmix(u64::from(deal)));
@@ -430,21 +462,35 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         let r = play_game(
             config, &specs, deal_seed, rotation, bot_seed, timeout, args.exact,
         );
+        if let Some(record) = &record {
+            record.add(g, &r)?;
+        }
         bar.inc(1);
-        r
+        Ok((g, r))
     };
     // One job plays the games one after the other, each search using
     // every core, as in the terminal game; more jobs play that many games
     // at once, their searches sharing those threads.
-    let results: Vec<GameResult> = if args.jobs <= 1 {
-        (0..games).map(one_game).collect()
+    let played: Vec<(u32, GameResult)> = if args.jobs <= 1 {
+        to_play
+            .into_iter()
+            .map(one_game)
+            .collect::<anyhow::Result<_>>()?
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(args.jobs)
             .build()
             .context("cannot start worker threads")?;
-        pool.install(|| (0..games).into_par_iter().map(one_game).collect())
+        pool.install(|| {
+            to_play
+                .into_par_iter()
+                .map(one_game)
+                .collect::<anyhow::Result<_>>()
+        })?
     };
+    recorded.extend(played);
+    // In game order, recorded or just played.
+    let results: Vec<GameResult> = recorded.into_values().collect();
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
 

@@ -7,6 +7,7 @@ mod cmd_connect;
 mod cmd_match;
 mod cmd_play;
 mod man;
+mod match_record;
 
 use clap::{CommandFactory, Parser, Subcommand};
 

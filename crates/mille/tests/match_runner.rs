@@ -160,3 +160,82 @@ fn text_report_and_bad_options() {
         .expect("run");
     assert!(!out.status.success());
 }
+
+/// The games a match record holds.
+fn recorded_games(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with("{\"game\""))
+        .count()
+}
+
+#[test]
+fn a_stopped_match_resumes_and_a_short_one_extends() {
+    let dir = tempfile::tempdir().expect("dir");
+    let record = dir.path().join("match.jsonl");
+    let rec = record.to_str().expect("a UTF-8 path");
+    let base = ["--bot", "classic", "--bot", "random", "--seed", "5"];
+    // Killed while playing, as a closed session would stop it.
+    let mut child = Command::new(MILLE)
+        .arg("match")
+        .args(base)
+        .args(["-n", "100000", "--resume", rec, "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start mille match");
+    let started = std::time::Instant::now();
+    while recorded_games(&record) < 5 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "games are recorded as they end"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    // One job plays the games in order: the record holds the first ones.
+    let done = recorded_games(&record);
+    let n = (done + 3).to_string();
+    let fresh = untimed(run_match(&[&base[..], &["-n", &n]].concat()));
+    let resumed = untimed(run_match(
+        &[&base[..], &["-n", &n, "--resume", rec]].concat(),
+    ));
+    assert_eq!(
+        resumed, fresh,
+        "the record's games and the rest are the match"
+    );
+    assert_eq!(recorded_games(&record), done + 3);
+    // Nothing left to play: the same summary again.
+    let again = untimed(run_match(
+        &[&base[..], &["-n", &n, "--resume", rec]].concat(),
+    ));
+    assert_eq!(again, fresh);
+    assert_eq!(recorded_games(&record), done + 3);
+    // A longer match, two jobs, extends it.
+    let longer = (done + 9).to_string();
+    let extended = run_match(&[&base[..], &["-n", &longer, "-j", "2", "--resume", rec]].concat());
+    assert_eq!(
+        untimed(extended),
+        untimed(run_match(&[&base[..], &["-n", &longer]].concat()))
+    );
+    // A shorter match reads only its own games from a longer record.
+    let shorter = untimed(run_match(
+        &[&base[..], &["-n", &n, "--resume", rec]].concat(),
+    ));
+    assert_eq!(shorter, fresh);
+    // Another match is refused and the record left as it was.
+    let before = std::fs::read(&record).expect("read");
+    let out = Command::new(MILLE)
+        .args([
+            "match", "--bot", "classic", "--bot", "random", "--seed", "6",
+        ])
+        .args(["-n", "4", "--resume", rec])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("seed 5"), "{err}");
+    assert_eq!(std::fs::read(&record).expect("read"), before);
+}
