@@ -40,7 +40,9 @@ fn serve(addr: &str, data: &Path) -> Server {
     let child = Command::new(env!("CARGO_BIN_EXE_mille"))
         .args(["serve", "--listen", addr, "--no-socket", "--data"])
         .arg(data)
-        .args(["--bot-delay", "0", "--hand-pause", "1"])
+        // The next hand waits for both to be ready: a short pause would
+        // deal it by itself while the test is still reading the last.
+        .args(["--bot-delay", "0", "--hand-pause", "600"])
         .env("GAMES_DATA_DIR", data)
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
@@ -202,7 +204,12 @@ fn two_people_play_a_killed_client_comes_back_and_a_server_restart_is_weathered(
         }
     }
     let end = bob.screen();
-    for row in ["Trip Completed", "Hand Total", "Overall Total"] {
+    for row in [
+        "Score: hand 1",
+        "Trip Completed",
+        "Hand Total",
+        "Overall Total",
+    ] {
         assert!(end.contains(row), "{row} missing from\n{end}");
     }
     // Ready for the next: the server deals it.
