@@ -698,19 +698,22 @@ impl<G: ServerGame> Actor<G> {
                 let shown = self.table.event_count();
                 let from = self.first_event_after(since);
                 let observation = self.observation(Viewer::Spectator, from);
+                let before = self.conns.insert(
+                    conn,
+                    Seated {
+                        viewer: Viewer::Spectator,
+                        out: out.clone(),
+                        shown,
+                    },
+                );
+                // The lobby counts the spectator before the spectator hears
+                // of it, as it does a new player.
+                self.publish();
                 out.send_msg(&ServerMessage::Watching {
                     table: self.id,
                     seq: self.seq(),
                     observation,
                 });
-                let before = self.conns.insert(
-                    conn,
-                    Seated {
-                        viewer: Viewer::Spectator,
-                        out,
-                        shown,
-                    },
-                );
                 // A player who turns spectator has left the seat.
                 if let Some(Seated {
                     viewer: Viewer::Seat(s),
@@ -720,7 +723,6 @@ impl<G: ServerGame> Actor<G> {
                     self.seat_emptied(s);
                     self.broadcast();
                 }
-                self.publish();
                 Ok(())
             }
             Cmd::Move {
@@ -947,20 +949,24 @@ impl<G: ServerGame> Actor<G> {
         }
         let from = self.first_event_after(since);
         let observation = self.observation(Viewer::Seat(seat), from);
+        self.conns.insert(
+            conn,
+            Seated {
+                viewer: Viewer::Seat(seat),
+                out: out.clone(),
+                shown: self.table.event_count(),
+            },
+        );
+        // The lobby shows the new player before the player hears of it: a
+        // list asked for right after `joined` has the seat taken (and a
+        // private table listed to its new player).
+        self.publish();
         out.send_msg(&ServerMessage::Joined {
             table: self.id,
             seat,
             seq: self.seq(),
             observation,
         });
-        self.conns.insert(
-            conn,
-            Seated {
-                viewer: Viewer::Seat(seat),
-                out,
-                shown: self.table.event_count(),
-            },
-        );
         self.broadcast();
         Ok(())
     }
