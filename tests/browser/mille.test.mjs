@@ -14,7 +14,9 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer({ botDelay: 0, handPause: 3 });
+  // Each next hand waits for its player's "Next hand": a short pause
+  // would deal it by itself while a slow test still reads the scores.
+  server = await startServer({ botDelay: 0, handPause: 120 });
   browser = await launch();
 });
 
