@@ -758,7 +758,6 @@ impl<G: ServerGame> Actor<G> {
                     self.refuse(&out, ErrorCode::NotSeated, why, None);
                     return Ok(());
                 }
-                out.send_msg(&ServerMessage::Left { table: self.id });
                 if let Some(Seated {
                     viewer: Viewer::Seat(s),
                     ..
@@ -773,6 +772,10 @@ impl<G: ServerGame> Actor<G> {
                         self.seat_emptied(s);
                     }
                 }
+                // As for a join: the lobby has the seat free (and a private
+                // table no longer listed to the leaver) before `left` says so.
+                self.publish();
+                out.send_msg(&ServerMessage::Left { table: self.id });
                 self.broadcast();
                 Ok(())
             }
