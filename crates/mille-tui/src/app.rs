@@ -27,6 +27,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use table_client::Session;
 
 /// How long to wait, `elapsed` after the previous move, before showing the
 /// computer's `action`: a visible move that follows another computer
@@ -155,6 +156,9 @@ pub enum Ending {
     Quit,
     /// A signal, a closed terminal or Ctrl-C ended it at once.
     Interrupted(Interruption),
+    /// A spectator left the table for the lobby: the session, the table
+    /// left, to choose another table with.
+    Lobby(Box<Session>),
 }
 
 /// A game ended from outside, and what became of it.
@@ -265,13 +269,7 @@ pub fn run(
         Err(_) => stop.signal().or_else(|| ttys.closed().then_some(HANGUP)),
     };
     // The game first: the terminal may be gone, the game need not be.
-    let ending = signal.map(|sig| match hosting.record() {
-        Some(record) => io_.interrupted(&model, record, sig),
-        None => Interruption {
-            signal: sig,
-            kept: Ok(None),
-        },
-    });
+    let settled = settle(result, signal, &model, hosting.record(), &io_);
     if terminal.show_cursor().is_err() {
         // The terminal is gone. Dropping ratatui's terminal would try to
         // show the cursor again and print the failure to standard error,
@@ -279,10 +277,49 @@ pub fn run(
         std::mem::forget(terminal);
     }
     restore();
-    match (result, ending) {
-        (_, Some(i)) => Ok((model, Ending::Interrupted(i))),
-        (Err(e), None) => Err(e),
-        (Ok(_), None) => Ok((model, Ending::Quit)),
+    let ending = match (settled?, hosting) {
+        (Ending::Quit, Hosting::Remote(r)) if model.server.as_ref().is_some_and(|s| s.to_lobby) => {
+            Ending::Lobby(Box::new(r.leave()))
+        }
+        (ending, _) => ending,
+    };
+    Ok((model, ending))
+}
+
+/// How the loop's `result` ends the game, `signal` being the signal that
+/// stopped it, if any: an unfinished game at this terminal (its `record`)
+/// is kept in the autosave when a signal ended it, and also when the
+/// terminal failed, whatever the failure (the error then says where the
+/// game went): a game is never lost to a terminal.
+fn settle(
+    result: io::Result<Option<i32>>,
+    signal: Option<i32>,
+    model: &Model,
+    record: Option<GameRecord>,
+    io_: &Io,
+) -> io::Result<Ending> {
+    if let Some(sig) = signal {
+        return Ok(Ending::Interrupted(match record {
+            Some(record) => io_.interrupted(model, record, sig),
+            None => Interruption {
+                signal: sig,
+                kept: Ok(None),
+            },
+        }));
+    }
+    match result {
+        Ok(_) => Ok(Ending::Quit),
+        Err(e) => {
+            let kept = match record.map(|r| io_.keep(model, r)) {
+                Some(Ok(Some(path))) => format!(
+                    "; the game is kept in {} and the next mille offers to resume it",
+                    path.display()
+                ),
+                Some(Err(why)) => format!("; the game could not be kept: {why}"),
+                Some(Ok(None)) | None => String::new(),
+            };
+            Err(io::Error::new(e.kind(), format!("{e}{kept}")))
+        }
     }
 }
 
@@ -298,6 +335,18 @@ fn restore() {
         ratatui::crossterm::terminal::LeaveAlternateScreen,
         ratatui::crossterm::cursor::Show
     );
+}
+
+/// Clears the screen and forgets what it showed, so the next draw paints
+/// every cell again (a screen scribbled over by another program comes back
+/// whole). Not `Terminal::clear`: that one asks the terminal where its
+/// cursor is, and the answer goes to the thread reading keys, which holds
+/// the terminal's input; the question times out and the game would end.
+/// A resize to the terminal's own size does the same clearing without the
+/// question.
+fn redraw(terminal: &mut ratatui::DefaultTerminal) -> io::Result<()> {
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
 /// The loop proper: `Ok(None)` when the player quit, `Ok(Some(signal))`
@@ -364,7 +413,7 @@ fn event_loop(
                     let _ = out.write_all(b"\x07");
                     let _ = out.flush();
                 }
-                Effect::Redraw => terminal.clear()?,
+                Effect::Redraw => redraw(terminal)?,
                 Effect::Think { generation } if generation == model.generation => {
                     // A table server runs its computer players itself.
                     let Hosting::Local { host, away } = hosting else {
@@ -476,7 +525,68 @@ fn event_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mille_engine::Card;
+    use crate::model::Setup;
+    use mille_ai::Level;
+    use mille_engine::{Card, GameConfig};
+
+    /// A game in progress at this terminal: its model and record.
+    fn a_game() -> (Model, GameRecord) {
+        let mut host =
+            Host::new(&GameRecord::new(GameConfig::default(), 3), Level::Random).expect("a game");
+        let setup = Setup {
+            level: Level::Random,
+            player: "ann".into(),
+            save_path: None,
+            options: Options::default(),
+            ask_name: false,
+        };
+        let model = Model::new(host.observe(), setup).expect("rules");
+        (model, host.record())
+    }
+
+    #[test]
+    fn a_terminal_that_fails_keeps_the_game_in_the_autosave() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let io_ = Io {
+            data_dir: Some(dir.path().to_path_buf()),
+        };
+        let (model, record) = a_game();
+        let failed = Err(io::Error::other("the cursor position could not be read"));
+        let e = settle(failed, None, &model, Some(record.clone()), &io_)
+            .expect_err("the failure is told");
+        let autosave = Autosave::in_dir(dir.path());
+        assert!(autosave.path().exists(), "the game is kept");
+        assert!(
+            e.to_string()
+                .starts_with("the cursor position could not be read; the game is kept in "),
+            "{e}"
+        );
+        let (kept, _) = SaveFile::load(autosave.path()).expect("the autosave loads");
+        assert_eq!(kept.record, record);
+        // A signal says why, and keeps it too; a player who quit leaves
+        // nothing behind.
+        std::fs::remove_file(autosave.path()).expect("removed");
+        let ended = settle(
+            Ok(Some(HANGUP)),
+            Some(HANGUP),
+            &model,
+            Some(record.clone()),
+            &io_,
+        );
+        assert!(matches!(
+            ended,
+            Ok(Ending::Interrupted(Interruption {
+                kept: Ok(Some(_)),
+                ..
+            }))
+        ));
+        std::fs::remove_file(autosave.path()).expect("removed");
+        assert!(matches!(
+            settle(Ok(None), None, &model, Some(record), &io_),
+            Ok(Ending::Quit)
+        ));
+        assert!(!autosave.path().exists());
+    }
 
     #[test]
     fn only_a_shown_move_after_a_computer_move_waits() {

@@ -167,6 +167,48 @@ pub const COMMANDS: &[GameCommand] = &[
     },
 ];
 
+/// Where the commands are typed: not every command works everywhere, and
+/// the lists show only those that do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A game against the computer at this terminal: every command.
+    Here,
+    /// A seat at a table server, which keeps the game: no save, no undo
+    /// (a move made there is made for everyone).
+    Shared,
+    /// Watching a table at a table server: no hand to play or sort, no
+    /// mouse play; Q goes back to the lobby.
+    Watching,
+}
+
+impl GameCommand {
+    /// Whether the command works at `place`.
+    pub fn works(&self, place: Place) -> bool {
+        match place {
+            Place::Here => true,
+            Place::Shared => !matches!(self.key, "S" | "Z"),
+            Place::Watching => matches!(self.key, "Q" | "R" | "W" | "?"),
+        }
+    }
+}
+
+/// The commands that work at `place`, in the order the lists show them,
+/// as they are said there (a spectator's Q goes back to the lobby).
+pub fn commands_at(place: Place) -> Vec<GameCommand> {
+    COMMANDS
+        .iter()
+        .filter(|c| c.works(place))
+        .map(|&c| match (place, c.key) {
+            (Place::Watching, "Q") => GameCommand {
+                word: "lobby",
+                does: "back to the lobby (asks first)",
+                ..c
+            },
+            _ => c,
+        })
+        .collect()
+}
+
 /// The goal of the game under `rules`, first line of both helps.
 pub fn goal(rules: &Rules) -> String {
     let extended = match rules.extended_target {
@@ -215,12 +257,18 @@ pub const HELP_W: usize = 74;
 /// the keys in a column, then what the command does; two short commands
 /// share a line, so the list fits the help screen on a 24-line terminal.
 pub fn help_lines() -> Vec<String> {
+    help_lines_at(Place::Here)
+}
+
+/// [`help_lines`] of the commands that work at `place`.
+pub fn help_lines_at(place: Place) -> Vec<String> {
+    let commands = commands_at(place);
     let mut lines = Vec::new();
     let mut i = 0;
-    while i < COMMANDS.len() {
-        let c = &COMMANDS[i];
+    while i < commands.len() {
+        let c = &commands[i];
         let first = format!("{:<KEYS_W$}{}", c.keys(), c.does);
-        let second = COMMANDS
+        let second = commands
             .get(i + 1)
             .map(|n| format!("{}  {}", n.keys(), n.does))
             .filter(|s| {
@@ -254,7 +302,12 @@ pub fn plain_lines() -> Vec<String> {
 
 /// The score window's short list: two commands a line, key and word.
 pub fn score_window_lines() -> Vec<String> {
-    COMMANDS
+    score_window_lines_at(Place::Here)
+}
+
+/// [`score_window_lines`] of the commands that work at `place`.
+pub fn score_window_lines_at(place: Place) -> Vec<String> {
+    commands_at(place)
         .chunks(2)
         .map(|pair| {
             let item = |c: &GameCommand| format!("{} {}", c.key, c.word);
@@ -302,6 +355,35 @@ mod tests {
         for l in plain_lines() {
             assert!(l.chars().count() < 80, "too long: {l:?}");
         }
+    }
+
+    #[test]
+    fn each_place_lists_only_the_commands_that_work_there() {
+        let keys = |place| -> Vec<&str> { commands_at(place).iter().map(|c| c.key).collect() };
+        assert_eq!(keys(Place::Here).len(), COMMANDS.len());
+        assert_eq!(
+            keys(Place::Shared),
+            ["P", "U", "D", "O", "Q", "R", "W", "M", "?"]
+        );
+        assert_eq!(keys(Place::Watching), ["Q", "R", "W", "?"]);
+        for place in [Place::Shared, Place::Watching] {
+            let window = score_window_lines_at(place).join(" ");
+            let help = help_lines_at(place).join(" ");
+            for gone in ["S save", "Z undo"] {
+                assert!(!window.contains(gone), "{place:?}: {window}");
+            }
+            assert!(!help.contains("save the game"), "{place:?}: {help}");
+        }
+        let window = score_window_lines_at(Place::Watching).join(" ");
+        for gone in ["P pick", "U use", "D discard", "M mouse", "O sort"] {
+            assert!(!window.contains(gone), "{window}");
+        }
+        assert!(window.contains("Q lobby"), "{window}");
+        assert!(
+            help_lines_at(Place::Watching)
+                .join(" ")
+                .contains("back to the lobby")
+        );
     }
 
     #[test]

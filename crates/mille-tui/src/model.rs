@@ -221,6 +221,12 @@ pub struct ServerTable {
     /// A move of the player is on its way and the table has not answered:
     /// another would cross it.
     pub awaiting: bool,
+    /// The player leaves the table for the lobby (a spectator's Q), not
+    /// the program.
+    pub to_lobby: bool,
+    /// The connection came back: the next observation of the table, taken
+    /// on rejoining it, tells what was missed meanwhile.
+    pub rejoining: bool,
 }
 
 impl ServerTable {
@@ -234,6 +240,8 @@ impl ServerTable {
             free: 0,
             ready: false,
             awaiting: false,
+            to_lobby: false,
+            rejoining: false,
         }
     }
 
@@ -426,6 +434,16 @@ impl Model {
         self.obs.seat()
     }
 
+    /// Where the commands are typed, which says which of them work.
+    pub fn place(&self) -> crate::commands::Place {
+        use crate::commands::Place;
+        match &self.server {
+            None => Place::Here,
+            Some(_) if self.watching() => Place::Watching,
+            Some(_) => Place::Shared,
+        }
+    }
+
     /// Whether the player only watches (a spectator at a table server).
     pub fn watching(&self) -> bool {
         self.me().is_none()
@@ -483,29 +501,66 @@ impl Model {
         seats.join(" + ")
     }
 
-    /// A side's name in the score window (a few letters).
+    /// A side's name in the score window (a few letters): "You", "Us",
+    /// "Them", "Comp", "C2", "T2", at a table server the seat's name when
+    /// it fits, else its number ("P2"). A short name that is not the
+    /// side's name is on the board too, in its title ([`Model::side_tag`]).
     pub fn team_short(&self, team: u8) -> String {
         let r = &self.rules;
-        let mine = Some(team) == self.my_team();
-        if self.in_teams() && r.teams == 2 && !self.watching() {
-            if mine { "Us".into() } else { "Them".into() }
-        } else if mine {
-            if self.in_teams() {
-                "Us".into()
+        if Some(team) == self.my_team() {
+            return if self.in_teams() { "Us" } else { "You" }.into();
+        }
+        if self.in_teams() {
+            if r.teams == 2 && !self.watching() {
+                "Them".into()
             } else {
-                "You".into()
+                format!("T{}", team + 1)
             }
-        } else if self.server.is_some() && !self.in_teams() {
-            // Playing alone at a server, a side is one seat: its name, as
-            // much of it as the column holds.
+        } else if self.server.is_some() {
+            // Playing alone at a server, a side is one seat: its name when
+            // the column holds it (a name cut short would be another's, or
+            // half of "bob (away)"), else the seat's number.
+            let name = self.plain_seat_name(team);
             let room = if r.teams > 2 { 4 } else { 5 };
-            self.team_name(team).chars().take(room).collect()
+            if name.chars().count() <= room {
+                name
+            } else {
+                format!("P{}", team + 1)
+            }
         } else if r.seats == 2 {
             "Comp".into()
-        } else if self.in_teams() {
-            format!("T{}", team + 1)
         } else {
             format!("C{team}")
+        }
+    }
+
+    /// How the board's title of side `team` starts when the score window
+    /// calls it by a number ("Team 2", "P3"), so that the reader finds it;
+    /// `None` when the score window says its name (or "You", "Us",
+    /// "Them", "Comp", "C2", which are plain on the board).
+    pub fn side_tag(&self, team: u8) -> Option<String> {
+        let short = self.team_short(team);
+        let numbered = |prefix: char| {
+            short
+                .strip_prefix(prefix)
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        };
+        if self.in_teams() && numbered('T') {
+            Some(format!("Team {}", team + 1))
+        } else if self.server.is_some() && !self.in_teams() && numbered('P') {
+            Some(short)
+        } else {
+            None
+        }
+    }
+
+    /// A seat's name without the "(away)" the server adds while a
+    /// computer plays for its person.
+    fn plain_seat_name(&self, seat: u8) -> String {
+        let name = self.seat_name(seat);
+        match name.strip_suffix(" (away)") {
+            Some(n) => n.to_string(),
+            None => name,
         }
     }
 
@@ -760,7 +815,7 @@ pub fn seat_name(rules: &Rules, seat: u8) -> String {
 
 /// How `event` reads in the log of `model` ("Computer played Stop on
 /// you"); `None` for what nobody needs to read about (draws, deals).
-fn describe(model: &Model, event: &GameEvent) -> Option<String> {
+pub(crate) fn describe(model: &Model, event: &GameEvent) -> Option<String> {
     let rules = &model.rules;
     let who = |seat| model.seat_name(seat);
     Some(match *event {
@@ -847,6 +902,35 @@ fn tableau_of(tv: &TeamView) -> Tableau {
 }
 
 impl Model {
+    /// What the message line says when the connection is back and the
+    /// table has told what happened meanwhile (`events`): the last of it,
+    /// in the words of the log.
+    pub fn missed(&self, events: &[GameEvent]) -> String {
+        let told: Vec<String> = events
+            .iter()
+            .filter_map(|e| match *e {
+                GameEvent::Dealt { hand, .. } => Some(format!("hand {} was dealt", hand + 1)),
+                GameEvent::NewGame => Some("a new game began".into()),
+                GameEvent::TripCompleted { team } => Some(if Some(team) == self.my_team() {
+                    "you completed the trip".into()
+                } else {
+                    format!("{} completed the trip", self.team_name(team))
+                }),
+                GameEvent::GameOver { .. } => Some("the game ended".into()),
+                _ => describe(self, e),
+            })
+            .collect();
+        match told.as_slice() {
+            [] => "Reconnected: nothing happened at the table meanwhile.".into(),
+            [one] => format!("Reconnected. Meanwhile {one}."),
+            [.., a, b] if told.len() == 2 => format!("Reconnected. Meanwhile {a}; {b}."),
+            [.., a, b] => format!(
+                "Reconnected. {} things happened meanwhile, the last: {a}; {b}.",
+                told.len()
+            ),
+        }
+    }
+
     /// Whether the last move shown in the log is a computer player's.
     pub fn last_logged_is_computer(&self) -> bool {
         self.log.last_seat.is_some_and(|s| !self.is_human(s))
@@ -875,6 +959,9 @@ impl Model {
                     "Play {card} on which {which}? ({}; ESC cancels)",
                     self.side_choices()
                 )
+            }
+            Mode::ConfirmQuit if self.server.is_some() && self.watching() => {
+                "Stop watching and go back to the lobby? (y/n)".into()
             }
             Mode::ConfirmQuit => "Really quit? (y/n)".into(),
             Mode::ConfirmDiscard { card } => {
@@ -908,7 +995,12 @@ impl Model {
                     if self.server.is_some() {
                         // The table's game is over for good: there is no
                         // other to deal there.
-                        return format!("{who} Press q to leave the table.");
+                        let to = if self.watching() {
+                            "go back to the lobby"
+                        } else {
+                            "leave the table"
+                        };
+                        return format!("{who} Press q to {to}.");
                     }
                     format!("{who} Another game? (y/n)")
                 } else {
@@ -945,9 +1037,19 @@ impl Model {
                 let players = if free == 1 { "player" } else { "players" };
                 format!("Waiting for {free} more {players} to sit down at this table...")
             }
-            Mode::Normal if self.watching() => match self.obs.status.seat() {
-                Some(seat) => format!("Watching: {} to play. q leaves.", self.seat_name(seat)),
-                None => "Watching. q leaves.".into(),
+            Mode::Normal if self.watching() => match self.obs.status {
+                PhaseView::Extension { seat } => format!(
+                    "Watching: {} decides whether to extend the trip to {} miles. q: lobby.",
+                    self.seat_name(seat),
+                    extended_target(&self.rules)
+                ),
+                _ => match self.obs.status.seat() {
+                    Some(seat) => format!(
+                        "Watching: {} to play. q goes back to the lobby.",
+                        self.seat_name(seat)
+                    ),
+                    None => "Watching. q goes back to the lobby.".into(),
+                },
             },
             Mode::Normal => match self.obs.status {
                 PhaseView::Turn { seat, drawn } if self.is_human(seat) => {
@@ -965,6 +1067,13 @@ impl Model {
                         "Coup fourré! U the {safety} to answer the {hazard}, or P to let it pass."
                     )
                 }
+                // Another player decides whether to go on to the longer
+                // trip: say so, not just whose turn it is.
+                PhaseView::Extension { seat } => format!(
+                    "Waiting for {} to decide whether to extend the trip to {} miles...",
+                    self.seat_name(seat),
+                    extended_target(&self.rules)
+                ),
                 _ => match self.computer_to_act() {
                     Some(seat) if self.thinking && !self.is_person(seat) => {
                         format!("{} is thinking...", self.seat_name(seat))

@@ -253,6 +253,15 @@ impl RemoteHost {
         }
     }
 
+    /// Leaves the table (a spectator stops watching it) and gives the
+    /// session back, for the lobby to choose another table with.
+    pub fn leave(self) -> Session {
+        self.session.send(ClientMessage::Leave {
+            table: self.remote.table(),
+        });
+        self.session
+    }
+
     /// The events of every note the session has now.
     pub fn poll(&mut self) -> Vec<Event> {
         let mut events = Vec::new();

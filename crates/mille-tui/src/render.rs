@@ -262,10 +262,10 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
     let mut title = model.team_name(team);
     if Some(team) == model.my_team() && model.in_teams() {
         title = format!("Your team: {title}");
-    } else if model.in_teams() && model.teams() > 2 {
-        // With three teams the score window and the "which side?" question
-        // call them T2 and T3, 2 and 3: the board says so too.
-        title = format!("Team {}: {title}", team + 1);
+    } else if let Some(tag) = model.side_tag(team) {
+        // The score window (and the "which side?" question) calls this side
+        // T2, 2 or P3: the board says so too.
+        title = format!("{tag}: {title}");
     }
     let to_act = match model.obs.status.seat() {
         Some(s)
@@ -501,7 +501,7 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
     }
     if !bonuses {
         lines.push(Line::from(""));
-        for c in commands::score_window_lines() {
+        for c in commands::score_window_lines_at(model.place()) {
             lines.push(Line::from(Span::styled(
                 c,
                 Style::default().fg(Color::Yellow),
@@ -513,53 +513,99 @@ fn score_window(model: &Model, area: Rect, f: &mut Frame) {
 
 /// The status line: the deck, the trip, the rules, the computer level and
 /// the options; more compact when it would not fit `width` (the stacking
-/// variant makes it longer). At a table server: the connection and the
-/// table first, then the deck, the trip and the rules.
-fn status_text(model: &Model, width: u16) -> String {
+/// variant makes it longer), never cut inside a setting. At a table
+/// server: the connection and the table first, then the deck, the trip,
+/// the rules and, for a player (a spectator has no hand), the sorting.
+pub fn status_text(model: &Model, width: u16) -> String {
     let deck = model.deck_len();
     let r = &model.rules;
-    let rules = if r.config.stacking {
+    let rules_id = if r.config.stacking {
         format!("{}+stacking", r.config.rules.id())
     } else {
-        format!("{} rules", r.config.rules.id())
+        r.config.rules.id().to_string()
     };
+    let sort = if model.sorted { "on" } else { "off" };
     let mouse = match model.options.mouse {
         mille_store::MouseMethod::ClickClick => "click",
         mille_store::MouseMethod::DragAndDrop => "drag",
     };
-    if let Some(s) = &model.server {
+    let trip = model.target();
+    let candidates: Vec<String> = if let Some(s) = &model.server {
         // The connection first: it is what changes, and what a narrow
         // screen must not cut off.
-        return format!(
-            " {} | {} | Deck: {deck} | Trip: {} | {rules} | sort {}",
-            s.link,
-            s.place(),
-            model.target(),
-            if model.sorted { "on" } else { "off" },
-        );
-    }
-    let head = format!(
-        " Deck: {deck} | Trip: {} | {rules} | level {} | sort {}",
-        model.target(),
-        model.level.id(),
-        if model.sorted { "on" } else { "off" },
-    );
-    let full = format!("{head} | mouse: {mouse}");
-    if full.chars().count() <= usize::from(width) {
-        full
+        let link = &s.link;
+        let short_link = link.replace("(attempt ", "(");
+        let sorting = if model.watching() {
+            String::new()
+        } else {
+            format!(" | sort {sort}")
+        };
+        vec![
+            format!(
+                " {link} | {} | Deck: {deck} | Trip: {trip} | {rules_id} rules{}",
+                s.place(),
+                sorting
+            ),
+            format!(
+                " {link} | table {} | Deck: {deck} | Trip: {trip} | {rules_id}{}",
+                s.table, sorting
+            ),
+            format!(
+                " {link} | table {} | Deck {deck} | Trip {trip} | {rules_id}{}",
+                s.table, sorting
+            ),
+            format!(
+                " {short_link} | table {} | Deck {deck} | {trip} | {rules_id}{}",
+                s.table, sorting
+            ),
+            format!(
+                " {short_link} | table {} | Deck {deck} | {trip}{}",
+                s.table, sorting
+            ),
+        ]
     } else {
-        format!("{head} | {mouse}")
-    }
+        let head = format!(
+            " Deck: {deck} | Trip: {trip} | {rules_id} rules | level {} | sort {sort}",
+            model.level.id(),
+        );
+        vec![
+            format!("{head} | mouse: {mouse}"),
+            format!("{head} | {mouse}"),
+            format!(
+                " Deck: {deck} | Trip: {trip} | {rules_id} | level {} | sort {sort} | {mouse}",
+                model.level.id(),
+            ),
+            format!(
+                " Deck {deck} | Trip {trip} | {rules_id} | {} | sort {sort} | {mouse}",
+                model.level.id(),
+            ),
+        ]
+    };
+    let n = candidates.len();
+    candidates
+        .into_iter()
+        .enumerate()
+        .find(|(i, c)| c.chars().count() <= usize::from(width) || i + 1 == n)
+        .map(|(_, c)| c)
+        .unwrap_or_default()
 }
 
 /// The help screen's lines: the goal, the commands, the mouse and the
 /// rules in brief (see [`crate::commands`]), under `rules`.
 pub fn help_lines(rules: &Rules) -> Vec<String> {
+    help_lines_at(rules, commands::Place::Here)
+}
+
+/// [`help_lines`] with the commands that work at `place` (a spectator
+/// has no mouse play either).
+pub fn help_lines_at(rules: &Rules, place: commands::Place) -> Vec<String> {
     let mut lines = vec![commands::goal(rules), String::new()];
-    lines.extend(commands::help_lines());
+    lines.extend(commands::help_lines_at(place));
     lines.push(String::new());
-    lines.extend(commands::MOUSE.iter().map(|l| l.to_string()));
-    lines.push(String::new());
+    if place != commands::Place::Watching {
+        lines.extend(commands::MOUSE.iter().map(|l| l.to_string()));
+        lines.push(String::new());
+    }
     lines.extend(commands::rules_in_brief(rules));
     // On the paragraph's short last line: a line more would cover the
     // status line on a 24-line terminal.
@@ -641,7 +687,7 @@ pub fn draw(model: &Model, f: &mut Frame) {
     }
     if model.mode == Mode::Help {
         let w = area.width.saturating_sub(4).min(80);
-        let help = help_lines(&model.rules);
+        let help = help_lines_at(&model.rules, model.place());
         let h = (help.len() as u16 + 3).min(area.height.saturating_sub(2));
         let r = Rect::new((area.width - w) / 2, 1, w, h);
         f.render_widget(Clear, r);

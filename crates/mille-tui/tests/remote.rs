@@ -5,7 +5,7 @@
 
 use game_table::{Player, SeatInfo, Table, Turn, Viewer};
 use mille_ai::{Level, make_bot};
-use mille_engine::{Action, GameConfig, Mille, Observation, RulesetId, State};
+use mille_engine::{Action, GameConfig, Mille, Observation, PhaseView, RulesetId, State};
 use mille_store::Options;
 use mille_tui::host::NoUndo;
 use mille_tui::model::{Mode, ServerTable, Setup};
@@ -462,7 +462,23 @@ fn undo_and_save_are_refused_at_a_shared_table() {
 #[test]
 fn the_connection_shows_on_the_status_line() {
     let (_, mut m) = bobs_turn(9);
-    assert!(screen(&mut m).contains(" connected | table 7 at example.org:8780 | Deck:"));
+    // At 80 columns the server's address gives way to the settings, which
+    // are never cut (the sorting was, at the end of the line).
+    let s = screen(&mut m);
+    assert!(
+        s.contains(" connected | table 7 | Deck: ") && s.contains("| classic | sort off "),
+        "{s}"
+    );
+    let wide = {
+        m.screen = (120, 30);
+        let mut t = Terminal::new(TestBackend::new(120, 30)).expect("test backend");
+        t.draw(|f| render::draw(&m, f)).expect("draw");
+        format!("{}", t.backend())
+    };
+    assert!(
+        wide.contains(" connected | table 7 at example.org:8780 | Deck: "),
+        "{wide}"
+    );
     update(
         &mut m,
         Event::Link(Link::Reconnecting {
@@ -470,7 +486,12 @@ fn the_connection_shows_on_the_status_line() {
             why: "refused".into(),
         }),
     );
-    assert!(screen(&mut m).contains(" reconnecting (attempt 3)... | table 7"));
+    let s = screen(&mut m);
+    assert!(s.contains(" reconnecting (attempt 3)... | table 7"), "{s}");
+    assert!(
+        s.contains("| sort off"),
+        "the settings are not cut off:\n{s}"
+    );
     update(&mut m, Event::Link(Link::Connected));
     assert!(screen(&mut m).contains(" connected | table 7"));
     let fx = update(
@@ -567,18 +588,158 @@ fn a_spectator_sees_the_table_and_makes_no_move() {
     let mut m = at_server(t.observe(Viewer::Spectator));
     assert!(m.watching());
     assert_eq!(m.seat_name(0), "ann");
-    assert_eq!(m.prompt(), "Watching: bob to play. q leaves.");
+    assert_eq!(
+        m.prompt(),
+        "Watching: bob to play. q goes back to the lobby."
+    );
     assert_eq!(key(&mut m, 'p'), []);
     assert_eq!(
         m.message.as_deref(),
-        Some("You are watching this table: q leaves.")
+        Some("You are watching this table: q goes back to the lobby.")
     );
     let s = screen(&mut m);
     assert!(s.contains("Watching: the hands are hidden"), "{s}");
+    // A name too long for the score window's column is called by its seat
+    // number there, and the board says which side that is.
     assert!(
-        s.contains("ann  bob Comp") && !s.contains("── You"),
+        s.contains("ann  bob   P3") && s.contains("── P3: Computer 3 (classic)"),
+        "{s}"
+    );
+    assert!(
+        !s.contains("── You"),
         "nobody is 'you' to a spectator:\n{s}"
     );
+    // Only the keys a spectator can use are listed.
+    for gone in [
+        "S save",
+        "Z undo",
+        "M mouse",
+        "P pick",
+        "U use",
+        "D discard",
+    ] {
+        assert!(!s.contains(gone), "{gone} is listed:\n{s}");
+    }
+    assert!(s.contains("Q lobby"), "{s}");
+    // Q asks, then leaves the table for the lobby rather than the program.
+    assert_eq!(key(&mut m, 'q'), []);
+    assert_eq!(m.prompt(), "Stop watching and go back to the lobby? (y/n)");
+    assert_eq!(key(&mut m, 'y'), [Effect::Quit]);
+    assert!(m.server.as_ref().is_some_and(|s| s.to_lobby));
+    assert_eq!(m.farewell, None);
+}
+
+#[test]
+fn a_spectator_of_two_teams_finds_the_score_windows_teams_on_the_board() {
+    let config = GameConfig {
+        rules: RulesetId::Classic,
+        players: 4,
+        stacking: false,
+    };
+    let state = State::new(config, 3).expect("four players");
+    let seats = ["ann", "bob", "cy", "dee"]
+        .into_iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let bot: Box<dyn game_table::Bot<Mille>> = make_bot(Level::Classic, k as u64);
+            (SeatInfo::human(n), Player::Bot(bot))
+        })
+        .collect();
+    let mut t = Table::new(state, seats);
+    let mut m = at_server(t.observe(Viewer::Spectator));
+    let s = screen(&mut m);
+    assert!(s.contains("T1    T2"), "{s}");
+    assert!(s.contains("── Team 1: ann + cy"), "{s}");
+    assert!(s.contains("── Team 2: bob + dee"), "{s}");
+}
+
+#[test]
+fn an_away_players_name_is_not_cut_in_the_score_window() {
+    let mut t = table(16);
+    until(&mut t, |t| t.turn() == Turn::Seat(1));
+    let mut o = t.observe(Viewer::Seat(1));
+    o.seat_info[0] = SeatInfo::computer("ann (away)", "classic");
+    o.seat_info[2] = SeatInfo::human("Seat 3");
+    let mut m = at_server(o);
+    let s = screen(&mut m);
+    assert!(s.contains("ann  You   P3"), "{s}");
+    let header = s.lines().nth(1).unwrap_or_default();
+    assert!(!header.contains("ann ("), "{s}");
+    assert!(s.contains("── P3: Seat 3"), "{s}");
+}
+
+#[test]
+fn another_players_extension_question_is_named_as_such() {
+    let mut t = table(17);
+    until(&mut t, |t| {
+        matches!(
+            t.state().phase_for(Viewer::Spectator),
+            PhaseView::Extension { .. }
+        )
+    });
+    let o = t.observe(Viewer::Spectator);
+    let PhaseView::Extension { seat } = o.status else {
+        unreachable!("waited for it")
+    };
+    let who = ["ann", "bob", "Computer 3 (classic)"][usize::from(seat)];
+    let m = at_server(o);
+    assert_eq!(
+        m.prompt(),
+        format!("Watching: {who} decides whether to extend the trip to 1000 miles. q: lobby.")
+    );
+    if seat != 1 {
+        let mut m = at_server(t.observe(Viewer::Seat(1)));
+        m.thinking = false;
+        assert_eq!(
+            m.prompt(),
+            format!("Waiting for {who} to decide whether to extend the trip to 1000 miles...")
+        );
+    }
+}
+
+#[test]
+fn after_a_reconnection_the_message_line_tells_what_was_missed() {
+    let (mut t, mut m) = bobs_turn(18);
+    update(
+        &mut m,
+        Event::Link(Link::Reconnecting {
+            attempt: 1,
+            why: "refused".into(),
+        }),
+    );
+    update(&mut m, Event::Link(Link::Connected));
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Reconnected: taking your place at the table again...")
+    );
+    // Bob's seat is played meanwhile (by a computer standing in), and
+    // the others play on: the rejoining observation brings it all.
+    let before = t.seq();
+    until(&mut t, |t| {
+        t.seq() >= before + 6 && t.turn() == Turn::Seat(1)
+    });
+    let back = t.observe(Viewer::Seat(1));
+    assert!(back.events.len() >= 3, "{:?}", back.events);
+    update(&mut m, Event::Observed(Box::new(back)));
+    let said = m.message.clone().unwrap_or_default();
+    assert!(
+        said.starts_with("Reconnected. ") && said.contains("things happened meanwhile, the last: "),
+        "{said}"
+    );
+    // Only the rejoining observation says so.
+    until(&mut t, |t| {
+        t.seq() >= before + 8 && t.turn() == Turn::Seat(1)
+    });
+    assert!(!m.server.as_ref().is_some_and(|s| s.rejoining));
+    update(
+        &mut m,
+        Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+    );
+    update(
+        &mut m,
+        Event::Observed(Box::new(t.observe(Viewer::Seat(1)))),
+    );
+    assert_eq!(m.message, None, "{:?}", m.message);
 }
 
 #[test]

@@ -91,11 +91,44 @@ pub fn play(address: &str, name: Option<&str>) -> anyhow::Result<()> {
     let known = tokens.get(&target)?.is_some();
     let name = server_name(name, known, &options)?;
     let stop = Stop::install().context("cannot catch signals")?;
-    let session = Session::start(target.clone(), name, tokens);
+    let mut session = Session::start(target.clone(), name, tokens);
     let mut lobby = Lobby::new(GameKind::Mille, target.to_string(), presets());
-    let choice = table_lobby::run(&session, &mut lobby, &stop).context("the terminal failed")?;
+    // A spectator who leaves a table comes back here to choose another.
+    loop {
+        match game(session, &mut lobby, &target, &options, &data_dir, &stop)? {
+            Some(back) => {
+                session = back;
+                // The list as it is now (the lobby's own refresh waits a
+                // few seconds); the request that led to the table is done.
+                lobby.asked = None;
+                session.send(table_client::protocol::ClientMessage::List);
+            }
+            None => {
+                if let Some(sig) = stop.signal() {
+                    // A hangup or a signal in the lobby: nothing to keep,
+                    // and nothing to print (the terminal may be gone).
+                    std::process::exit(128 + sig.clamp(0, 127));
+                }
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// One round of the lobby and the game chosen there; the session back
+/// when a spectator leaves the table for the lobby.
+fn game(
+    session: Session,
+    lobby: &mut Lobby,
+    target: &Target,
+    options: &Options,
+    data_dir: &Option<std::path::PathBuf>,
+    stop: &Stop,
+) -> anyhow::Result<Option<Session>> {
+    let (options, data_dir) = (options.clone(), data_dir.clone());
+    let choice = table_lobby::run(&session, lobby, stop).context("the terminal failed")?;
     let (table, seq, observation) = match choice {
-        Choice::Quit => return Ok(()),
+        Choice::Quit => return Ok(None),
         Choice::Play {
             table,
             seq,
@@ -128,9 +161,12 @@ pub fn play(address: &str, name: Option<&str>) -> anyhow::Result<()> {
         host,
         Io { data_dir },
         std::time::Duration::ZERO,
-        &stop,
+        stop,
     )
     .context("the terminal failed")?;
+    if let Ending::Lobby(session) = ending {
+        return Ok(Some(*session));
+    }
     if let Ending::Interrupted(i) = ending {
         // Written without `eprintln!`, which panics when the terminal is
         // gone.
@@ -143,7 +179,7 @@ pub fn play(address: &str, name: Option<&str>) -> anyhow::Result<()> {
     if let Some(f) = model.farewell {
         println!("{f}");
     }
-    Ok(())
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -95,8 +95,15 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         },
         Mode::ConfirmQuit => match yes_no_or_esc(&k) {
             Some(true) => {
+                // A spectator leaves the table, not the program: the
+                // lobby is where another table is chosen.
+                if model.watching()
+                    && let Some(s) = &mut model.server
+                {
+                    s.to_lobby = true;
+                    quit(model);
                 // A table server keeps its game: nothing to save here.
-                if model.dirty && model.server.is_none() {
+                } else if model.dirty && model.server.is_none() {
                     model.mode = Mode::SaveOnExit {
                         then: AfterSave::QuitElseResume,
                     };
@@ -344,8 +351,8 @@ fn normal_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         return;
     }
     let lower = c.to_ascii_lowercase();
-    if matches!(lower, 'p' | 'u' | 'd' | 'z') && model.watching() {
-        model.notice("You are watching this table: q leaves.");
+    if matches!(lower, 'p' | 'u' | 'd' | 'z' | 'o' | 's' | 'm') && model.watching() {
+        model.notice("You are watching this table: q goes back to the lobby.");
         return;
     }
     if matches!(lower, 'p' | 'u' | 'd')

@@ -164,7 +164,18 @@ pub(super) fn acted(
 /// or any other change of the table, as the table made it.
 pub(super) fn computer_moved(model: &mut Model, obs: Observation, fx: &mut Vec<Effect>) {
     model.thinking = false;
+    // The first observation after a reconnection is the table's answer to
+    // rejoining it: its events are what the player missed, and the message
+    // line says so (after the change, which may clear it).
+    let rejoined = model
+        .server
+        .as_mut()
+        .is_some_and(|s| std::mem::take(&mut s.rejoining));
+    let missed = rejoined.then(|| model.missed(&obs.events));
     take(model, obs, false, fx);
+    if let Some(missed) = missed {
+        model.notice(missed);
+    }
 }
 
 /// A computer player that erred, replaced by the classic level: said on
@@ -238,7 +249,11 @@ pub(super) fn deal(model: &mut Model, fx: &mut Vec<Effect>) {
         // At a table server the server deals, once every player there is
         // ready; a game that is over stays over.
         if model.game_over() {
-            model.notice("The game at this table is over: q leaves.");
+            model.notice(if model.watching() {
+                "The game at this table is over: q goes back to the lobby."
+            } else {
+                "The game at this table is over: q leaves."
+            });
         } else if model.watching() {
             model.notice("You are watching: the players deal the next hand.");
         } else if model.hand_over()
@@ -289,7 +304,16 @@ pub(super) fn undone(
 pub(super) fn link(model: &mut Model, link: Link, fx: &mut Vec<Effect>) {
     let Some(s) = &mut model.server else { return };
     match link {
-        Link::Connected => s.link = "connected".into(),
+        Link::Connected => {
+            let back = s.link != "connected";
+            s.link = "connected".into();
+            if back {
+                // Back after a drop: the seat is taken back at once, and
+                // the table's answer tells what was missed.
+                s.rejoining = true;
+                model.notice("Reconnected: taking your place at the table again...");
+            }
+        }
         Link::Reconnecting { attempt, .. } => {
             s.link = format!("reconnecting (attempt {attempt})...");
         }
