@@ -212,11 +212,12 @@ impl<G: Game> fmt::Debug for Player<G> {
     }
 }
 
-/// Why the table did not move.
+/// Why the table did not move. The sentences count seats from 1, as
+/// people do (seat 1 is the seat numbered 0); the fields number them from 0.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError<G: Game> {
     /// The table has fewer seats.
-    #[error("there is no seat {seat}: the table has {seats}")]
+    #[error("there is no seat {}: the table has {seats}", .seat + 1)]
     NoSuchSeat {
         /// The seat asked for.
         seat: usize,
@@ -224,8 +225,8 @@ pub enum TableError<G: Game> {
         seats: usize,
     },
     /// The seat moved out of turn.
-    #[error("seat {seat} cannot move now: {}", match .turn {
-        Turn::Seat(s) => format!("it is seat {s}'s turn"),
+    #[error("seat {} cannot move now: {}", .seat + 1, match .turn {
+        Turn::Seat(s) => format!("it is seat {}'s turn", s + 1),
         Turn::Host => "the hand is over".to_string(),
         Turn::Over => "the game is over".to_string(),
     })]
@@ -236,13 +237,13 @@ pub enum TableError<G: Game> {
         turn: Turn,
     },
     /// A move for a seat that a bot plays, sent as a person's.
-    #[error("seat {seat} is played by a computer")]
+    #[error("seat {} is played by a computer", .seat + 1)]
     NotAPerson {
         /// The seat.
         seat: usize,
     },
     /// A move for the host while a seat is to act.
-    #[error("the host cannot move now: it is seat {seat}'s turn")]
+    #[error("the host cannot move now: it is seat {}'s turn", .seat + 1)]
     NotTheHost {
         /// The seat to act.
         seat: usize,
@@ -258,7 +259,7 @@ pub enum TableError<G: Game> {
         reason: G::Illegal,
     },
     /// A computer player chose an illegal move: a bug in that player.
-    #[error("{bot} (seat {seat}) chose the illegal move {action}: {reason}")]
+    #[error("{bot} (seat {}) chose the illegal move {action}: {reason}", .seat + 1)]
     BotIllegal {
         /// Its seat.
         seat: usize,
@@ -270,7 +271,7 @@ pub enum TableError<G: Game> {
         reason: G::Illegal,
     },
     /// A computer player failed to answer.
-    #[error("{bot} (seat {seat}) failed: {error}")]
+    #[error("{bot} (seat {}) failed: {error}", .seat + 1)]
     BotFailed {
         /// Its seat.
         seat: usize,
@@ -841,7 +842,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "adder (seat 1) chose the illegal move N(7): add 1 to 3"
+            "adder (seat 2) chose the illegal move N(7): add 1 to 3"
         );
         assert_eq!(t.log(), &[Add::N(1)], "nothing else was played");
         let stand_in = adder(1);

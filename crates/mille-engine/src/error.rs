@@ -7,10 +7,11 @@ use std::fmt;
 /// An action the rules do not allow now, with the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalAction {
-    /// Somebody else is to act.
-    #[error("It is not your turn: waiting for player {expected}")]
+    /// Somebody else is to act. The sentence counts seats from 1, as
+    /// people do; `expected` is the seat's number (from 0).
+    #[error("It is not your turn: waiting for player {}", .expected + 1)]
     NotYourTurn {
-        /// Who is to act.
+        /// Who is to act (from 0).
         expected: u8,
     },
     /// A play or discard before the draw.
@@ -106,8 +107,8 @@ pub enum IllegalAction {
     /// A hazard on one's own side.
     #[error("You cannot play a hazard on your own side")]
     HazardOnOwnSide,
-    /// A target that does not exist.
-    #[error("There is no team {0} in this game")]
+    /// A target that does not exist (the action's number, from 0).
+    #[error("There is no team {0} in this game: an action's target numbers the teams from 0")]
     NoSuchTeam(u8),
     /// A card other than a hazard played on another side.
     #[error("{0} can only be played on your own side")]

@@ -150,7 +150,11 @@ pub const STANDARD_SCORING: ScoringTable = ScoringTable {
 };
 
 /// How a game is set up: which rules, how many players, which variants.
+///
+/// A field it does not know is refused rather than ignored: a setup asking
+/// for a variant this version does not play must not start another game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameConfig {
     /// The ruleset.
     pub rules: RulesetId,

@@ -67,3 +67,25 @@ fn accessors_take_any_seat_or_team_number_without_panicking() {
         assert!((0..teams).all(|t| built.tableau(t).miles == 0), "ignored");
     }
 }
+
+#[test]
+fn sentences_count_seats_from_one_and_say_when_a_number_is_an_actions() {
+    use mille_engine::IllegalAction;
+    // Seat 0 is the first player people see.
+    let first = IllegalAction::NotYourTurn { expected: 0 }.to_string();
+    assert!(first.ends_with("waiting for player 1"), "{first}");
+    // A target team is the action's own number, and the sentence says so.
+    let team = IllegalAction::NoSuchTeam(3).to_string();
+    assert!(team.contains("team 3") && team.contains("from 0"), "{team}");
+}
+
+#[test]
+fn a_setup_with_a_field_this_version_does_not_know_is_refused() {
+    let known: GameConfig =
+        serde_json::from_str(r#"{"rules":"classic","players":4,"stacking":true}"#).expect("reads");
+    assert!(known.stacking);
+    let unknown =
+        serde_json::from_str::<GameConfig>(r#"{"rules":"classic","players":4,"turbo":1}"#)
+            .expect_err("an unknown field is refused");
+    assert!(unknown.to_string().contains("turbo"), "{unknown}");
+}

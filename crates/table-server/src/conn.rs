@@ -30,7 +30,11 @@ const OUTBOX: usize = 1024;
 const WRITE_BATCH: usize = 64;
 
 /// A policy-violation close (RFC 6455).
-const POLICY: u16 = 1008;
+pub(crate) const POLICY: u16 = 1008;
+
+/// The close for a text frame that is not UTF-8 (RFC 6455: "data within a
+/// message that was not consistent with the type of the message").
+const INVALID_DATA: u16 = 1007;
 
 /// A token bucket: `rate` messages a second on average, `burst` at once.
 struct Bucket {
@@ -124,9 +128,9 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
                             next = rx.try_recv().ok();
                         }
                     }
-                    Out::Close(reason) => {
+                    Out::Close(code, reason) => {
                         let frame = CloseFrame {
-                            code: POLICY,
+                            code,
                             reason: reason.into(),
                         };
                         let _ = sink.send(Message::Close(Some(frame))).await;
@@ -155,6 +159,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     let hello_by = Instant::now() + shared.config.handshake;
     let idle = Duration::from_secs(limits.idle_seconds);
     let mut last = Instant::now();
+    let mut close_code = POLICY;
     let reason = loop {
         let deadline = if session.name.is_none() {
             hello_by
@@ -176,7 +181,13 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
             }
             Err(_) => break Some(format!("idle for {} s", limits.idle_seconds)),
             Ok(None) | Ok(Some(Ok(Message::Close(_)))) => break None,
-            Ok(Some(Err(e))) => break Some(format!("bad WebSocket data: {e}")),
+            Ok(Some(Err(e))) => {
+                if not_utf8(&e) {
+                    close_code = INVALID_DATA;
+                    break Some("a text message was not UTF-8".to_string());
+                }
+                break Some(format!("bad WebSocket data: {e}"));
+            }
             Ok(Some(Ok(msg))) => msg,
         };
         last = Instant::now();
@@ -238,7 +249,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     }
     // A peer that does not read has a full queue: the close is not waited
     // for, and its writer is stopped after its time.
-    let _ = tx.try_send(Out::Close(reason.unwrap_or_default()));
+    let _ = tx.try_send(Out::Close(close_code, reason.unwrap_or_default()));
     drop(tx);
     drop(session);
     let mut writer = writer;
@@ -266,6 +277,18 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         .await;
     }
     shared.metrics.connections.dec();
+}
+
+/// Whether the WebSocket failed on a text frame that is not UTF-8.
+fn not_utf8(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        if let Some(tokio_tungstenite::tungstenite::Error::Utf8(_)) = err.downcast_ref() {
+            return true;
+        }
+        source = err.source();
+    }
+    false
 }
 
 fn refuse(out: &Outbox, code: ErrorCode, message: &str) {
@@ -517,7 +540,8 @@ async fn route(
         if let Some(h) = shared.table(table) {
             return send_here(session, table, &h, cmd);
         }
-        let place = match shared.store.place(table).await {
+        let name = session.name.clone().unwrap_or_default();
+        let place = match shared.store.place(table, &name).await {
             Ok(p) => p,
             Err(e) => {
                 tracing::error!(error = %e, "the database failed");
@@ -527,6 +551,22 @@ async fn route(
         };
         match place {
             Place::Nowhere => break,
+            // A finished game nobody is at any more: the same answer as
+            // while it still ran, to whoever may enter it.
+            Place::Over { code, seated } => {
+                let given = match msg {
+                    ClientMessage::Join { code, .. } | ClientMessage::Watch { code, .. } => {
+                        code.as_deref()
+                    }
+                    _ => None,
+                };
+                if code.is_some() && !seated && code.as_deref() != given {
+                    break;
+                }
+                let why = format!("the game at table {table} is over");
+                refuse_at(&session.out, ErrorCode::GameOver, &why, table);
+                return Reached::Refused;
+            }
             Place::Free => match shared.adopt(table).await {
                 Ok(Some(h)) => return send_here(session, table, &h, cmd),
                 // Another instance took it first, or it cannot be

@@ -157,9 +157,18 @@ impl ServerGame for Mille {
     }
 
     fn read_action(value: &Value) -> Result<MilleAction, String> {
-        let text = value
-            .as_str()
-            .ok_or("a mille action is a string such as \"draw\" or \"play D200 1\"")?;
+        let text = value.as_str().ok_or_else(|| {
+            // The examples are written by the engine, so they are always
+            // forms it reads back.
+            let play = MilleAction::Play {
+                card: mille_engine::Card::D200,
+                team: 1,
+            };
+            format!(
+                "a mille action is a string such as \"{}\" or \"{play}\"",
+                MilleAction::Draw
+            )
+        })?;
         text.parse::<MilleAction>().map_err(|e| e.to_string())
     }
 
@@ -470,6 +479,29 @@ mod tests {
         }
         assert!(Mille::read_action(&Value::from(3)).is_err());
         assert!(Cubes::read_action(&Value::from("jump")).is_err());
+    }
+
+    #[test]
+    fn the_examples_in_a_refusal_are_actions_the_server_reads() {
+        let why = Mille::read_action(&Value::from(3)).unwrap_err();
+        let quoted: Vec<&str> = why.split('"').skip(1).step_by(2).collect();
+        assert_eq!(quoted.len(), 2, "{why}");
+        for example in quoted {
+            assert!(
+                Mille::read_action(&Value::from(example)).is_ok(),
+                "{example:?} in {why:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_setup_with_an_unknown_field_is_refused_and_named() {
+        let mille = serde_json::json!({"rules":"classic","players":4,"speed":"fast"});
+        let e = Mille::setup(&mille).unwrap_err();
+        assert!(e.contains("speed"), "{e}");
+        let cubes = serde_json::json!({"game":"blitz","dice":6});
+        let e = Cubes::setup(&cubes).unwrap_err();
+        assert!(e.contains("dice"), "{e}");
     }
 
     #[test]

@@ -165,8 +165,8 @@ pub enum ServerError {
 pub enum Out {
     /// A message (JSON text).
     Text(Arc<str>),
-    /// Close the connection with this reason.
-    Close(String),
+    /// Close the connection with this code (RFC 6455) and reason.
+    Close(u16, String),
 }
 
 /// Where a table writes to a connection. A connection that does not read
@@ -194,7 +194,7 @@ impl Outbox {
 
     /// Closes the connection with `reason` (its client reconnects).
     pub fn close(&self, reason: String) {
-        let _ = self.tx.try_send(Out::Close(reason));
+        let _ = self.tx.try_send(Out::Close(conn::POLICY, reason));
     }
 
     /// Queues a message (an `error` is counted for `/metrics`).

@@ -610,3 +610,43 @@ async fn a_message_over_the_limit_is_refused_and_closed() {
     assert_eq!(health(server.addr).await["status"], "ok");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_text_frame_that_is_not_utf8_closes_with_1007_and_other_refusals_with_1008() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(limited_config(dir.path()))
+        .await
+        .expect("start");
+    let mut c = Client::open(server.addr).await;
+    c.hello("bytes", None).await;
+    let bad = vec![0x7b, 0xff, 0xfe, 0x7d];
+    c.send_frame(Message::Frame(Frame::message(
+        bad,
+        OpCode::Data(Data::Text),
+        true,
+    )))
+    .await
+    .expect("sent");
+    let code = loop {
+        match c.next(Duration::from_secs(5)).await {
+            Some(Got::Text(_)) => {}
+            Some(Got::Close(Some((code, reason)))) => {
+                assert!(reason.contains("UTF-8"), "{reason}");
+                break code;
+            }
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(code, 1007, "invalid frame payload data");
+    // Silence before hello is a policy matter.
+    let mut quiet = Client::open(server.addr).await;
+    let code = loop {
+        match quiet.next(Duration::from_secs(5)).await {
+            Some(Got::Text(_)) => {}
+            Some(Got::Close(Some((code, _)))) => break code,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(code, 1008);
+    server.stop().await;
+}

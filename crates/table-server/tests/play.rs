@@ -199,6 +199,43 @@ async fn three_people_finish_a_game_of_cubes() {
         text.starts_with("Mille high scores") && text.contains("(none yet)"),
         "{text}"
     );
+    // A finished table is answered the same way once its server restarted
+    // (nobody runs it any more): over, not unknown.
+    drop(clients);
+    server.stop().await;
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("restart");
+    let mut dan = Client::open(server.addr).await;
+    dan.hello("dan", None).await;
+    let refusal = |want: u64| {
+        move |m: &ServerMessage| match m {
+            ServerMessage::Error(e) if e.table == Some(want) => Some((e.code, e.message.clone())),
+            _ => None,
+        }
+    };
+    let join = |table| ClientMessage::Join {
+        table,
+        seat: None,
+        code: None,
+        since: None,
+    };
+    dan.send(&join(table)).await;
+    let (code, why) = dan.until(refusal(table)).await;
+    assert_eq!(code, ErrorCode::GameOver, "{why}");
+    assert!(why.contains("over"), "{why}");
+    dan.send(&ClientMessage::Watch {
+        table,
+        code: None,
+        since: None,
+    })
+    .await;
+    assert_eq!(dan.until(refusal(table)).await.0, ErrorCode::GameOver);
+    dan.send(&join(table + 100)).await;
+    assert_eq!(
+        dan.until(refusal(table + 100)).await.0,
+        ErrorCode::NoSuchTable
+    );
     server.stop().await;
 }
 

@@ -327,8 +327,15 @@ pub type Taken = Result<StoredTable, (TableId, String)>;
 /// Where a table is run, as the database says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
-    /// No such table, or its game is over and nobody runs it.
+    /// No such table.
     Nowhere,
+    /// Its game is over and nobody runs it.
+    Over {
+        /// A private table's invitation code.
+        code: Option<String>,
+        /// Whether the name asked about sat at it.
+        seated: bool,
+    },
     /// Nobody holds its lease (or it ran out): any instance may take it.
     Free,
     /// An instance holds its lease.
@@ -568,9 +575,10 @@ impl Store {
         backend!(self.release(table, me))
     }
 
-    /// Where table `id` is run.
-    pub async fn place(&self, id: TableId) -> Result<Place, StoreError> {
-        backend!(self.place(id))
+    /// Where table `id` is run, asked for the player `name`.
+    pub async fn place(&self, id: TableId, name: &str) -> Result<Place, StoreError> {
+        let name = name.to_string();
+        backend!(self.place(id, name))
     }
 
     /// Writes the lobby lines of this instance's tables, for the others.

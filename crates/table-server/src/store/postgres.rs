@@ -430,20 +430,28 @@ impl Postgres {
         Ok(())
     }
 
-    pub(super) async fn place(&self, id: TableId) -> Result<Place, StoreError> {
+    pub(super) async fn place(&self, id: TableId, name: String) -> Result<Place, StoreError> {
         let client = self.client().await?;
         let row = client
             .query_opt(
                 &format!(
-                    "SELECT t.status, t.lease_owner, t.lease_until, i.address, {NOW_MS} FROM tables t \
-                     LEFT JOIN instances i ON i.id = t.lease_owner WHERE t.id = $1"
+                    "SELECT t.status, t.lease_owner, t.lease_until, i.address, {NOW_MS}, t.code, \
+                     EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.owner = $2) \
+                     FROM tables t LEFT JOIN instances i ON i.id = t.lease_owner WHERE t.id = $1"
                 ),
-                &[&(id as i64)],
+                &[&(id as i64), &name],
             )
             .await?;
         let now: i64 = row.as_ref().map_or(0, |r| r.get(4));
         Ok(super::sqlite::place_of(
-            row.map(|r| (r.get(0), r.get(1), r.get(2), r.get(3))),
+            row.map(|r| super::sqlite::LeaseRow {
+                status: r.get(0),
+                owner: r.get(1),
+                until: r.get(2),
+                address: r.get(3),
+                code: r.get(5),
+                seated: r.get(6),
+            }),
             now,
         ))
     }

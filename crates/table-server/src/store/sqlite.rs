@@ -419,14 +419,24 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn place(&self, id: TableId) -> Result<Place, StoreError> {
+    pub(super) async fn place(&self, id: TableId, name: String) -> Result<Place, StoreError> {
         self.call(move |t| {
             let row: Option<LeaseRow> = t
                 .query_row(
-                    "SELECT t.status, t.lease_owner, t.lease_until, i.address FROM tables t \
-                     LEFT JOIN instances i ON i.id = t.lease_owner WHERE t.id = ?1",
-                    params![id as i64],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                    "SELECT t.status, t.lease_owner, t.lease_until, i.address, t.code, \
+                     EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.owner = ?2) \
+                     FROM tables t LEFT JOIN instances i ON i.id = t.lease_owner WHERE t.id = ?1",
+                    params![id as i64, name],
+                    |r| {
+                        Ok(LeaseRow {
+                            status: r.get(0)?,
+                            owner: r.get(1)?,
+                            until: r.get(2)?,
+                            address: r.get(3)?,
+                            code: r.get(4)?,
+                            seated: r.get(5)?,
+                        })
+                    },
                 )
                 .optional()?;
             Ok(place_of(row, now_ms()))
@@ -500,19 +510,35 @@ impl From<rusqlite::Error> for Failed {
     }
 }
 
-/// A table's status, lease owner, lease end and owner's address.
-pub(super) type LeaseRow = (String, Option<String>, Option<i64>, Option<String>);
+/// What the database says of where a table runs, asked for one name.
+pub(super) struct LeaseRow {
+    pub status: String,
+    pub owner: Option<String>,
+    pub until: Option<i64>,
+    /// The lease owner's address.
+    pub address: Option<String>,
+    /// A private table's invitation code.
+    pub code: Option<String>,
+    /// Whether the name asked about sat at the table.
+    pub seated: bool,
+}
 
-/// A table's place from its row: (status, lease owner, lease end,
-/// owner's address).
+/// A table's place from its row.
 pub(super) fn place_of(row: Option<LeaseRow>, now_ms: i64) -> Place {
-    match row {
-        None => Place::Nowhere,
-        Some((status, _, _, _)) if status == "over" => Place::Nowhere,
-        Some((_, Some(instance), Some(until), Some(address))) if until >= now_ms => {
+    let Some(row) = row else {
+        return Place::Nowhere;
+    };
+    if row.status == "over" {
+        return Place::Over {
+            code: row.code,
+            seated: row.seated,
+        };
+    }
+    match (row.owner, row.until, row.address) {
+        (Some(instance), Some(until), Some(address)) if until >= now_ms => {
             Place::Held { instance, address }
         }
-        Some(_) => Place::Free,
+        _ => Place::Free,
     }
 }
 

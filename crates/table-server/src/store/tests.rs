@@ -173,7 +173,24 @@ async fn tables_moves_and_names_survive_a_reopen() {
             db.label
         );
         assert!(store.seats_of("ann").await.expect("seats").is_empty());
-        assert_eq!(store.place(id).await.expect("place"), Place::Nowhere);
+        assert_eq!(
+            store.place(id, "ann").await.expect("place"),
+            Place::Over {
+                code: None,
+                seated: true
+            }
+        );
+        assert_eq!(
+            store.place(id, "zed").await.expect("place"),
+            Place::Over {
+                code: None,
+                seated: false
+            }
+        );
+        assert_eq!(
+            store.place(id + 1000, "ann").await.expect("place"),
+            Place::Nowhere
+        );
     }
 }
 
@@ -189,7 +206,7 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
         let (b, _) = Store::open(&db.url, instance("b", short)).await.expect("b");
         if b.shared() {
             assert_eq!(
-                b.place(id).await.expect("place"),
+                b.place(id, "ann").await.expect("place"),
                 Place::Held {
                     instance: "a".into(),
                     address: "ws://a.example:8780".into()
@@ -203,7 +220,7 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             assert!(b.take(id).await.expect("take").is_none(), "renewed");
             // a stops renewing (it died, or cannot reach the database).
             tokio::time::sleep(Duration::from_millis(500)).await;
-            assert_eq!(b.place(id).await.expect("place"), Place::Free);
+            assert_eq!(b.place(id, "ann").await.expect("place"), Place::Free);
             let taken = b
                 .take(id)
                 .await
@@ -514,7 +531,7 @@ async fn an_unreadable_table_holds_up_no_other_takeover() {
                 ..instance("b", Duration::from_secs(30))
             };
             let (b2, _) = Store::open(&db.url, again).await.expect("b again");
-            assert_eq!(b2.place(good).await.expect("place"), Place::Free);
+            assert_eq!(b2.place(good, "ann").await.expect("place"), Place::Free);
             assert_eq!(b2.take_over(10, vec![bad]).await.expect("take").len(), 1);
         }
     }
