@@ -66,7 +66,7 @@ impl HighScores {
             }
             for (i, e) in list.iter().enumerate() {
                 s.push_str(&format!(
-                    "  {}. {:<24} {:>6}  ({})\n",
+                    "  {}. {:<31} {:>6}  ({})\n",
                     i + 1,
                     e.name,
                     e.points,

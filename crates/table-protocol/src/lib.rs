@@ -465,12 +465,18 @@ impl ClientMessage {
     }
 }
 
-/// Whether `name` may be a player's name: 1 to 24 characters, letters,
-/// digits, spaces and `-_.'`, not starting or ending with a space.
+/// The most characters in a player's name: Mile Bones' limit.
+pub const NAME_MAX_CHARS: usize = 31;
+
+/// Whether `name` may be a player's name: 1 to [`NAME_MAX_CHARS`]
+/// characters, letters, digits, spaces and `-_.'`, not starting or ending
+/// with a space.
 pub fn check_name(name: &str) -> Result<(), String> {
     let count = name.chars().count();
-    if count == 0 || count > 24 {
-        return Err(format!("a name has 1 to 24 characters ({count} given)"));
+    if count == 0 || count > NAME_MAX_CHARS {
+        return Err(format!(
+            "a name has 1 to {NAME_MAX_CHARS} characters ({count} given)"
+        ));
     }
     if name.starts_with(' ') || name.ends_with(' ') {
         return Err("a name may not start or end with a space".into());
@@ -533,7 +539,9 @@ mod tests {
         assert!(check_name("").is_err());
         assert!(check_name(" ann").is_err());
         assert!(check_name("a\u{1b}[2J").is_err());
-        assert!(check_name(&"x".repeat(25)).is_err());
+        // Mile Bones took names of up to 31 characters.
+        assert!(check_name(&"x".repeat(31)).is_ok());
+        assert!(check_name(&"x".repeat(32)).is_err());
     }
 
     proptest! {
