@@ -25,7 +25,8 @@ use ratatui::crossterm::execute;
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 use table_client::Session;
 
@@ -253,15 +254,13 @@ pub fn run(
         },
         GameHost::Remote(remote) => Hosting::Remote(remote),
     };
-    let result = event_loop(
-        &mut terminal,
-        &mut model,
-        &mut hosting,
-        &io_,
-        pace,
+    let watch = Watch {
         stop,
         ttys,
-    );
+        input: Arc::new(Input::default()),
+    };
+    let result = event_loop(&mut terminal, &mut model, &mut hosting, &io_, pace, &watch);
+    watch.input.stop_reading();
     let signal = match &result {
         Ok(signal) => *signal,
         // After a hangup the terminal is gone and drawing or reading fails;
@@ -349,6 +348,40 @@ fn redraw(terminal: &mut ratatui::DefaultTerminal) -> io::Result<()> {
     terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
+/// How long the key-reading thread waits for a key before it looks whether
+/// the loop has ended.
+const INPUT_CHECK: Duration = Duration::from_millis(50);
+
+/// Between the loop and its key-reading thread: the loop asks the thread
+/// to stop, the thread says it has.
+#[derive(Debug, Default)]
+struct Input {
+    stop: AtomicBool,
+    stopped: AtomicBool,
+}
+
+impl Input {
+    /// Asks the thread to stop reading keys and waits a moment for it: a
+    /// key it read after the game left the screen would be lost to what
+    /// comes next (the lobby). A thread stuck on a closed terminal is not
+    /// waited for long.
+    fn stop_reading(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let end = Instant::now() + INPUT_CHECK * 10;
+        while !self.stopped.load(Ordering::SeqCst) && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// What the loop watches besides its events: the signal flag, the
+/// terminal (closed?), and its key-reading thread.
+struct Watch<'a> {
+    stop: &'a Stop,
+    ttys: Ttys,
+    input: Arc<Input>,
+}
+
 /// The loop proper: `Ok(None)` when the player quit, `Ok(Some(signal))`
 /// when a signal, a closed terminal or Ctrl-C ended the game.
 fn event_loop(
@@ -357,18 +390,33 @@ fn event_loop(
     hosting: &mut Hosting,
     io_: &Io,
     pace: Duration,
-    stop: &Stop,
-    ttys: Ttys,
+    watch: &Watch,
 ) -> io::Result<Option<i32>> {
+    let (stop, ttys, input) = (watch.stop, watch.ttys, &watch.input);
     let (tx, rx) = mpsc::channel::<Message>();
     let started = Instant::now();
     {
         // Keys are read on a thread of their own: once the terminal has
         // closed, crossterm may read end-of-file again and again without
         // returning, and the loop must still see the flag and the terminal.
+        // The thread stops when the loop ends, before reading a key that
+        // is there: the lobby that may come next reads it.
         let tx = tx.clone();
+        let input = Arc::clone(input);
         std::thread::spawn(move || {
             loop {
+                if input.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                match event::poll(INPUT_CHECK) {
+                    Ok(false) => continue,
+                    Ok(true) if input.stop.load(Ordering::SeqCst) => break,
+                    Ok(true) => {}
+                    Err(_) => {
+                        let _ = tx.send(Message::InputEnded);
+                        break;
+                    }
+                }
                 let ev = match event::read() {
                     Ok(event::Event::Key(k)) => Event::Key(k),
                     Ok(event::Event::Mouse(m)) => {
@@ -385,6 +433,7 @@ fn event_loop(
                     break;
                 }
             }
+            input.stopped.store(true, Ordering::SeqCst);
         });
     }
     {
