@@ -5,7 +5,7 @@
 //! [`run`] is the loop over a [`Session`] that returns what the player
 //! chose.
 
-use game_signals::Stop;
+use game_signals::{HANGUP, Stop, Ttys};
 use ratatui::Frame;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
@@ -13,6 +13,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table as Grid, TableState, Wrap};
 use serde_json::Value;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 use table_client::protocol::{
     ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatKindSummary,
@@ -808,12 +811,116 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
 
 /// Runs the lobby full screen until the player has a seat, watches a table
 /// or quits. Keys are read here; the terminal is restored before it
-/// returns.
+/// returns. A signal, or the terminal found closed (then ended as a
+/// hangup with [`Stop::end_as`]), ends it with [`Choice::Quit`]: the
+/// caller tells them apart by [`Stop::signal`].
 pub fn run(session: &Session, lobby: &mut Lobby, stop: &Stop) -> std::io::Result<Choice> {
-    let mut terminal = ratatui::init();
-    let result = lobby_loop(&mut terminal, session, lobby, stop);
-    ratatui::restore();
-    result
+    let ttys = Ttys::now();
+    let mut terminal = ratatui::try_init()?;
+    let keys = Keys::start();
+    let result = lobby_loop(&mut terminal, session, lobby, stop, &keys, ttys);
+    keys.stop();
+    if terminal.show_cursor().is_err() {
+        // The terminal is gone: dropping ratatui's terminal would print
+        // its failure to a closed terminal, which panics.
+        std::mem::forget(terminal);
+    }
+    restore();
+    match result {
+        // After a hangup drawing and reading fail; the hangup, not that
+        // failure, is why the lobby ends.
+        Err(_) if stop.signal().is_some() => Ok(Choice::Quit),
+        Err(_) if ttys.closed() => {
+            stop.end_as(HANGUP);
+            Ok(Choice::Quit)
+        }
+        other => other,
+    }
+}
+
+/// Leaves raw mode and the alternate screen. Unlike `ratatui::restore`, it
+/// tries both steps whatever the first did and prints nothing: after a
+/// hangup there is no terminal to print to (and printing would panic).
+fn restore() {
+    let _ = ratatui::crossterm::terminal::disable_raw_mode();
+    let _ = ratatui::crossterm::execute!(
+        std::io::stdout(),
+        ratatui::crossterm::terminal::LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+}
+
+/// How long the key reader waits for the terminal at a time before it
+/// looks whether the lobby is done.
+const KEY_POLL: Duration = Duration::from_millis(50);
+
+/// How often the lobby looks at the signal flag, the terminal and the
+/// server's news while no key comes.
+const LOOK: Duration = Duration::from_millis(100);
+
+/// The terminal's events, read on a thread of their own. Once the terminal
+/// has closed, crossterm's reader reads end-of-file again and again
+/// without ever returning: read on the lobby's own thread, that left the
+/// program running (and spinning) after its terminal was gone. The thread
+/// only reads an event that is there, and stops between two waits when
+/// the lobby is done, so the game's screen that follows gets every key
+/// typed after.
+struct Keys {
+    events: Receiver<std::io::Result<Event>>,
+    done: Arc<AtomicBool>,
+    /// Disconnected when the thread has ended.
+    ended: Receiver<()>,
+}
+
+impl Keys {
+    fn start() -> Keys {
+        let (tx, events) = channel();
+        let (ended_tx, ended) = channel::<()>();
+        let done = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&done);
+        let spawned = std::thread::Builder::new()
+            .name("lobby-keys".into())
+            .spawn(move || {
+                let _ended = ended_tx;
+                while !stop.load(Ordering::SeqCst) {
+                    let got = match event::poll(KEY_POLL) {
+                        Ok(false) => continue,
+                        // Left for the screen that comes next.
+                        Ok(true) if stop.load(Ordering::SeqCst) => break,
+                        Ok(true) => event::read(),
+                        Err(e) => Err(e),
+                    };
+                    let failed = got.is_err();
+                    if tx.send(got).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            // The loop reads the failure and ends: there is no way to read
+            // keys.
+            let (tx, events) = channel();
+            let _ = tx.send(Err(e));
+            return Keys {
+                events,
+                done,
+                ended: channel().1,
+            };
+        }
+        Keys {
+            events,
+            done,
+            ended,
+        }
+    }
+
+    /// Stops the reader and waits a moment for it. A reader caught in
+    /// crossterm's endless reading of a closed terminal is left behind:
+    /// the program ends anyway.
+    fn stop(self) {
+        self.done.store(true, Ordering::SeqCst);
+        let _ = self.ended.recv_timeout(KEY_POLL * 4);
+    }
 }
 
 fn lobby_loop(
@@ -821,10 +928,16 @@ fn lobby_loop(
     session: &Session,
     lobby: &mut Lobby,
     stop: &Stop,
+    keys: &Keys,
+    ttys: Ttys,
 ) -> std::io::Result<Choice> {
     let mut refreshed = Instant::now();
     loop {
         if stop.signal().is_some() {
+            return Ok(Choice::Quit);
+        }
+        if ttys.closed() {
+            stop.end_as(HANGUP);
             return Ok(Choice::Quit);
         }
         while let Some(note) = session.try_recv() {
@@ -839,13 +952,18 @@ fn lobby_loop(
             refreshed = Instant::now();
         }
         terminal.draw(|f| draw(lobby, f))?;
-        if event::poll(Duration::from_millis(100))?
-            && let Event::Key(key) = event::read()?
-        {
-            match lobby.key(key) {
+        match keys.events.recv_timeout(LOOK) {
+            Ok(Ok(Event::Key(key))) => match lobby.key(key) {
                 Step::Stay => {}
                 Step::Send(m) => session.send(m),
                 Step::Done(choice) => return Ok(choice),
+            },
+            Ok(Ok(_)) | Err(RecvTimeoutError::Timeout) => {}
+            Ok(Err(e)) => return Err(e),
+            // The reader ends only after a failure it has passed on.
+            Err(RecvTimeoutError::Disconnected) => {
+                stop.end_as(HANGUP);
+                return Ok(Choice::Quit);
             }
         }
     }

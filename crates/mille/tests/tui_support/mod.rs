@@ -24,6 +24,20 @@ pub struct Pty {
 impl Pty {
     /// Starts `mille ARGS` in `cwd` with its data in `data_dir`.
     pub fn spawn(args: &[&str], data_dir: &Path, cwd: &Path, cols: u16, rows: u16) -> Pty {
+        Pty::spawn_wrapped(&[], args, data_dir, cwd, cols, rows)
+    }
+
+    /// [`Pty::spawn`] under the program and arguments `wrapper` (`setsid
+    /// -w`: a game that is not the terminal's session leader, which a
+    /// closing terminal does not send SIGHUP).
+    pub fn spawn_wrapped(
+        wrapper: &[&str],
+        args: &[&str],
+        data_dir: &Path,
+        cwd: &Path,
+        cols: u16,
+        rows: u16,
+    ) -> Pty {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -32,7 +46,15 @@ impl Pty {
                 pixel_height: 0,
             })
             .expect("open a pty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_mille"));
+        let mut cmd = match wrapper.split_first() {
+            Some((program, rest)) => {
+                let mut cmd = CommandBuilder::new(program);
+                cmd.args(rest);
+                cmd.arg(env!("CARGO_BIN_EXE_mille"));
+                cmd
+            }
+            None => CommandBuilder::new(env!("CARGO_BIN_EXE_mille")),
+        };
         // No pause between computer moves: tests do not need to follow them.
         cmd.arg("--delay");
         cmd.arg("0");
