@@ -7,6 +7,7 @@ use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -18,6 +19,12 @@ pub struct Pty {
     screen: Arc<Mutex<vt100::Parser>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// The terminal's master side, until [`Pty::close`].
+    master: Option<Box<dyn portable_pty::MasterPty + Send>>,
+    /// Asks the screen reader to let go of its copy of the master side.
+    closing: Arc<AtomicBool>,
+    /// The screen reader has let go of it.
+    reader_gone: Arc<AtomicBool>,
 }
 
 impl Pty {
@@ -28,6 +35,19 @@ impl Pty {
 
     /// Starts `cubes ARGS` in a terminal of this size.
     pub fn spawn_sized(data: &Path, args: &[&str], rows: u16, cols: u16) -> Pty {
+        Pty::spawn_wrapped(&[], data, args, rows, cols)
+    }
+
+    /// [`Pty::spawn_sized`] under the program and arguments `wrapper`
+    /// (`setsid -w`: a game that is not the terminal's session leader, to
+    /// which a closing terminal sends no SIGHUP).
+    pub fn spawn_wrapped(
+        wrapper: &[&str],
+        data: &Path,
+        args: &[&str],
+        rows: u16,
+        cols: u16,
+    ) -> Pty {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -36,7 +56,15 @@ impl Pty {
                 pixel_height: 0,
             })
             .expect("open a pseudo-terminal");
-        let mut cmd = CommandBuilder::new(BIN);
+        let mut cmd = match wrapper.split_first() {
+            Some((program, rest)) => {
+                let mut cmd = CommandBuilder::new(program);
+                cmd.args(rest);
+                cmd.arg(BIN);
+                cmd
+            }
+            None => CommandBuilder::new(BIN),
+        };
         cmd.args(args);
         cmd.env("GAMES_DATA_DIR", data);
         cmd.env("TERM", "xterm-256color");
@@ -50,6 +78,9 @@ impl Pty {
             0,
         )));
         let s = screen.clone();
+        let closing = Arc::new(AtomicBool::new(false));
+        let reader_gone = Arc::new(AtomicBool::new(false));
+        let (c, gone) = (closing.clone(), reader_gone.clone());
         std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = reader.read(&mut buf) {
@@ -59,15 +90,59 @@ impl Pty {
                 if let Ok(mut p) = s.lock() {
                     p.process(&buf[..n]);
                 }
+                if c.load(Ordering::SeqCst) {
+                    break;
+                }
             }
+            drop(reader);
+            gone.store(true, Ordering::SeqCst);
         });
-        // Keep the master alive as long as the child runs.
-        std::mem::forget(pair.master);
         Pty {
             screen,
             writer,
             child,
+            master: Some(pair.master),
+            closing,
+            reader_gone,
         }
+    }
+
+    /// The program's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("a running program")
+    }
+
+    /// Closes the terminal, as closing its window does: every descriptor
+    /// of its master side. The screen reader holds one, blocked in a read:
+    /// a resize makes the full screen redraw, which wakes it to let go.
+    /// Typing after this is not possible.
+    pub fn close(&mut self) {
+        self.close_typing("");
+    }
+
+    /// [`Pty::close`], typing `wake` first: a game that gets no SIGWINCH
+    /// (not in the terminal's foreground) does not redraw on a resize,
+    /// but a key that changes the screen wakes the reader as well.
+    pub fn close_typing(&mut self, wake: &str) {
+        self.closing.store(true, Ordering::SeqCst);
+        if !wake.is_empty() {
+            self.send(wake);
+        }
+        if let Some(m) = &self.master {
+            let _ = m.resize(PtySize {
+                rows: 20,
+                cols: 70,
+                pixel_width: 0,
+                pixel_height: 0,
+            });
+        }
+        let end = Instant::now() + Duration::from_secs(5);
+        while !self.reader_gone.load(Ordering::SeqCst) && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(self.reader_gone.load(Ordering::SeqCst), "the reader let go");
+        self.writer = Box::new(std::io::sink());
+        self.master = None;
     }
 
     /// The screen as it is now.
