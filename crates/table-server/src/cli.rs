@@ -62,6 +62,22 @@ pub struct ServeArgs {
     /// 0.0.0.0 read as 127.0.0.1).
     #[arg(long, value_name = "URL")]
     pub advertise: Option<String>,
+    /// Seconds a client has to send a request's headers (a connection that
+    /// stays silent longer is closed).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub header_timeout: u64,
+    /// The most connections from one client address (IPv6: from one /64).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..))]
+    pub connections_per_address: u64,
+    /// The most connections in all (default: what the open-file limit,
+    /// raised to its hard limit at start, leaves room for).
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// A reverse proxy whose X-Forwarded-For or Forwarded header names the
+    /// client (repeat for more): its connections are then counted and
+    /// logged by the client they carry.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl ServeArgs {
@@ -99,6 +115,11 @@ impl ServeArgs {
         config.database = self.database.clone();
         config.lease = Duration::from_secs(self.lease);
         config.advertise = self.advertise.clone();
+        config.header_timeout = Duration::from_secs(self.header_timeout);
+        config.connections_per_address =
+            usize::try_from(self.connections_per_address).unwrap_or(usize::MAX);
+        config.max_connections = self.max_connections;
+        config.trusted_proxies = self.trusted_proxies.clone();
         Ok(config)
     }
 }

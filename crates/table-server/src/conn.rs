@@ -6,6 +6,7 @@
 
 use crate::forward::Link;
 use crate::games::ServerGame;
+use crate::listen::{Client, Throttle, refused};
 use crate::store::Place;
 use crate::store::{NewTable, StoredTable};
 use crate::table::Cmd;
@@ -75,6 +76,8 @@ impl Bucket {
 /// What one connection knows of itself.
 struct Session {
     id: u64,
+    /// Where it comes from, for the caps and the log.
+    client: Client,
     name: Option<String>,
     /// The name's token, for the links to other instances.
     token: Option<String>,
@@ -93,11 +96,14 @@ struct Session {
     out: Outbox,
 }
 
+/// Connections closed for what they did (a flood, silence, a bad frame).
+static CLOSE_LOG: Throttle = Throttle::new(60);
+
 /// The most tables one connection may have waiting for players at once.
 const WAITING_PER_CONNECTION: usize = 5;
 
-/// Serves one WebSocket until it closes.
-pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+/// Serves one WebSocket from `client` until it closes.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
     shared.metrics.connections.inc();
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Out>(OUTBOX);
@@ -145,6 +151,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     });
     let mut session = Session {
         id: shared.next_conn(),
+        client,
         name: None,
         token: None,
         tables: HashSet::new(),
@@ -245,7 +252,13 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     }
     let closing = reason.is_some();
     if let Some(reason) = &reason {
-        tracing::debug!(conn = session.id, reason, "closing a connection");
+        refused!(
+            CLOSE_LOG,
+            session.client,
+            conn = session.id,
+            reason,
+            "closing a connection"
+        );
     }
     // A peer that does not read has a full queue: the close is not waited
     // for, and its writer is stopped after its time.

@@ -17,6 +17,7 @@
 //! and forwards a connection's messages for a table another instance runs
 //! to that instance ([`forward`]).
 //!
+//! - [`listen`]: the listeners, and the caps a connection passes first.
 //! - [`conn`]: a connection: handshake, names and tokens, limits, routing.
 //! - [`table`]: one table's actor, the only owner of its game.
 //! - [`store`]: the database, its two backends and the leases.
@@ -33,6 +34,7 @@ pub mod cli;
 pub mod conn;
 pub mod forward;
 pub mod games;
+pub mod listen;
 pub mod metrics;
 pub mod scores;
 pub mod store;
@@ -101,6 +103,15 @@ pub struct Config {
     /// Where the other instances reach this one (`ws://HOST:PORT`);
     /// `None`: the address it listens on.
     pub advertise: Option<String>,
+    /// How long a client has to send a request's headers.
+    pub header_timeout: Duration,
+    /// The most connections from one client address (an IPv6 /64).
+    pub connections_per_address: usize,
+    /// The most connections in all; `None`: as many as the process's file
+    /// limit leaves room for.
+    pub max_connections: Option<usize>,
+    /// Proxies whose `X-Forwarded-For` / `Forwarded` name the client.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Config {
@@ -128,6 +139,10 @@ impl Config {
             database: None,
             lease: Duration::from_secs(5),
             advertise: None,
+            header_timeout: Duration::from_secs(10),
+            connections_per_address: 32,
+            max_connections: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -225,6 +240,8 @@ pub struct Shared {
     /// has been added.
     pub(crate) rankings: Mutex<HashMap<scores::RankingsKey, (usize, String)>>,
     next_conn: AtomicU64,
+    /// The connections' caps.
+    pub gate: Arc<listen::Gate>,
 }
 
 impl Shared {
@@ -558,6 +575,10 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     let (store, stored) = Store::open(&url, instance).await?;
     let database = url;
     let mut taken: Vec<Taken> = stored;
+    let files = listen::raise_file_limit();
+    let max_connections = config
+        .max_connections
+        .unwrap_or_else(|| listen::connections_for(files));
     if store.shared() {
         taken = store.take_over(usize::MAX, Vec::new()).await?;
         if config.advertise.is_none() && config.listen.ip().is_unspecified() {
@@ -576,7 +597,14 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         unplayable: Mutex::new(std::collections::HashSet::new()),
         rankings: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
+        gate: listen::Gate::new(config.connections_per_address, max_connections),
     });
+    tracing::info!(
+        max_connections,
+        per_address = config.connections_per_address,
+        file_limit = files,
+        "connections"
+    );
     let restored = taken.len();
     for table in taken {
         // One table that cannot be replayed must not keep the others from
@@ -589,28 +617,21 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     let app = router(Arc::clone(&shared));
     let stop = Arc::new(Notify::new());
     let mut tasks = Vec::new();
-    let stopped = Arc::clone(&stop);
-    let tcp_app = app.clone();
-    tasks.push(tokio::spawn(async move {
-        let serving = axum::serve(tcp, tcp_app).with_graceful_shutdown(async move {
-            stopped.notified().await;
-        });
-        if let Err(e) = serving.await {
-            tracing::error!(error = %e, "the TCP listener failed");
-        }
-    }));
+    tasks.push(tokio::spawn(listen::serve(
+        tcp,
+        app.clone(),
+        Arc::clone(&shared),
+        Arc::clone(&stop),
+    )));
     let socket = match &config.socket {
         Some(path) => {
             let unix = bind_unix(path).await?;
-            let stopped = Arc::clone(&stop);
-            tasks.push(tokio::spawn(async move {
-                let serving = axum::serve(unix, app).with_graceful_shutdown(async move {
-                    stopped.notified().await;
-                });
-                if let Err(e) = serving.await {
-                    tracing::error!(error = %e, "the Unix socket listener failed");
-                }
-            }));
+            tasks.push(tokio::spawn(listen::serve(
+                unix,
+                app,
+                Arc::clone(&shared),
+                Arc::clone(&stop),
+            )));
             Some(path.clone())
         }
         None => None,
@@ -729,12 +750,37 @@ fn cross_site(headers: &axum::http::HeaderMap) -> bool {
     origin_host.is_none_or(|o| !o.eq_ignore_ascii_case(host))
 }
 
+/// A throttle for the refusals of WebSocket requests.
+static UPGRADE_LOG: listen::Throttle = listen::Throttle::new(30);
+
 async fn upgrade(
     State(shared): State<Arc<Shared>>,
+    axum::Extension(peer): axum::Extension<listen::Peer>,
     headers: axum::http::HeaderMap,
     ws: WebSocketUpgrade,
 ) -> axum::response::Response {
+    let trusted = &shared.config.trusted_proxies;
+    let client = peer.client(&headers, trusted);
+    // Behind a proxy, the forwarded client is counted against its own cap
+    // (the proxy's connection already counts in the total).
+    let forwarded = if peer.via_proxy(trusted) {
+        match shared.gate.admit(Some(client), false) {
+            Ok(p) => Some(p),
+            Err(full) => {
+                shared.metrics.refused_connections.inc();
+                listen::refused!(UPGRADE_LOG, client, why = %full, "a connection was refused");
+                return (
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    format!("{full}: try again later\n"),
+                )
+                    .into_response();
+            }
+        }
+    } else {
+        None
+    };
     if cross_site(&headers) {
+        listen::refused!(UPGRADE_LOG, client, "a page of another site was refused");
         return (
             axum::http::StatusCode::FORBIDDEN,
             "a page of another site may not connect here\n",
@@ -748,7 +794,11 @@ async fn upgrade(
     ws.max_message_size(max)
         .max_frame_size(max)
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| conn::serve(socket, shared))
+        .on_upgrade(move |socket| async move {
+            // The connection keeps its places at the gate while it lives.
+            let _held = (peer.permit, forwarded);
+            conn::serve(socket, shared, client).await;
+        })
         .into_response()
 }
 

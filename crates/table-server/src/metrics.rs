@@ -24,6 +24,8 @@ pub struct Metrics {
     pub move_latency: Histogram,
     /// Errors sent to clients (refused moves included) and failures.
     pub errors: Counter,
+    /// Connections turned away at the gate (over a cap).
+    pub refused_connections: Counter,
     moves_at_last_tick: AtomicU64,
 }
 
@@ -37,6 +39,7 @@ impl Default for Metrics {
         // 0.1 ms to about 1.6 s.
         let move_latency = Histogram::new(exponential_buckets(0.0001, 2.0, 15));
         let errors = Counter::default();
+        let refused_connections = Counter::default();
         registry.register("table_tables", "Tables open", tables.clone());
         registry.register("table_connections", "Connections open", connections.clone());
         registry.register("table_moves", "Moves accepted and written", moves.clone());
@@ -55,6 +58,11 @@ impl Default for Metrics {
             "Errors sent to clients and server failures",
             errors.clone(),
         );
+        registry.register(
+            "table_refused_connections",
+            "Connections turned away over a cap",
+            refused_connections.clone(),
+        );
         Metrics {
             registry,
             tables,
@@ -63,6 +71,7 @@ impl Default for Metrics {
             moves_per_second,
             move_latency,
             errors,
+            refused_connections,
             moves_at_last_tick: AtomicU64::new(0),
         }
     }

@@ -1,0 +1,231 @@
+//! The server open to strangers, over real sockets on loopback: what one
+//! client can make it hold is bounded (silent and half-sent connections,
+//! connections per address and in all), and a client behind a trusted
+//! proxy is counted by the address the proxy names. Two client addresses
+//! on one machine: 127.0.0.1 and 127.0.0.2 are both loopback.
+
+mod common;
+
+use common::Client;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use table_protocol::{ClientMessage, ServerMessage, VERSION};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// A TCP connection to `server` from the loopback address `from`.
+async fn tcp_from(from: &str, server: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(format!("{from}:0").parse().expect("address"))
+        .expect("bind");
+    socket.connect(server).await.expect("connect")
+}
+
+/// Reads until the server closes; answers what it sent, or `None` if it
+/// did not close within `within`.
+async fn read_to_close(stream: &mut TcpStream, within: Duration) -> Option<String> {
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(within, stream.read_to_end(&mut got)).await;
+    match read {
+        Ok(_) => Some(String::from_utf8_lossy(&got).into_owned()),
+        Err(_) => None,
+    }
+}
+
+/// A WebSocket from `from`, with `headers` on its upgrade request; the
+/// HTTP status when it is refused.
+async fn ws_from(
+    from: &str,
+    server: SocketAddr,
+    headers: &[(&'static str, &str)],
+) -> Result<Client, u16> {
+    let stream = tcp_from(from, server).await;
+    let mut request = format!("ws://{server}/ws")
+        .into_client_request()
+        .expect("request");
+    for (k, v) in headers {
+        request
+            .headers_mut()
+            .insert(*k, v.parse().expect("header value"));
+    }
+    match tokio_tungstenite::client_async(request, tokio_tungstenite::MaybeTlsStream::Plain(stream))
+        .await
+    {
+        Ok((ws, _)) => Ok(Client::over(ws)),
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+        Err(e) => panic!("the WebSocket failed otherwise: {e}"),
+    }
+}
+
+/// Says hello and answers whether the server welcomed the name.
+async fn welcomed(c: &mut Client, name: &str) -> bool {
+    c.send(&ClientMessage::Hello {
+        version: VERSION,
+        name: Some(name.into()),
+        token: None,
+        client: None,
+    })
+    .await;
+    matches!(c.recv().await, ServerMessage::Welcome { .. })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_and_half_sent_connections_are_closed_after_the_header_time() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.header_timeout = Duration::from_millis(400);
+    let server = table_server::start(config).await.expect("start");
+    let start = Instant::now();
+    let mut silent = tcp_from("127.0.0.1", server.addr).await;
+    let mut half = tcp_from("127.0.0.1", server.addr).await;
+    half.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .expect("write");
+    // A whole request is answered; the connection kept alive after it may
+    // not stay silent for longer either.
+    let mut kept = tcp_from("127.0.0.1", server.addr).await;
+    kept.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    for (what, stream) in [
+        ("silent", &mut silent),
+        ("half-sent", &mut half),
+        ("kept alive", &mut kept),
+    ] {
+        let got = read_to_close(stream, Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|| panic!("the {what} connection is still open after 5 s"));
+        if what == "kept alive" {
+            assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+        }
+    }
+    let waited = start.elapsed();
+    assert!(
+        waited >= Duration::from_millis(400),
+        "closed after {waited:?}"
+    );
+    // The server serves on.
+    assert_eq!(common::health(server.addr).await["status"], "ok");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_is_capped_and_another_still_gets_in() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.connections_per_address = 4;
+    config.header_timeout = Duration::from_secs(30);
+    let server = table_server::start(config).await.expect("start");
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(tcp_from("127.0.0.1", server.addr).await);
+    }
+    // The fifth is turned away at once, with a reason a person can read.
+    let mut fifth = tcp_from("127.0.0.1", server.addr).await;
+    let got = read_to_close(&mut fifth, Duration::from_secs(5))
+        .await
+        .expect("the fifth connection is closed");
+    assert!(got.starts_with("HTTP/1.1 503"), "{got}");
+    assert!(got.contains("from this address"), "{got}");
+    assert_eq!(
+        ws_from("127.0.0.1", server.addr, &[]).await.err(),
+        Some(503)
+    );
+    // Another address plays as if nothing happened.
+    let mut other = ws_from("127.0.0.2", server.addr, &[])
+        .await
+        .expect("another address gets in");
+    assert!(welcomed(&mut other, "ann").await);
+    // And the first gets in again once it lets go.
+    held.clear();
+    let again = Instant::now();
+    loop {
+        match ws_from("127.0.0.1", server.addr, &[]).await {
+            Ok(mut c) => {
+                assert!(welcomed(&mut c, "bob").await);
+                break;
+            }
+            Err(status) => {
+                assert_eq!(status, 503);
+                assert!(again.elapsed() < Duration::from_secs(5), "still refused");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+    // Both refusals are counted (and any retry refused while the server
+    // had not yet seen the four close).
+    let metrics = common::get(server.addr, "/metrics").await.1;
+    let refused: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("table_refused_connections_total "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    assert!(refused >= 2, "{metrics}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_total_cap_holds_for_every_address() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.max_connections = Some(3);
+    config.header_timeout = Duration::from_secs(30);
+    let server = table_server::start(config).await.expect("start");
+    let mut held = Vec::new();
+    for from in ["127.0.0.1", "127.0.0.2", "127.0.0.3"] {
+        held.push(tcp_from(from, server.addr).await);
+    }
+    let mut late = tcp_from("127.0.0.4", server.addr).await;
+    let got = read_to_close(&mut late, Duration::from_secs(5))
+        .await
+        .expect("closed");
+    assert!(
+        got.starts_with("HTTP/1.1 503") && got.contains("its most"),
+        "{got}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_cap() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.connections_per_address = 2;
+    config.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    let server = table_server::start(config).await.expect("start");
+    let one = [("x-forwarded-for", "198.51.100.7")];
+    let mut a = ws_from("127.0.0.1", server.addr, &one)
+        .await
+        .expect("first");
+    let mut b = ws_from("127.0.0.1", server.addr, &one)
+        .await
+        .expect("second");
+    assert!(welcomed(&mut a, "ann").await && welcomed(&mut b, "bob").await);
+    assert_eq!(
+        ws_from("127.0.0.1", server.addr, &one).await.err(),
+        Some(503),
+        "a third from the same forwarded client"
+    );
+    // The proxy's other clients are not held back by that one.
+    let two = [("x-forwarded-for", "198.51.100.8")];
+    let mut c = ws_from("127.0.0.1", server.addr, &two)
+        .await
+        .expect("another client behind the proxy");
+    assert!(welcomed(&mut c, "cy").await);
+    // An untrusted peer's header is its own word, and counts for nothing:
+    // its connections count against its own address.
+    let mut d = ws_from("127.0.0.2", server.addr, &one)
+        .await
+        .expect("direct");
+    let mut e = ws_from("127.0.0.2", server.addr, &two)
+        .await
+        .expect("direct");
+    assert!(welcomed(&mut d, "dee").await && welcomed(&mut e, "eve").await);
+    assert_eq!(
+        ws_from("127.0.0.2", server.addr, &[]).await.err(),
+        Some(503)
+    );
+    server.stop().await;
+}
