@@ -5,8 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations, ARTIFACTS } from "./harness.mjs";
+import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations } from "./harness.mjs";
 
 let server;
 let browser;
@@ -261,27 +260,69 @@ async function rollUntilNonScoring(page) {
   throw new Error("no roll with a die that does not score");
 }
 
+test("the dice say at once whether they score; a die that scores nothing is not picked, and says why", async () => {
+  const ida = await newPlayer(browser);
+  const { page } = ida;
+  try {
+    await signIn(ida, server.url, "ida");
+    await newCubesTable(page);
+    // Rolls until a die scores nothing: each die just rolled says whether it scores.
+    let n = null;
+    let some = null;
+    for (let tries = 0; tries < 40 && !n; tries++) {
+      await rollUntilNonScoring(page);
+      for (const d of await dice(page)) {
+        if (!d.enabled || d.held) continue;
+        const die = page.locator(`#die-${d.n}`);
+        const caption = await die.locator(".cu-caption").textContent();
+        const label = await die.getAttribute("aria-label");
+        if (d.picked) {
+          assert.equal(caption, "keep");
+          some = d.n;
+        } else {
+          assert.match(caption, /^(scores|no score)$/, `die ${d.n} says whether it scores`);
+          assert.ok(label.endsWith(`, ${caption}`), `die ${d.n}'s name says it too: ${label}`);
+          assert.equal(await die.getAttribute("aria-disabled"), caption === "no score" ? "true" : null);
+          if (caption === "no score") n = d.n;
+        }
+      }
+      if (!n) await page.locator("#cu-keep").click();
+    }
+    assert.ok(n && some, "a roll with a die that scores and one that does not");
+    // Unpicked, a scoring die says it scores.
+    await page.locator(`#die-${some}`).click();
+    assert.equal(await page.locator(`#die-${some} .cu-caption`).textContent(), "scores");
+    assert.match(await page.locator(`#die-${some}`).getAttribute("aria-label"), /, scores$/);
+    await screenshot(page, "cubes-no-score");
+    // The press says why at once, and picks nothing.
+    // (aria-disabled: Playwright waits for it to be "enabled" unless forced;
+    // a person may still press it, to hear why.)
+    await page.locator(`#die-${n}`).click({ force: true });
+    assert.equal(await page.locator(`#die-${n}`).getAttribute("aria-pressed"), "false");
+    await page.locator("#cu-problem").filter({ hasText: /scores nothing in this roll/ }).waitFor();
+    assert.match(await page.locator("#alert").innerText(), /scores nothing in this roll/, "and it is announced");
+    assert.equal((await state(page)).busy, "false", "no move was sent");
+    noErrors(ida, assert);
+  } finally {
+    await ida.context.close();
+  }
+});
+
 test("a refused move shows the server's reason", async () => {
   const rex = await newPlayer(browser);
   const { page } = rex;
   try {
     await signIn(rex, server.url, "rex");
     await newCubesTable(page);
-    const n = await rollUntilNonScoring(page);
-    // Unpick everything, then keep only the die that does not score.
+    await rollUntilNonScoring(page);
+    // Nothing picked: Keep is the server's to refuse, with its sentence.
     for (const d of await dice(page)) if (d.picked) await page.locator(`#die-${d.n}`).click();
-    await page.locator(`#die-${n}`).click();
     await page.locator("#cu-keep").click();
     const problem = page.locator("#cu-problem");
-    await problem.filter({ hasText: /is not a scoring keep/ }).waitFor();
-    assert.match(await page.locator("#alert").innerText(), /is not a scoring keep/, "the reason is announced");
+    await problem.filter({ hasText: "Pick at least one scoring die" }).waitFor();
+    assert.match(await page.locator("#alert").innerText(), /Pick at least one scoring die/, "the reason is announced");
     assert.equal((await state(page)).phase, "Rolled", "nothing changed");
     await screenshot(page, "cubes-refused");
-
-    // Nothing picked: the server's sentence again.
-    await page.locator(`#die-${n}`).click();
-    await page.locator("#cu-keep").click();
-    await problem.filter({ hasText: "Pick at least one scoring die" }).waitFor();
     noErrors(rex, assert);
   } finally {
     await rex.context.close();
@@ -299,11 +340,16 @@ test("the cubes table has no serious accessibility violation", async () => {
     await rollUntilNonScoring(page);
     await page.locator("#cu-all").click();
     assert.deepEqual(await seriousViolations(page), [], "dice rolled and picked");
+    await page.emulateMedia({ colorScheme: "light" });
+    assert.deepEqual(await seriousViolations(page), [], "dice rolled and picked, in light colours");
+    await screenshot(page, "cubes-light");
+    await page.emulateMedia({ colorScheme: "dark" });
     await screenshot(page, "cubes-dark");
     await page.keyboard.press("F1");
     await page.locator("dialog[open]").waitFor();
     assert.match(await page.locator("dialog[open]").innerText(), /small straight/);
     assert.deepEqual(await seriousViolations(page), [], "the help");
+    assert.equal(await page.locator("dialog[open]").evaluate((d) => d.scrollTop), 0, "the help opens at its start");
     await screenshot(page, "cubes-help");
     await page.keyboard.press("Escape");
 
@@ -334,7 +380,7 @@ test("the cubes table fits 360 px wide and a 4K screen", async () => {
     assert.ok(box && box.x + box.width <= 360, "the fifth die is on screen");
 
     await page.setViewportSize({ width: 3840, height: 2160 });
-    await page.screenshot({ path: join(ARTIFACTS, "cubes-4k.png") });
+    await screenshot(page, "cubes-4k", { fullPage: false });
     const size = await page.locator("#die-1").boundingBox();
     assert.ok(size.width >= 120, `a die is ${size.width} px wide on a 4K screen`);
     noErrors(tom, assert);

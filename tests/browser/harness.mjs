@@ -126,10 +126,15 @@ export async function signIn(player, url, name) {
   await page.locator("#conn.open").waitFor();
 }
 
-/** Keeps a screenshot of the page as tests/browser/artifacts/NAME.png. */
-export async function screenshot(page, name) {
+/** Keeps a screenshot of the page as tests/browser/artifacts/NAME.png,
+ *  after checking the screen with axe-core: every screen the suite
+ *  pictures is a screen it checks, and a serious or critical violation
+ *  fails the test (`fullPage: false` keeps only the viewport). */
+export async function screenshot(page, name, { fullPage = true } = {}) {
+  const found = await seriousViolations(page);
+  if (found.length) throw new Error(`axe-core: serious violations on the screen "${name}": ${JSON.stringify(found, null, 1)}`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
 }
 
 /** Fails with the errors the page logged, if any. */
@@ -137,14 +142,26 @@ export function noErrors(player, assert) {
   assert.deepEqual(player.errors, [], "the page logged errors");
 }
 
+/** axe-core's rules as the suite runs them: its default set, and
+ *  label-in-name (WCAG 2.5.3), which axe still calls experimental. */
+async function axe(page) {
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  return new AxeBuilder({ page }).options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
+}
+
 /** Runs axe-core on the page; answers the serious and critical
  *  violations (id, impact, help, the first nodes' targets). */
 export async function seriousViolations(page) {
-  const { AxeBuilder } = await import("@axe-core/playwright");
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axe(page);
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+}
+
+/** Every violation axe-core finds, whatever its impact: ids and targets. */
+export async function allViolations(page) {
+  const result = await axe(page);
+  return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
 }
 
 /** Signs in and opens a new Mille Bornes table from the lobby: the player

@@ -4,7 +4,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations, rawGet, WEB } from "./harness.mjs";
+import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations, allViolations, rawGet, WEB } from "./harness.mjs";
 
 let server;
 let browser;
@@ -46,6 +46,8 @@ test("a newcomer names herself, opens a private table and a friend joins it by i
   const eve = await newPlayer(browser);
   try {
     await ann.page.goto(server.url);
+    await ann.page.locator("#name").waitFor();
+    await screenshot(ann.page, "name-form");
     // A name the server would refuse is explained before it is sent.
     await ann.page.locator("#name").fill("ann!");
     await ann.page.getByRole("button", { name: "Play" }).click();
@@ -102,9 +104,34 @@ test("a newcomer names herself, opens a private table and a friend joins it by i
     await ann.page.getByRole("button", { name: "Leave the table" }).click();
     await ann.page.getByRole("button", { name: /Back to/ }).first().waitFor();
     await screenshot(ann.page, "lobby-with-table");
+    // Not even a minor violation: every column of the tables has a header.
+    assert.deepEqual((await allViolations(ann.page)).filter((v) => v.id === "empty-table-header"), [], "the tables' headers");
     for (const p of [ann, bob, eve]) noErrors(p, assert);
   } finally {
     await Promise.all([ann, bob, eve].map((p) => p.context.close()));
+  }
+});
+
+test("a name of 31 characters is taken, as Mile Bones takes them; a 32nd is refused before it is sent", async () => {
+  const p = await newPlayer(browser);
+  try {
+    await p.page.goto(server.url);
+    const field = p.page.locator("#name");
+    assert.equal(await field.getAttribute("maxlength"), "31");
+    await field.fill("x".repeat(32));
+    await p.page.getByRole("button", { name: "Play" }).click();
+    // (The field keeps 31 when typed; filled, the page explains.)
+    if ((await field.inputValue()).length > 31) await p.page.getByText("at most 31 characters").waitFor();
+    const name = "Marguerite-Antoinette de Valois";
+    assert.equal(name.length, 31);
+    await field.fill(name);
+    await p.page.getByRole("button", { name: "Play" }).click();
+    await p.page.locator("#conn.open").waitFor();
+    await p.page.locator("#who strong").getByText(name, { exact: true }).waitFor();
+    await screenshot(p.page, "lobby-long-name");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
   }
 });
 
@@ -185,6 +212,8 @@ test("every kind of Mille Bornes table the form offers opens", async () => {
       // Every side is drawn: one per team.
       const teams = Number(players) === 4 ? 2 : Number(players) === 6 ? 3 : Number(players);
       assert.equal(await page.locator(".mille .side").count(), teams, `${rules} for ${players}: the sides`);
+      // Each kind's table is a screen of its own: checked and pictured.
+      await screenshot(page, `mille-${rules}-${players}`);
       await page.locator("#leave").click();
       await page.getByRole("button", { name: "Leave the table" }).click();
       await page.getByRole("button", { name: "New Mille Bornes table" }).waitFor();

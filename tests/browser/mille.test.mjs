@@ -333,14 +333,71 @@ test("a refused move shows the server's reason next to its card, and the card st
     const refused = page.locator(`${TABLE} .hand-card.refused`);
     assert.equal(await refused.getAttribute("data-card"), card, "the card is back in the hand");
     const [b, c] = [await bubble.boundingBox(), await refused.boundingBox()];
-    assert.ok(b.y + b.height <= c.y + 2 && b.y + b.height > c.y - 40, "the bubble is just above the card");
-    assert.ok(b.x < c.x + c.width && b.x + b.width > c.x, "the bubble is over the card");
+    assert.ok(b.x < c.x + c.width && b.x + b.width > c.x, "the bubble is under the card");
+    await coversNothing(page);
     assert.equal(await refused.getAttribute("aria-describedby"), "mille-bubble");
 
     // The draw clears the refusal. (More refusals: the scripted server's
     // tests, which reach them every time.)
     await drawByClick(page);
     assert.equal(await page.locator(".bubble").count(), 0, "the next move clears the refusal");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+/** Whether two boxes overlap (by more than a pixel). */
+const overlap = (a, b) => a && b && a.x + 1 < b.x + b.width && b.x + 1 < a.x + a.width && a.y + 1 < b.y + b.height && b.y + 1 < a.y + a.height;
+
+/** Fails if the refusal bubble covers the hand's heading, the Sort
+ *  button or a card. */
+async function coversNothing(page) {
+  const b = await page.locator(".bubble").boundingBox();
+  assert.ok(b, "a bubble is shown");
+  for (const sel of ["#mille-hand", "#mille-sort", `${TABLE} .hand-card`, `${TABLE} .area-discard .pile`]) {
+    for (const node of await page.locator(sel).all()) assert.ok(!overlap(b, await node.boundingBox()), `the refusal bubble covers ${sel}`);
+  }
+}
+
+/** Fails if a place's ? button covers its pile. */
+async function helpBadgesClear(page) {
+  for (const area of await page.locator(`${TABLE} .area`).all()) {
+    const q = await area.locator(".qhelp").boundingBox();
+    const pile = await area.locator(".pile").boundingBox();
+    assert.ok(!overlap(q, pile), `a ? covers its pile: ${await area.getAttribute("class")}`);
+  }
+}
+
+test("a selected card's places are told to a screen reader, not only outlined; F1 opens the help at its start", async () => {
+  const p = await newPlayer(browser);
+  try {
+    await openTable(p, "teller");
+    const { page } = p;
+    const s = await drawByClick(page);
+    const action = s.legal.find((a) => a.startsWith("play ")) || s.legal.find((a) => a.startsWith("discard "));
+    const card = action.split(" ")[1];
+    await page.locator(cardSel(card)).first().click();
+    await page.locator("#announce p").filter({ hasText: /selected\. It can go on/ }).waitFor({ state: "attached" });
+    const places = page.locator(`${TABLE} .area[data-legal="true"] > .pile`);
+    assert.ok((await places.count()) >= 1, "some place takes the card");
+    for (const pile of await places.all()) assert.equal(await pile.getAttribute("aria-describedby"), "mille-can-take");
+    assert.match(await page.locator("#mille-can-take").textContent(), /takes the selected card/);
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator(`${TABLE} [aria-describedby="mille-can-take"]`).count(), 0, "nothing selected, nothing described so");
+
+    // F1: the help opens on its first lines, not on its key table.
+    await page.keyboard.press("F1");
+    const help = page.locator("dialog.mille-help");
+    await help.waitFor();
+    assert.equal(await help.evaluate((d) => d.scrollTop), 0, "the help is not scrolled");
+    const inView = await help.locator(".dlg-body p").first().evaluate((p) => {
+      const r = p.getBoundingClientRect();
+      const d = p.closest("dialog").getBoundingClientRect();
+      return r.top >= d.top && r.bottom <= d.bottom;
+    });
+    assert.ok(inView, "the introduction is in view");
+    await page.keyboard.press("Escape");
     noErrors(p, assert);
   } finally {
     await p.context.close();
@@ -366,6 +423,7 @@ test("a classic table of four (two teams): turns played by double-click, a hazar
     await page.locator("#create").click();
     await page.locator(`${TABLE}[data-obs]`).waitFor();
     assert.equal(await page.locator(`${TABLE} .side`).count(), 2, "two sides: the teams");
+    await screenshot(page, "mille-4-players-teams");
     await page.locator(`${TABLE} .side.mine .team-name`).getByText("Your team:").waitFor();
     let turns = 0;
     let aimed = null;
@@ -552,14 +610,16 @@ test("at 360 px wide nothing overflows, and the table grows on a 4K screen", asy
 const ZERO = { miles: 0, safeties: 0, all_safeties: 0, coups: 0, trip: 0, delayed_action: 0, safe_trip: 0, extension: 0, shut_out: 0 };
 const side = (team, more = {}) => ({ team, battle: [], speed: [], distance: [], safeties: [], coups: [], score: { hand: 0, game: 0 }, ...more });
 
-function observation({ status, legal = [], hand, events = [], teams, scores = [ZERO, ZERO], rules = "bsd", deck = 40, spectator = false, hand_number = 0 }) {
+function observation({ status, legal = [], hand, events = [], teams, scores, rules = "bsd", deck = 40, spectator = false, hand_number = 0, sides = 2, target = 700 }) {
+  // Two sides unless told: `sides` players, each a side of its own.
+  const others = Array.from({ length: sides - 1 }, (_, i) => i + 1);
   return {
-    rules, seat: 0, hand, deck, discards: ["25"], target: 700, extended: false,
-    seats: [{ seat: 0, team: 0, hand_size: spectator ? 6 : hand.length }, { seat: 1, team: 1, hand_size: 6 }],
+    rules, seat: 0, hand, deck, discards: ["25"], target, extended: target > 700,
+    seats: [{ seat: 0, team: 0, hand_size: spectator ? 6 : hand.length }, ...others.map((i) => ({ seat: i, team: i, hand_size: 6 }))],
     teams: teams || [side(0, { battle: ["go", "stop"], distance: ["100", "100"] }), side(1, { battle: ["go"], distance: ["200"] })],
-    viewer: spectator ? "spectator" : { seat: 0 }, config: { rules, players: 2, stacking: false },
-    status, legal, events, hand_number, games_won: [0, 0], hand_scores: scores, last_hand: null,
-    seat_info: [{ name: "ann", kind: "human" }, { name: "BSD", kind: "computer", level: "classic" }],
+    viewer: spectator ? "spectator" : { seat: 0 }, config: { rules, players: sides, stacking: false },
+    status, legal, events, hand_number, games_won: Array(sides).fill(0), hand_scores: scores || Array(sides).fill(ZERO), last_hand: null,
+    seat_info: [{ name: "ann", kind: "human" }, ...others.map((i) => ({ name: i === 1 ? "BSD" : `Computer ${i}`, kind: "computer", level: "classic" }))],
   };
 }
 
@@ -907,5 +967,151 @@ test("a safety is discarded only after Yes under the published rules, refused wi
   } finally {
     await p.context.close();
     await bsd.context.close();
+  }
+});
+
+test("four sides at 1000 / 1000: the miles stay on one line, no ? covers a pile, a refusal covers neither the hand's heading nor Sort (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const full = ["200", "200", "200", "200", "100", "100"];
+  const hand = ["25", "50", "75", "stop", "gasoline", "go", "extra_tank"];
+  const four = {
+    sides: 4,
+    target: 1000,
+    status: { phase: "turn", seat: 0, drawn: true },
+    legal: ["discard 25", "discard 50", "discard 75", "discard stop", "discard gasoline", "discard go"],
+    hand,
+    teams: [0, 1, 2, 3].map((t) => side(t, { battle: ["go"], distance: full, safeties: t === 1 ? ["extra_tank", "right_of_way"] : [] })),
+  };
+  const srv = await scripted(p, four);
+  try {
+    const { page } = p;
+    await srv.open("ann");
+    assert.equal(await page.locator(`${TABLE} .side`).count(), 4);
+    for (const width of [1280, 1920, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(100);
+      const lines = await page.locator(`${TABLE} .miles-total`).evaluateAll((ts) =>
+        ts.map((t) => {
+          const box = t.getBoundingClientRect();
+          const strong = t.querySelector("strong").getBoundingClientRect();
+          const room = t.closest(".miles").getBoundingClientRect();
+          return { text: t.textContent, oneLine: box.height < strong.height * 1.6, inside: box.right <= room.right + 1 };
+        }),
+      );
+      for (const l of lines) {
+        assert.equal(l.text, "1000 / 1000");
+        assert.ok(l.oneLine, `"1000 / 1000" is on one line at ${width} px`);
+        assert.ok(l.inside, `"1000 / 1000" stays in its box at ${width} px`);
+      }
+      await helpBadgesClear(page);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, "mille-4-players");
+
+    // A refused discard: the reason under the card, nothing covered.
+    await drag(page, cardSel("extra_tank"), `${TABLE} [data-target="discard"] .pile`);
+    srv.refuse(await srv.moveSent("discard extra_tank"), "A safety cannot be discarded under BSD rules: play it instead");
+    await page.locator(".bubble").waitFor();
+    await coversNothing(page);
+    await screenshot(page, "mille-4-players-refused");
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForTimeout(100);
+    await coversNothing(page);
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("tips: the pointer resting on a card or a place, or a long press, shows what it is for (the ? help's words)", async () => {
+  const p = await newPlayer(browser);
+  try {
+    await openTable(p, "tipster");
+    const { page } = p;
+    const tip = page.locator("#tip");
+    // A place: its state and its help.
+    await page.locator(`${TABLE} .side.mine .area-battle .pile`).hover();
+    await tip.waitFor();
+    assert.equal(await tip.getAttribute("role"), "tooltip");
+    assert.match(await tip.innerText(), /Battle pile/);
+    assert.match(await tip.innerText(), /Its top card says whether the side may drive/);
+    await page.mouse.move(1, 1);
+    await tip.waitFor({ state: "hidden" });
+    // A card: its name and its kind's help.
+    const card = page.locator(`${TABLE} .hand-card`).first();
+    const name = (await card.getAttribute("aria-label")).replace(/^\d+: /, "");
+    await card.hover();
+    await tip.waitFor();
+    assert.match(await tip.innerText(), new RegExp(name));
+    assert.match(await tip.innerText(), /Distance cards|Hazards|Remedies|Safeties/);
+    await screenshot(page, "mille-tip");
+    await page.mouse.move(1, 1);
+    await tip.waitFor({ state: "hidden" });
+    // Every place and card has one.
+    for (const sel of [".area", ".hand-card", ".hand-head", ".statusbar"]) {
+      for (const node of await page.locator(`${TABLE} ${sel}`).all()) assert.ok(await node.evaluate((n) => !!n.closest("[data-tip]")), `${sel} has a tip`);
+    }
+    // A long press with a finger shows the tip and does not select the card.
+    const box = await page.locator(`${TABLE} .hand-card`).last().boundingBox();
+    const cdp = await p.context.newCDPSession(page);
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2, id: 1 };
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [at] });
+    await tip.waitFor();
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await cdp.detach();
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator(`${TABLE} .hand-card`).last().getAttribute("aria-pressed"), "false", "a long press is not a click");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("sounds: off at first, turned on and remembered, one per Mile Bones moment, plain with reduced motion, none when muted (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const hand = ["25", "go", "extra_tank", "gasoline", "75", "50"];
+  const wait = { status: { phase: "turn", seat: 1, drawn: false }, hand };
+  const srv = await scripted(p, wait);
+  const { page } = p;
+  const body = () => page.evaluate(() => ({ ...document.body.dataset }));
+  const counted = (n) => page.waitForFunction((k) => Number(document.body.dataset.soundCount || 0) === k, n);
+  try {
+    await srv.open("ann");
+    const button = page.locator("#sound-button");
+    assert.equal(await button.getAttribute("aria-pressed"), "false", "off at first");
+    srv.update({ ...wait, events: [{ event: "played", seat: 1, card: "stop", team: 0 }] });
+    await srv.announced("BSD played Stop on you.");
+    assert.equal((await body()).soundCount, undefined, "no sound while off");
+
+    await button.click();
+    assert.equal(await button.getAttribute("aria-pressed"), "true");
+    assert.equal(await page.evaluate(() => localStorage.getItem("page-sounds")), "1");
+    srv.update({ ...wait, events: [{ event: "played", seat: 1, card: "flat_tire", team: 0 }] });
+    await counted(1);
+    assert.deepEqual([(await body()).soundLast, (await body()).soundStyle], ["hazard", "plain"], "reduced motion: a plain tone");
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    srv.update({ ...wait, events: [{ event: "coup_fourre", seat: 0, safety: "right_of_way", hazard: "stop" }] });
+    await counted(2);
+    assert.deepEqual([(await body()).soundLast, (await body()).soundStyle], ["coup", "full"]);
+    srv.update({ status: { phase: "turn", seat: 0, drawn: false }, legal: ["draw"], hand, events: [{ event: "drew", seat: 1 }, { event: "discarded", seat: 1, card: "25" }] });
+    await counted(3);
+    assert.equal((await body()).soundLast, "turn", "the viewer's turn");
+    srv.update({ ...wait, events: [{ event: "trip_completed", team: 1 }] });
+    await counted(4);
+    assert.equal((await body()).soundLast, "trip");
+
+    // Remembered; the button mutes.
+    await page.reload();
+    await page.locator(`${TABLE}[data-obs]`).waitFor();
+    assert.equal(await page.locator("#sound-button").getAttribute("aria-pressed"), "true", "remembered");
+    await page.locator("#sound-button").click();
+    assert.equal(await page.evaluate(() => localStorage.getItem("page-sounds")), "0");
+    srv.update({ ...wait, events: [{ event: "played", seat: 1, card: "accident", team: 0 }] });
+    await srv.announced("BSD played Accident on you.");
+    await moment(page);
+    assert.equal((await body()).soundCount, undefined, "muted: no sound");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
   }
 });

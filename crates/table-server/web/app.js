@@ -17,7 +17,7 @@
 
 import { Client, loadIdentity, nameProblem } from "./net.js";
 import { Lobby } from "./lobby.js";
-import { el, announce, dialog, typing, rankingNodes } from "./ui.js";
+import { el, announce, dialog, typing, rankingNodes, sounds } from "./ui.js";
 
 const main = document.getElementById("main");
 const connLine = document.getElementById("conn");
@@ -331,7 +331,7 @@ function askName(problem) {
   lobby?.destroy();
   lobby = null;
   const id = loadIdentity();
-  const input = el("input", { id: "name", name: "name", autocomplete: "nickname", maxlength: "24", required: true, value: client.name || id.last || "" });
+  const input = el("input", { id: "name", name: "name", autocomplete: "nickname", maxlength: "31", required: true, value: client.name || id.last || "" });
   const msg = el("p", { id: "name-problem", class: "problem", role: "alert" }, problem || "");
   input.setAttribute("aria-describedby", "name-problem");
   const known = Object.keys(id.tokens);
@@ -389,6 +389,16 @@ function generalHelp() {
     ],
   });
 }
+
+// Sounds: off until turned on here; the choice is remembered.
+const soundButton = document.getElementById("sound-button");
+soundButton.setAttribute("aria-pressed", String(sounds.enabled));
+soundButton.addEventListener("click", () => {
+  const on = !sounds.enabled;
+  sounds.set(on);
+  soundButton.setAttribute("aria-pressed", String(on));
+  announce(on ? "Sounds on." : "Sounds off.");
+});
 
 document.getElementById("help-button")?.addEventListener("click", () => (current?.view?.help ? current.view.help() : generalHelp()));
 

@@ -57,7 +57,8 @@ const em = (s) => [...s].reduce((w, c) => w + (/[iljtf .,:'!|]/.test(c) ? 0.3 : 
 function text(x, y, size, fill, s, max = 84, weight = 700) {
   const str = String(s);
   const fit = em(str) * size > max ? ` textLength="${max}" lengthAdjust="spacingAndGlyphs"` : "";
-  return `<text x="${x}" y="${y}" font-size="${size}" font-weight="${weight}" text-anchor="middle" fill="${fill}"${fit}>${esc(str)}</text>`;
+  // The spaces keep the words of a card apart for whatever reads its text.
+  return ` <text x="${x}" y="${y}" font-size="${size}" font-weight="${weight}" text-anchor="middle" fill="${fill}"${fit}>${esc(str)}</text> `;
 }
 
 const svg = (box, cls, title, body) =>
@@ -111,7 +112,12 @@ const wrench =
 const wheel =
   `<circle r="25" fill="none" stroke="${INK}" stroke-width="7"/><circle r="8" fill="${INK}"/>` +
   `<path d="M-23,3H23M0,0V23" stroke="${INK}" stroke-width="6"/>`;
-const limit = `<circle r="28" fill="#fff" stroke="${RED}" stroke-width="7"/>${text(0, 9, 25, INK, "50", 40, 800)}`;
+// The signs' "50" is drawn, not written: a card's only words are its
+// caption, which its accessible name contains (label in name).
+const fifty = (ink) =>
+  `<path d="M-3,-9H-11L-12,-1Q-9,-3 -6,-3Q0,-3 0,3Q0,9 -6,9Q-10,9 -12,6" fill="none" stroke="${ink}" stroke-width="3.6" stroke-linecap="round" stroke-linejoin="round"/>` +
+  `<ellipse cx="8" cy="0" rx="5" ry="8.5" fill="none" stroke="${ink}" stroke-width="3.6"/>`;
+const limit = `<circle r="28" fill="#fff" stroke="${RED}" stroke-width="7"/>${fifty(INK)}`;
 const endLimit = (() => {
   let lines = "";
   for (const d of [-10, -5, 0, 5, 10]) {
@@ -119,7 +125,7 @@ const endLimit = (() => {
     const c = d * 0.7071;
     lines += `M${(c + h).toFixed(1)},${(c - h).toFixed(1)}L${(c - h).toFixed(1)},${(c + h).toFixed(1)}`;
   }
-  return `<circle r="28" fill="#fff" stroke="${INK}" stroke-width="3"/>${text(0, 9, 25, "#777", "50", 40, 800)}` +
+  return `<circle r="28" fill="#fff" stroke="${INK}" stroke-width="3"/>${fifty("#777")}` +
     `<path d="${lines}" stroke="${INK}" stroke-width="1.6"/>`;
 })();
 const priority =
@@ -127,9 +133,11 @@ const priority =
   `<rect x="-14" y="-14" width="28" height="28" transform="rotate(45)" fill="${GOLD}" stroke="${INK}" stroke-width="1.5"/>`;
 const stopSign =
   `<polygon points="${poly(4, 30, Math.PI / 8)}" fill="${RED}" stroke="${INK}" stroke-width="2"/>` +
-  `<polygon points="${poly(4, 26, Math.PI / 8)}" fill="none" stroke="#fff" stroke-width="2"/>${text(0, 6, 16, "#fff", "STOP", 44, 800)}`;
+  `<polygon points="${poly(4, 26, Math.PI / 8)}" fill="none" stroke="#fff" stroke-width="2"/>` +
+  `<path d="M-14,0H14" stroke="#fff" stroke-width="5" stroke-linecap="round"/>`;
 const goLight =
-  `<circle r="30" fill="${INK}"/><circle r="24" fill="#3ccf5a" stroke="#a8f0b6" stroke-width="2"/>${text(0, 8, 22, INK, "GO", 40, 900)}`;
+  `<circle r="30" fill="${INK}"/><circle r="24" fill="#3ccf5a" stroke="#a8f0b6" stroke-width="2"/>` +
+  `<path d="M-9,-12L11,0L-9,12Z" fill="${INK}"/>`;
 
 const PICTO = {
   out_of_gas: at(0, 2, 0.8, can("#d5d5d5")) + noSign, gasoline: pump, extra_tank: can(GOLD),
@@ -217,7 +225,7 @@ export function cardBackSvg() {
     `<rect x="10" y="10" width="80" height="120" rx="4" fill="#264a7a" stroke="#f3e3b3" stroke-width="2"/>` +
     `<path d="${lattice}" stroke="#3a629a" stroke-width="1.5"/>` +
     `<ellipse cx="50" cy="70" rx="30" ry="36" fill="#1f3b63" stroke="#f3e3b3" stroke-width="2"/>` +
-    milestone(50, 66, 1.35) + text(50, 84, 11, INK, "1000", 28, 800));
+    milestone(50, 66, 1.35));
 }
 
 /** SVG markup for an empty place on the table: a dashed outline and a small label. */
@@ -245,7 +253,7 @@ export function dieSvg(face, options = {}) {
     body = PIPS[f].map((i) => `<circle cx="${27 + (i % 3) * 23}" cy="${27 + Math.floor(i / 3) * 23}" r="${f === "One" ? 12 : 9}" fill="${f === "One" ? RED : INK}"/>`).join("");
   } else if (f === "Joker") {
     body = at(50, 52, 1, `<polygon points="${poly(5, 32, 0, 14)}" fill="${GOLD}" stroke="${INK}" stroke-width="2.5" stroke-linejoin="round"/>`) +
-      text(50, 61, 24, INK, "J", 20, 900);
+      `<path d="M55,42V61Q55,69 48,69Q43,69 42,64" fill="none" stroke="${INK}" stroke-width="5.5" stroke-linecap="round"/>`;
   } else {
     f = String(face);
     body = text(50, 62, 30, INK, "?", 60, 800);

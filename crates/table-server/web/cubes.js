@@ -5,7 +5,7 @@
 // move is refused from the server's `error.message`, and every number
 // shown is one the observation carries.
 
-import { el, svg, announce, dialog, reducedMotion, rankingNodes } from "./ui.js";
+import { el, svg, announce, dialog, reducedMotion, rankingNodes, tips, sounds } from "./ui.js";
 import { dieSvg } from "./cards.js";
 
 const DIGIT = { One: "1", Two: "2", Three: "3", Four: "4", Five: "5", Six: "6", Joker: "J" };
@@ -16,6 +16,17 @@ const bitCount = (mask) => DICE.filter((i) => inMask(mask, i)).length;
 const keepMask = (a) => (a && typeof a === "object" && typeof a.Keep === "number" ? a.Keep : null);
 /** How often the panel of other games asks the server again. */
 const OTHERS_EVERY_MS = 6000;
+
+/** What each part of the screen is for: the help's words, and the tips
+ *  shown when the pointer rests on a part (or a finger presses it long). */
+const PARTS = {
+  dice: ["The dice", "The dice just rolled are buttons: press one to keep it (it rises, “keep”). Dice kept earlier this turn are set aside (“held”, a padlock).", "At your turn each die just rolled says whether it scores in this roll (“scores”) or not (“no score”, dimmed): a die that scores nothing cannot be kept, and dice that score only together (three of a kind) are kept together."],
+  turn: ["The turn", "The turn total, the roll count, what holding now would bank."],
+  scores: ["Scores", "Who plays now (▶), who is on board, turns played."],
+  log: ["What happened", "The last rolls, keeps, busts and banks."],
+  others: ["Games in progress", "The other cubes tables here; and the server's cubes rankings."],
+  controls: ["Your move", "Roll all five dice. Keep at least one scoring die and roll the others, or hold to bank the turn."],
+};
 
 /** A blank die: before the first roll of a turn, the dice show nothing. */
 const BLANK_DIE = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" class="die die-blank"><rect x="4" y="4" width="92" height="92" rx="17" fill="none" stroke="currentColor" stroke-width="3" stroke-dasharray="9 7"/></svg>`;
@@ -73,13 +84,13 @@ class CubesView {
       const face = el("span", { class: "cu-face" });
       const caption = el("span", { class: "cu-caption" });
       const die = player
-        ? el("button", { type: "button", class: "cu-die", id: `die-${i + 1}`, "aria-pressed": "false", "aria-keyshortcuts": String(i + 1), onclick: () => this.toggle(i) }, face, caption)
-        : el("span", { class: "cu-die", id: `die-${i + 1}`, role: "img" }, face, caption);
+        ? el("button", { type: "button", class: "cu-die", id: `die-${i + 1}`, "aria-pressed": "false", "aria-keyshortcuts": String(i + 1), "data-tip": `die:${i}`, onclick: () => this.toggle(i) }, face, caption)
+        : el("span", { class: "cu-die", id: `die-${i + 1}`, role: "img", "data-tip": `die:${i}` }, face, caption);
       return { die, face, caption, shown: "" };
     });
     this.diceRow = el("div", { class: "cu-dice", role: "group", "aria-label": "The five dice", "aria-describedby": "cu-dice-note" }, this.slots.map((s) => el("div", { class: "cu-slot" }, s.die)));
     this.diceNote = el("p", { class: "cu-dice-note", id: "cu-dice-note" });
-    this.turnInfo = el("dl", { class: "cu-turn" });
+    this.turnInfo = el("dl", { class: "cu-turn", "data-tip": "part:turn" });
     this.problem = el("p", { class: "cu-problem", id: "cu-problem" });
     let controls = null;
     if (player) {
@@ -89,7 +100,9 @@ class CubesView {
       this.allBtn = button("cu-all", "All scoring dice", "A", () => this.pickAll());
       this.holdBtn = button("cu-hold", "Hold", "H", () => this.hold());
       this.holdNote = el("p", { class: "cu-hold-note", id: "cu-hold-note" });
-      controls = this.controls = el("div", { class: "cu-controls", role: "group", "aria-label": "Your move" }, el("div", { class: "cu-buttons" }, this.rollBtn, this.allBtn, this.keepBtn, this.holdBtn), this.holdNote, this.problem);
+      this.pickNote = el("p", { class: "cu-pick-note", id: "cu-pick-note" });
+      this.keepBtn.setAttribute("aria-describedby", "cu-pick-note");
+      controls = this.controls = el("div", { class: "cu-controls", role: "group", "aria-label": "Your move", "data-tip": "part:controls" }, el("div", { class: "cu-buttons" }, this.rollBtn, this.allBtn, this.keepBtn, this.holdBtn), this.pickNote, this.holdNote, this.problem);
     }
     this.board = el("section", { class: "cu-board", "aria-labelledby": "cu-status" }, this.status, this.turnInfo, this.diceRow, this.diceNote, controls);
     this.players = el("tbody", {});
@@ -102,15 +115,15 @@ class CubesView {
       { class: "cu-side" },
       el(
         "section",
-        { class: "cu-panel", "aria-labelledby": "cu-scores-h" },
+        { class: "cu-panel", "aria-labelledby": "cu-scores-h", "data-tip": "part:scores" },
         el("h2", { id: "cu-scores-h" }, "Scores"),
         el("table", { class: "cu-scores" }, el("thead", {}, el("tr", {}, ["Player", "Score", "On board", "Turns"].map((h) => el("th", { scope: "col" }, h)))), this.players),
         this.rules,
       ),
-      el("section", { class: "cu-panel", "aria-labelledby": "cu-log-h" }, el("h2", { id: "cu-log-h" }, "What happened"), this.logList),
+      el("section", { class: "cu-panel", "aria-labelledby": "cu-log-h", "data-tip": "part:log" }, el("h2", { id: "cu-log-h" }, "What happened"), this.logList),
       el(
         "section",
-        { class: "cu-panel", "aria-labelledby": "cu-others-h" },
+        { class: "cu-panel", "aria-labelledby": "cu-others-h", "data-tip": "part:others" },
         el("h2", { id: "cu-others-h" }, "Games in progress"),
         this.others,
         el("p", { class: "cu-links" }, el("button", { type: "button", class: "linkish", id: "cu-rankings", onclick: async () => dialog({ title: "cubes rankings", body: await rankingNodes(this.ctx.client, "cubes") }) }, "cubes rankings"), " · ", el("button", { type: "button", class: "linkish", onclick: () => this.help() }, "Help (F1)")),
@@ -119,6 +132,11 @@ class CubesView {
     this.over = el("div", { class: "cu-over", hidden: true });
     this.root.replaceChildren(el("div", { class: "cubes" }, this.over, el("div", { class: "cu-grid" }, this.board, side)));
     this.top = this.root.firstElementChild;
+    this.tips = tips(this.root, (key, node) => {
+      const [kind, part] = key.split(":");
+      if (kind === "die") return [node.getAttribute("aria-label"), ...PARTS.dice.slice(1)];
+      return PARTS[part] || null;
+    });
   }
 
   name(seat) {
@@ -223,10 +241,10 @@ class CubesView {
         el(
           "ul",
           {},
-          el("li", {}, "The dice just rolled are buttons: press one to keep it (it rises, “keep”). Dice kept earlier this turn are set aside (“held”, a padlock)."),
-          el("li", {}, "Above the dice: the turn total, the roll count, what holding now would bank."),
-          el("li", {}, "Scores: who plays now (▶), who is on board, turns played. What happened: the last rolls, keeps, busts and banks."),
-          el("li", {}, "Games in progress: the other cubes tables here; and the server's cubes rankings."),
+          PARTS.dice.slice(1).map((t) => el("li", {}, t)),
+          el("li", {}, `Above the dice: ${PARTS.turn[1].charAt(0).toLowerCase()}${PARTS.turn[1].slice(1)}`),
+          ["scores", "log", "others"].map((k) => el("li", {}, `${PARTS[k][0]}: ${PARTS[k][1]}`)),
+          el("li", {}, "Rest the pointer on a part of the screen (or press it long with a finger) and a tip says what it is for."),
         ),
         el("h3", {}, "A turn"),
         el(
@@ -256,6 +274,7 @@ class CubesView {
   }
 
   destroy() {
+    this.tips.destroy();
     clearInterval(this.timer);
     this.timer = null;
   }
@@ -297,10 +316,39 @@ class CubesView {
     if (!this.myTurn()) return this.notNow();
     if (o.phase !== "Rolled") return this.warn("Roll the dice first.");
     if (o.turn.states[i] !== "Rolled") return this.warn(`Die ${i + 1} is held from an earlier roll; pick among the dice just rolled.`);
+    // Said at once, from the keeps the server allows, not after Keep.
+    if (!inMask(this.picked, i) && !inMask(this.scoringMask(), i)) return this.warn(`Die ${i + 1}, a ${o.turn.dice[i]}, scores nothing in this roll: it cannot be kept.`);
     this.picked ^= 1 << i;
     this.problem.textContent = "";
-    announce(`Die ${i + 1}, ${o.turn.dice[i]}: ${inMask(this.picked, i) ? "keep" : "not kept"}.`);
+    const lacking = this.pickProblem();
+    announce(`Die ${i + 1}, ${o.turn.dice[i]}: ${inMask(this.picked, i) ? "keep" : "not kept"}.${lacking ? ` ${lacking}` : ""}`);
     this.render(false);
+  }
+
+  /** The dice of this roll that score in some keep the engine allows
+   *  (its legal `Keep` masks together): the others cannot be kept. */
+  scoringMask() {
+    let m = 0;
+    for (const a of this.obs?.legal || []) m |= keepMask(a) ?? 0;
+    return m;
+  }
+
+  /** Whether the picked dice are a keep the engine allows. */
+  pickedIsLegal() {
+    return (this.obs?.legal || []).some((a) => keepMask(a) === this.picked);
+  }
+
+  /** What the picked dice lack to be a keep, in words ("" when they are
+   *  one, or nothing is picked): the smallest allowed keep that holds them
+   *  says which dice must come with them. */
+  pickProblem() {
+    if (!this.picked || this.pickedIsLegal()) return "";
+    const holding = (this.obs?.legal || []).map(keepMask).filter((m) => m !== null && (m & this.picked) === this.picked);
+    holding.sort((a, b) => bitCount(a) - bitCount(b));
+    const dice = (m) => DICE.filter((i) => inMask(m, i)).map((i) => i + 1);
+    const list = (ns) => (ns.length === 1 ? `die ${ns[0]}` : `dice ${ns.slice(0, -1).join(", ")} and ${ns[ns.length - 1]}`);
+    if (!holding.length) return "The picked dice do not score together: unpick some.";
+    return `The picked dice score only with ${list(dice(holding[0] & ~this.picked))}: pick ${dice(holding[0] & ~this.picked).length === 1 ? "it" : "them"} too, or unpick.`;
   }
 
   /** The largest keep the engine allows: every scoring die. */
@@ -363,6 +411,7 @@ class CubesView {
         return `Overtime! ${name(d.leader)} leads by ${fmt(d.lead)}; the winner must lead by ${need}.`;
       }
       case "TurnStarted":
+        if (d.seat === this.ctx.seat) sounds.play("turn");
         return d.seat === this.ctx.seat ? "Your turn: roll the dice." : `${name(d.seat)}'s turn.`;
       case "GameOver":
         return `${name(d.winner)} wins with ${fmt(o.players[d.winner]?.score)} points!`;
@@ -423,6 +472,8 @@ class CubesView {
       } else states = DICE.map(() => "Idle");
     }
     const animate = fresh && this.tumble && !reducedMotion();
+    // Which of the dice just rolled score: known to the viewer at its turn.
+    const scoring = mine && o.phase === "Rolled" ? this.scoringMask() : null;
     this.diceRow.classList.toggle("past", past);
     this.slots.forEach((s, i) => {
       const state = states[i];
@@ -439,15 +490,25 @@ class CubesView {
       s.die.classList.toggle("held", held);
       s.die.classList.toggle("picked", picked);
       s.die.classList.toggle("idle", state === "Idle");
-      s.caption.textContent = held ? "held" : picked ? "keep" : "";
+      const judged = scoring !== null && !past && state === "Rolled" && !picked;
+      const scores = judged && inMask(scoring, i);
+      const dead = judged && !scores;
+      s.die.classList.toggle("no-score", dead);
+      const caption = held ? "held" : picked ? "keep" : scores ? "scores" : dead ? "no score" : "";
+      s.caption.textContent = caption;
       const face = state === "Idle" ? "not rolled" : dice[i];
       let label = `Die ${i + 1}: ${face}`;
+      // The caption in view is in the name (label in name).
       if (held) label += past ? ", held" : ", held from an earlier roll";
+      else if (caption) label += `, ${caption}`;
       if (this.player) {
         const usable = mine && !past && o.phase === "Rolled" && state === "Rolled";
         s.die.disabled = !usable || this.busy;
         s.die.setAttribute("aria-pressed", String(picked));
-      } else if (picked) label += ", kept";
+        // Still pressed to hear why, but said to be of no use.
+        if (dead) s.die.setAttribute("aria-disabled", "true");
+        else s.die.removeAttribute("aria-disabled");
+      }
       s.die.setAttribute("aria-label", label);
       s.die.dataset.face = state === "Idle" ? "" : dice[i];
       if (animate && inMask(this.tumble, i)) {
@@ -498,9 +559,11 @@ class CubesView {
       const legal = o.legal || [];
       const canRoll = mine && legal.includes("Roll");
       const canKeep = mine && legal.some((a) => keepMask(a) !== null);
+      const lacking = mine && o.phase === "Rolled" ? this.pickProblem() : "";
+      this.pickNote.textContent = lacking;
       const canHold = mine && legal.includes("Hold");
       this.rollBtn.disabled = !canRoll || this.busy;
-      this.keepBtn.disabled = !canKeep || this.busy;
+      this.keepBtn.disabled = !canKeep || this.busy || !!lacking;
       this.allBtn.disabled = !canKeep || this.busy;
       this.holdBtn.disabled = !canHold || this.busy;
       this.rollBtn.hidden = !canRoll && o.phase === "Rolled";

@@ -157,7 +157,8 @@ export class Lobby {
           "table",
           { class: "tables" },
           el("caption", { class: "sr-only" }, `${title} tables`),
-          el("thead", {}, el("tr", {}, ["Table", "Rules", "Seats", "State", ""].map((h) => el("th", { scope: "col" }, h)))),
+          // The last column's header is for screen readers: its buttons speak for themselves in view.
+          el("thead", {}, el("tr", {}, ["Table", "Rules", "Seats", "State"].map((h) => el("th", { scope: "col" }, h)), el("th", { scope: "col" }, el("span", { class: "sr-only" }, "Actions")))),
           el(
             "tbody",
             {},

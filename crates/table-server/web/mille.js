@@ -7,7 +7,7 @@
 // comes from `observation.legal`, and a refused move shows the server's
 // reason next to its card.
 
-import { el, svg, announce, dialog, reducedMotion } from "./ui.js";
+import { el, svg, announce, dialog, reducedMotion, tips, sounds } from "./ui.js";
 import { CARDS, HAND_ORDER, cardSvg, cardBackSvg, emptySlotSvg } from "./cards.js";
 
 const SORT_KEY = "mille-sort-hand";
@@ -76,6 +76,13 @@ const HELP = {
   status: [
     "Status bar",
     "The cards left in the draw pile, whose turn it is, the rules, the trip's length, the hand's number, the games each side has won and the points so far. A game ends when a side reaches 5000 points.",
+  ],
+  cards: [
+    "The cards",
+    "Distance cards (25 to 200 miles): play them on your miles when you can go, after a Go or with Right of Way. Under a Speed Limit only 25 and 50.",
+    "Hazards (Out of Gas, Flat Tire, Accident, Speed Limit, Stop): play them on an opponent's battle pile (a Speed Limit on its speed pile) to stop or slow it down. Its remedy or its safety answers each.",
+    "Remedies (Gasoline, Spare Tire, Repairs, End of Limit, Go): play them on your own battle pile (End of Limit on your speed pile) to answer the hazard each matches. They last until the next hazard.",
+    "Safeties (Extra Tank, Puncture Proof, Driving Ace, Right of Way): play them on your battle pile at any time of your turn; each protects for the rest of the hand and you play again. Played at once against its hazard, it is a coup fourré.",
   ],
   scores: [
     "Score window",
@@ -222,6 +229,28 @@ class MilleTable {
     this.onMove = (e) => this.dragMove(e);
     this.onUp = (e) => this.dragEnd(e, false);
     this.onCancel = (e) => this.dragEnd(e, true);
+    this.tips = tips(root, (key, node) => this.tipText(key, node));
+  }
+
+  /** A tip's text: a card's name, its kind's help and where it can go
+   *  now; a place's state and its help (the text of its ? button). */
+  tipText(key, node) {
+    const [kind, a] = key.split(":");
+    if (kind === "card") {
+      const c = this.handCards()[Number(a) - 1];
+      if (!c || !CARDS[c.id]) return null;
+      const kinds = { distance: 1, hazard: 2, remedy: 3, safety: 4 };
+      const lines = [cardName(c.id), HELP.cards[kinds[CARDS[c.id].kind]]];
+      if (this.obs?.status?.seat === this.me && (this.obs.legal || []).length) {
+        const where = [...this.targetsFor(c.id)].map((k) => this.targetWords(k));
+        lines.push(where.length ? `Now it can go on ${where.join(", ")}.` : "Nothing takes it now.");
+      }
+      return lines;
+    }
+    const help = HELP[a];
+    if (kind !== "area" || !help) return null;
+    const state = node.querySelector(".pile")?.getAttribute("aria-label");
+    return [help[0], state && state !== help[0] ? `${state}.` : null, help[1]].filter(Boolean);
   }
 
   // ---- the view's interface -------------------------------------------
@@ -246,7 +275,18 @@ class MilleTable {
     if (this.refusal && !o.hand.includes(this.refusal.card)) this.refusal = null;
     this.render();
     this.tell(o.events || []);
-    this.afterShow(before, o.events || []);
+    const turn = this.afterShow(before, o.events || []);
+    if (before) this.sound(o.events || [], turn);
+  }
+
+  /** The Mile Bones moments in sound (when sounds are on): a trip
+   *  completed, a coup fourré, a hazard, else the viewer's turn. */
+  sound(events, turn) {
+    const has = (f) => events.some(f);
+    if (has((e) => e.event === "trip_completed")) sounds.play("trip");
+    else if (has((e) => e.event === "coup_fourre")) sounds.play("coup");
+    else if (has((e) => e.event === "played" && CARDS[e.card]?.kind === "hazard")) sounds.play("hazard");
+    else if (turn) sounds.play("turn");
   }
 
   refused(error) {
@@ -377,13 +417,14 @@ class MilleTable {
       this.dialog({ title, body: text.map((t) => el("p", {}, t)) });
       return;
     }
-    const parts = ["battle", "speed", "safeties", "distance", "draw", "hand", "discard", "opponent", "status", "scores"];
+    const parts = ["battle", "speed", "safeties", "distance", "draw", "hand", "discard", "opponent", "cards", "status", "scores"];
     this.dialog({
       title: "Mille Bornes: the table",
       className: "mille-help",
       body: [
         el("p", {}, "Drive a trip of exactly 700 miles before the others, stopping them with hazards on the way. Your side is at the top, your hand under it with the discard pile, the other sides below; the status bar is at the bottom. Each place has a ? button that explains it."),
         el("p", {}, "On your turn, pick a card from the draw pile, then play one card or discard one. Play a card by dragging it to where it goes, or click it and then click the place, or double-click it to play it where it can go (else it is discarded). A refused move shows why next to the card."),
+        el("p", {}, "Rest the pointer on a card or a place (or press it long with a finger) and a tip says what it is for. The Sound button at the top turns on sounds for hazards, coups fourrés, a trip completed and your turn."),
         parts.map((p) => [el("h3", {}, HELP[p][0]), HELP[p].slice(1).map((t) => el("p", {}, t))]),
         el("h3", {}, "Keys"),
         el("table", { class: "keys" }, el("tbody", {}, KEYS.map(([key, what]) => el("tr", {}, el("th", { scope: "row" }, key), el("td", {}, what))))),
@@ -393,6 +434,7 @@ class MilleTable {
   }
 
   destroy() {
+    this.tips.destroy();
     this.cancelDrag();
     for (const t of this.timers) clearTimeout(t);
     for (const d of document.querySelectorAll("dialog.mille-dlg")) d.close();
@@ -590,9 +632,11 @@ class MilleTable {
     // Its turn again: after a safety (an extra turn), or after the others'
     // moves in one update; its own draw does not make a new decision.
     const again = events.some((ev) => !(ev.event === "drew" && ev.seat === this.me));
+    let turn = false;
     if (this.chance && fresh) {
       announce(`Coup fourré chance: you hold ${cardName(CARDS[s.hazard]?.safety)} against the ${cardName(s.hazard)}. U and its number plays it, P lets the chance pass.`, { assertive: true });
     } else if (s.phase === "turn" && s.seat === this.me && (fresh || again) && !this.drawAfterDecline) {
+      turn = true;
       announce(!s.drawn && o.deck ? "Your turn: pick a card (P)." : o.deck ? "Your turn: play or discard a card." : "Your turn: the draw pile is out, play or discard.");
     }
     if (this.drawAfterDecline && !this.chance) {
@@ -614,6 +658,7 @@ class MilleTable {
     } else {
       for (const d of document.querySelectorAll("dialog.mille-scores[open], dialog.mille-ext[open]")) d.close();
     }
+    return turn;
   }
 
   askExtension() {
@@ -660,7 +705,10 @@ class MilleTable {
     // The other sides side by side where the screen is wide enough.
     board.append(el("div", { class: "others" }, rest.map((t) => this.side(o.teams[t], false))));
     const layout = el("div", { class: `mille-layout${this.scoreWindow ? " with-scores" : ""}` }, board, this.scoreWindow ? this.scorePanel() : null);
-    morph(this.root, el("div", {}, this.promptLine(), layout, this.statusBar()), false);
+    // What the outline of the places that take the selected card shows, for
+    // a screen reader: each such place is described by it.
+    const canTake = el("p", { id: "mille-can-take", class: "sr-only" }, sel ? `This place takes the selected card, ${cardName(sel.id)}: Enter plays it here.` : "");
+    morph(this.root, el("div", {}, this.promptLine(), layout, this.statusBar(), canTake), false);
     this.placeBubble();
     // The focused node was kept (and is not read out again) unless it went.
     if (had && document.activeElement !== had) this.refocus(focus);
@@ -687,13 +735,13 @@ class MilleTable {
     const cls = ["area", `area-${kind}`];
     if (this.targets.has(key)) cls.push("can-drop");
     const labelId = `l-${kind}-${team}`;
-    const pileAttrs = { class: "pile", "aria-label": `${cap(described)}`, "data-focus": `pile-${key}` };
+    const pileAttrs = { class: "pile", "aria-label": `${cap(described)}`, "data-focus": `pile-${key}`, "aria-describedby": this.targets.has(key) ? "mille-can-take" : null };
     const pile = target
       ? el("button", { ...pileAttrs, type: "button" }, content)
       : el("div", { ...pileAttrs, role: "img" }, content);
     return el(
       "div",
-      { class: cls.join(" "), "data-target": target ? key : null, "data-legal": this.targets.has(key) ? "true" : null },
+      { class: cls.join(" "), "data-target": target ? key : null, "data-legal": this.targets.has(key) ? "true" : null, "data-tip": `area:${kind === "distance" ? "distance" : kind}` },
       el("div", { class: "area-head" }, el("span", { class: "area-label", id: labelId }, label), this.helpButton(topic, `${label} (${this.teamName(team)})`)),
       pile,
     );
@@ -721,7 +769,8 @@ class MilleTable {
       `${whose} speed pile: ${speedTop ? cardName(speedTop) : "empty"}`,
       topic || "speed",
     );
-    const safeNames = team.safeties.map((c) => `${cardName(c)}${team.coups.includes(c) ? " (coup fourré)" : ""}`);
+    // Named in the order they are shown, so that the name holds the words in view.
+    const safeNames = SAFETIES.filter((c) => team.safeties.includes(c)).map((c) => `${cardName(c)}${team.coups.includes(c) ? " (coup fourré)" : ""}`);
     const safeties = this.area(
       "safeties", t, "Safeties",
       el("span", { class: "safety-grid" }, SAFETIES.map((c) => (team.safeties.includes(c) ? cardNode(c, { coup: team.coups.includes(c) }) : svg(emptySlotSvg(""))))),
@@ -737,10 +786,12 @@ class MilleTable {
         "span",
         { class: "miles" },
         el("span", { class: "miles-total" }, el("strong", {}, String(m)), ` / ${o.target}`),
+        " ",
         bar,
-        el("span", { class: "miles-cards" }, counts.length ? counts.map(([c, n]) => el("span", { class: "mini" }, cardNode(c), n > 1 ? el("span", { class: "times" }, `×${n}`) : null)) : el("span", { class: "none" }, "no miles yet")),
+        el("span", { class: "miles-cards" }, counts.length ? counts.map(([c, n]) => [el("span", { class: "mini" }, cardNode(c), n > 1 ? [" ", el("span", { class: "times" }, `×${n}`)] : null), " "]) : el("span", { class: "none" }, "no miles yet")),
       ),
-      `${whose} miles: ${m} of ${o.target}${counts.length ? ` (${counts.map(([c, n]) => `${n} × ${c}`).join(", ")})` : ""}`,
+      // The words in view, in their order (label in name): "150 / 700, 25 miles ×2".
+      `${whose} miles: ${m} / ${o.target}, ${counts.length ? counts.map(([c, n]) => `${c} miles${n > 1 ? ` ×${n}` : ""}`).join(", ") : "no miles yet"}`,
       topic || "distance",
     );
 
@@ -763,7 +814,7 @@ class MilleTable {
     const handPts = score.hand;
     const head = el(
       "div",
-      { class: "side-head" },
+      { class: "side-head", "data-tip": mine ? null : "area:opponent" },
       el("h2", { id: `side-${t}` }, this.teams ? el("span", { class: "team-name" }, `${cap(who)}:`) : null, players),
       el("span", { class: "side-score" }, `hand ${handPts} · total ${score.game + handPts}`),
     );
@@ -777,13 +828,14 @@ class MilleTable {
     const waiting = this.drawWaiting;
     const legal = !waiting && ((o.legal || []).includes("draw") || !!this.chance);
     const label = out ? "Draw pile: out" : `Draw pile: ${o.deck} cards${waiting ? ". Your pick is waiting" : legal ? ". Pick a card" : ""}`;
-    const content = [out ? svg(emptySlotSvg("Out")) : svg(cardBackSvg()), el("span", { class: "deck-count", "aria-hidden": "true" }, out ? "Out" : String(o.deck))];
+    // The count in view is in the name; once out, the empty place says so itself.
+    const content = out ? [svg(emptySlotSvg("Out"))] : [svg(cardBackSvg()), el("span", { class: "deck-count", "aria-hidden": "true" }, String(o.deck))];
     const pile = this.me !== null
       ? el("button", { type: "button", class: `pile${legal ? " can-pick" : ""}${waiting ? " waiting" : ""}`, "aria-label": label, "data-focus": "pile-draw" }, content)
       : el("div", { class: "pile", role: "img", "aria-label": label }, content);
     return el(
       "div",
-      { class: `area area-draw${legal ? " can-drop" : ""}`, "data-target": "draw", "data-legal": legal ? "true" : null },
+      { class: `area area-draw${legal ? " can-drop" : ""}`, "data-target": "draw", "data-legal": legal ? "true" : null, "data-tip": "area:draw" },
       el("div", { class: "area-head" }, el("span", { class: "area-label" }, "Draw"), this.helpButton("draw", "Draw pile")),
       pile,
     );
@@ -795,11 +847,11 @@ class MilleTable {
     const label = `Discard pile: ${top ? cardName(top) : "empty"}`;
     const content = top ? cardNode(top) : svg(emptySlotSvg("Discard"));
     const pile = this.me !== null
-      ? el("button", { type: "button", class: "pile", "aria-label": label, "data-focus": "pile-discard" }, content)
+      ? el("button", { type: "button", class: "pile", "aria-label": label, "data-focus": "pile-discard", "aria-describedby": can ? "mille-can-take" : null }, content)
       : el("div", { class: "pile", role: "img", "aria-label": label }, content);
     return el(
       "div",
-      { class: `area area-discard${can ? " can-drop" : ""}`, "data-target": this.me !== null ? "discard" : null, "data-legal": can ? "true" : null },
+      { class: `area area-discard${can ? " can-drop" : ""}`, "data-target": this.me !== null ? "discard" : null, "data-legal": can ? "true" : null, "data-tip": "area:discard" },
       el("div", { class: "area-head" }, el("span", { class: "area-label" }, "Discard"), this.helpButton("discard", "Discard pile")),
       pile,
     );
@@ -839,11 +891,16 @@ class MilleTable {
           "data-pos": c.pos,
           "data-legal": legalCards.has(c.id) ? "true" : null,
           "data-focus": `card-${c.pos}`,
+          "data-tip": `card:${c.pos}`,
         },
-        art,
+        // The number first: the name says it first ("1: 25 miles").
+        // (A space between them: axe-core reads the words of the elements
+        // in view run together otherwise.)
         el("span", { class: "num", "aria-hidden": "true" }, String(c.pos)),
+        " ",
+        art,
       );
-      return el("div", { class: "slot" }, b, refused ? el("div", { class: "bubble", id: "mille-bubble" }, r.message) : null);
+      return el("div", { class: "slot" }, b);
     });
     // A toggle button rather than a checkbox: the game's keys work wherever the focus is.
     const sort = el("button", { type: "button", class: "small-button", id: "mille-sort", "aria-pressed": this.sorted ? "true" : "false", "data-focus": "sort" }, "Sort (O)");
@@ -852,26 +909,32 @@ class MilleTable {
       { class: "hand-row", "aria-labelledby": "mille-hand" },
       el(
         "div",
-        { class: "area-head hand-head" },
+        { class: "area-head hand-head", "data-tip": "area:hand" },
         el("h2", { class: "area-label", id: "mille-hand" }, `Your hand (${cards.length} cards)`),
         sort,
         this.helpButton("hand", "Your hand"),
       ),
       slots,
       this.discardPile(),
+      // The reason of a refusal, on a line of its own under the hand: over
+      // the hand it would hide the heading and the Sort button.
+      refusedPos ? el("div", { class: "bubble-row" }, el("div", { class: "bubble", id: "mille-bubble" }, r.message)) : null,
     );
   }
 
-  /** Keeps the refusal bubble inside the screen. */
+  /** Puts the refusal bubble under its card, inside its row. */
   placeBubble() {
     const b = this.root.querySelector(".bubble");
-    if (!b) return;
-    const r = b.getBoundingClientRect();
-    const room = document.documentElement.clientWidth - 6;
-    const shift = r.right > room ? room - r.right : r.left < 6 ? 6 - r.left : 0;
-    b.style.marginLeft = `${shift}px`;
-    // The arrow keeps pointing at the card.
-    b.style.setProperty("--shift", `${-shift}px`);
+    const card = this.root.querySelector(".hand-card.refused");
+    if (!b || !card) return;
+    const row = b.parentElement.getBoundingClientRect();
+    const c = card.getBoundingClientRect();
+    const width = b.getBoundingClientRect().width;
+    const centre = c.left + c.width / 2 - row.left;
+    const left = Math.max(0, Math.min(row.width - width, centre - width / 2));
+    b.style.marginLeft = `${left}px`;
+    // The arrow points at the card.
+    b.style.setProperty("--arrow", `${centre - left}px`);
   }
 
   promptLine() {
@@ -940,7 +1003,7 @@ class MilleTable {
     ];
     return el(
       "div",
-      { class: "statusbar" },
+      { class: "statusbar", "data-tip": "area:status" },
       el("ul", { "aria-label": "Status" }, items.map((i) => el("li", {}, i))),
       el("button", { type: "button", class: "small-button", "aria-pressed": this.scoreWindow ? "true" : "false", "data-focus": "score-toggle" }, "Scores (W)"),
       this.helpButton("status", "Status bar"),
@@ -969,7 +1032,7 @@ class MilleTable {
   }
 
   scorePanel() {
-    return el("aside", { class: "score-window", "aria-label": "Score window" }, this.scoreTable(`Hand ${this.obs.hand_number + 1}`), this.helpButton("scores", "Score window"));
+    return el("aside", { class: "score-window", "aria-label": "Score window", "data-tip": "area:scores" }, this.scoreTable(`Hand ${this.obs.hand_number + 1}`), this.helpButton("scores", "Score window"));
   }
 
   // ---- what happened --------------------------------------------------------
@@ -1126,10 +1189,9 @@ class MilleTable {
       if (e.detail === 0) announce("Selection cancelled.");
     } else {
       this.selected = c;
-      if (e.detail === 0) {
-        const where = [...this.targetsFor(c.id)].map((k) => this.targetWords(k));
-        announce(`${cardName(c.id)} selected. ${where.length ? `It can go on ${where.join(", ")}` : "Nothing takes it now"}: Tab to the place and press Enter; Escape cancels.`);
-      }
+      // Said for a click too: the outline of the places is not seen by all.
+      const where = [...this.targetsFor(c.id)].map((k) => this.targetWords(k));
+      announce(`${cardName(c.id)} selected. ${where.length ? `It can go on ${where.join(", ")}` : "Nothing takes it now"}${e.detail === 0 ? ": Tab to the place and press Enter; Escape cancels." : "."}`);
     }
     this.refusal = null;
     this.render();

@@ -29,11 +29,11 @@ function saveIdentity(id) {
   }
 }
 
-/** The name rules of the server: 1 to 24 letters, digits, spaces and
+/** The name rules of the server: 1 to 31 letters, digits, spaces and
  *  - _ . ' ; no space at either end. Answers the reason, or "". */
 export function nameProblem(name) {
   if (!name) return "Type a name.";
-  if ([...name].length > 24) return "A name has at most 24 characters.";
+  if ([...name].length > 31) return "A name has at most 31 characters.";
   if (name.trim() !== name) return "A name does not start or end with a space.";
   if (!/^[\p{L}\p{N} _.'-]+$/u.test(name)) return "A name has only letters, digits, spaces and - _ . '";
   return "";

@@ -84,7 +84,10 @@ export function dialog({ title, body = [], buttons = [{ label: "Close", value: n
     });
     document.body.append(d);
     d.showModal();
-    (first || row.firstElementChild)?.focus();
+    // The focus on the buttons at the end, the view at the start: a long
+    // dialog (a help) opens on its first lines, not scrolled to its end.
+    (first || row.firstElementChild)?.focus({ preventScroll: true });
+    d.scrollTop = 0;
   });
 }
 
@@ -112,3 +115,180 @@ export async function rankingNodes(client, game) {
   }
   return nodes;
 }
+
+/** Tips: the text of an element marked `data-tip`, shown when the
+ *  pointer rests on it (a mouse, a pen) or a finger presses it long, as
+ *  Mile Bones shows what a place is for. `textFor(key, element)` answers
+ *  [title, text...] or null. A long press does not also click. Answers
+ *  {destroy()}. */
+export function tips(root, textFor) {
+  let box = document.getElementById("tip");
+  if (!box) {
+    box = el("div", { id: "tip", class: "tip", role: "tooltip", hidden: true });
+    document.body.append(box);
+  }
+  let timer = null;
+  let shown = null;
+  let press = null;
+  let swallow = false;
+  const target = (e) => {
+    const t = e.target?.closest?.("[data-tip]");
+    return t && root.contains(t) ? t : null;
+  };
+  const hide = () => {
+    clearTimeout(timer);
+    timer = null;
+    box.hidden = true;
+    shown = null;
+  };
+  const show = (t) => {
+    const text = t.isConnected ? textFor(t.dataset.tip, t) : null;
+    if (!text?.length) return;
+    const [title, ...rest] = text;
+    box.replaceChildren(el("strong", {}, title), ...rest.map((p) => el("p", {}, p)));
+    box.hidden = false;
+    shown = t;
+    // Under the element, else over it; always inside the screen.
+    const r = t.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    const w = document.documentElement.clientWidth;
+    const below = r.bottom + 8 + b.height <= window.innerHeight || r.top - 8 - b.height < 0;
+    box.style.left = `${Math.max(6, Math.min(w - b.width - 6, r.left + r.width / 2 - b.width / 2)) + window.scrollX}px`;
+    box.style.top = `${(below ? r.bottom + 8 : r.top - 8 - b.height) + window.scrollY}px`;
+  };
+  const on = {
+    pointerover: (e) => {
+      if (e.pointerType === "touch") return;
+      const t = target(e);
+      if (!t || t === shown) return;
+      hide();
+      timer = setTimeout(() => show(t), 600);
+    },
+    pointerout: (e) => {
+      if (e.pointerType === "touch") return;
+      const t = target(e);
+      const to = e.relatedTarget?.closest?.("[data-tip]");
+      if (t && t !== to) hide();
+    },
+    pointerdown: (e) => {
+      hide();
+      const t = target(e);
+      if (e.pointerType !== "touch" || !t) return;
+      press = { x: e.clientX, y: e.clientY, id: e.pointerId };
+      timer = setTimeout(() => {
+        show(t);
+        swallow = !!shown;
+      }, 550);
+    },
+    pointermove: (e) => {
+      if (press && e.pointerId === press.id && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 10) {
+        press = null;
+        if (!shown) hide();
+      }
+    },
+    pointerup: () => {
+      press = null;
+      if (!shown) hide();
+    },
+    click: (e) => {
+      // The click a long press ends with only closes its tip.
+      if (!swallow) return;
+      swallow = false;
+      e.stopPropagation();
+      e.preventDefault();
+    },
+    contextmenu: (e) => {
+      if (target(e) && (press || shown)) e.preventDefault();
+    },
+  };
+  for (const [k, f] of Object.entries(on)) root.addEventListener(k, f, k === "click");
+  const away = () => hide();
+  window.addEventListener("keydown", away);
+  window.addEventListener("scroll", away, true);
+  return {
+    hide,
+    destroy() {
+      hide();
+      for (const [k, f] of Object.entries(on)) root.removeEventListener(k, f, k === "click");
+      window.removeEventListener("keydown", away);
+      window.removeEventListener("scroll", away, true);
+    },
+  };
+}
+
+const SOUND_KEY = "page-sounds";
+
+/** The cues, as notes: [frequency in Hz, start and length in seconds]. */
+const CUES = {
+  // A hazard: two low falling notes, a horn.
+  hazard: { wave: "sawtooth", notes: [[311, 0, 0.18], [233, 0.17, 0.3]] },
+  // A coup fourré: a quick rising arpeggio.
+  coup: { wave: "triangle", notes: [[523, 0, 0.1], [659, 0.09, 0.1], [784, 0.18, 0.1], [1047, 0.27, 0.28]] },
+  // A trip completed: a chord that rings.
+  trip: { wave: "triangle", notes: [[392, 0, 0.6], [494, 0.08, 0.55], [587, 0.16, 0.5], [784, 0.24, 0.7]] },
+  // The viewer's turn: a soft double ding.
+  turn: { wave: "sine", notes: [[880, 0, 0.12], [1175, 0.13, 0.2]] },
+};
+
+let audio = null;
+
+/** The page's sounds, made with WebAudio (no files): off until the
+ *  player turns them on, a choice the browser remembers. With reduced
+ *  motion asked for, each cue is one short soft tone instead of a tune.
+ *  Each cue played is noted on <body> (data-sound-last, -style, -count). */
+export const sounds = {
+  get on() {
+    try {
+      return localStorage.getItem(SOUND_KEY) === "1";
+    } catch {
+      return false;
+    }
+  },
+  set(on) {
+    try {
+      localStorage.setItem(SOUND_KEY, on ? "1" : "0");
+    } catch {
+      // Storage refused: the choice lasts as long as the page.
+    }
+    this.forced = on;
+    if (on) this.context();
+  },
+  /** Whether sounds are on (the stored choice, or this page's). */
+  get enabled() {
+    return this.forced ?? this.on;
+  },
+  context() {
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return null;
+    audio ??= new AC();
+    // A page opened with sounds on may start them only after a gesture.
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+    return audio;
+  },
+  play(cue) {
+    const c = CUES[cue];
+    if (!c || !this.enabled || document.hidden) return;
+    const ctx = this.context();
+    if (!ctx) return;
+    const plain = reducedMotion();
+    const notes = plain ? [[c.notes[0][0], 0, 0.12]] : c.notes;
+    const t0 = ctx.currentTime + 0.02;
+    for (const [f, at, len] of notes) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = plain ? "sine" : c.wave;
+      osc.frequency.value = f;
+      const peak = plain ? 0.05 : 0.09;
+      gain.gain.setValueAtTime(0.0001, t0 + at);
+      gain.gain.exponentialRampToValueAtTime(peak, t0 + at + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(t0 + at);
+      osc.stop(t0 + at + len + 0.05);
+    }
+    const d = document.body.dataset;
+    d.soundLast = cue;
+    d.soundStyle = plain ? "plain" : "full";
+    d.soundCount = String(Number(d.soundCount || 0) + 1);
+  },
+};
