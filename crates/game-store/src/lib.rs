@@ -176,6 +176,49 @@ fn sync_dir(_dir: &Path) -> Result<(), StoreError> {
 /// migration runs in its own immediate transaction, so a failure leaves the
 /// previous version intact and two programs never migrate at once.
 pub fn open_db(path: &Path, migrations: &[&str]) -> Result<Connection, StoreError> {
+    open_db_as(path, migrations, false)
+}
+
+/// [`open_db`] for a database of secrets: on Unix the file, its write-ahead
+/// log and its shared-memory file are readable and writable by their owner
+/// only (mode 0600), a new file from its first byte (SQLite gives the
+/// companions the database file's mode), an older one tightened.
+pub fn open_db_private(path: &Path, migrations: &[&str]) -> Result<Connection, StoreError> {
+    open_db_as(path, migrations, true)
+}
+
+#[cfg(unix)]
+fn make_private(path: &Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io("cannot create", path))?;
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = Path::new(&name);
+        if let Ok(meta) = fs::metadata(file)
+            && meta.permissions().mode() & 0o077 != 0
+        {
+            fs::set_permissions(file, fs::Permissions::from_mode(0o600))
+                .map_err(io("cannot make private", file))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn make_private(_path: &Path) -> Result<(), StoreError> {
+    Ok(())
+}
+
+fn open_db_as(path: &Path, migrations: &[&str], private: bool) -> Result<Connection, StoreError> {
+    if private {
+        make_private(path)?;
+    }
     let sql = |source| StoreError::Sqlite {
         path: path.to_path_buf(),
         source,

@@ -543,7 +543,7 @@ impl Running {
 /// Opens the database, restores every unfinished table and starts
 /// listening.
 pub async fn start(config: Config) -> Result<Running, ServerError> {
-    std::fs::create_dir_all(&config.data).map_err(|source| ServerError::DataDir {
+    private_dir(&config.data).map_err(|source| ServerError::DataDir {
         path: config.data.clone(),
         source,
     })?;
@@ -675,6 +675,33 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         stop,
         tasks,
     })
+}
+
+/// Makes the data directory, readable by its owner only (mode 0700): it
+/// holds every table's seed, which deals every hand, and the private
+/// tables' invitation codes. One made by an earlier version is tightened
+/// when this user owns it and it is not a shared directory (sticky, like
+/// `/tmp`); else the server says so.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    let meta = std::fs::metadata(dir)?;
+    let mode = meta.permissions().mode();
+    if mode & 0o077 != 0 {
+        let shared = mode & 0o1000 != 0;
+        if meta.uid() == nix::unistd::geteuid().as_raw() && !shared {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        } else {
+            tracing::warn!(
+                dir = %dir.display(),
+                "other users can read the data directory's list of files: give the server a directory of its own"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The address other instances reach this one at, from the one it listens

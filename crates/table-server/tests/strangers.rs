@@ -229,3 +229,34 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_cap() {
     );
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_data_directory_and_the_database_are_the_owners_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let root = tempfile::tempdir().expect("dir");
+    // A new directory, and one an earlier version made readable to all.
+    let fresh = root.path().join("fresh/data");
+    let old = root.path().join("old");
+    std::fs::create_dir(&old).expect("old dir");
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    for dir in [fresh, old] {
+        let server = table_server::start(common::config(&dir))
+            .await
+            .expect("start");
+        // A name registered: the database and its companions are written.
+        let mut c = ws_from("127.0.0.1", server.addr, &[]).await.expect("ws");
+        assert!(welcomed(&mut c, "ann").await);
+        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+        for file in ["server.db", "server.db-wal", "server.db-shm"] {
+            assert_eq!(mode(&dir.join(file)), 0o600, "{file} in {}", dir.display());
+        }
+        server.stop().await;
+    }
+}

@@ -54,7 +54,7 @@ impl Sqlite {
     /// writer thread.
     pub fn open(path: &Path, instance: &Instance) -> Result<(Sqlite, Vec<Taken>), StoreError> {
         let migrations: Vec<&str> = MIGRATIONS.iter().map(|m| m.sqlite).collect();
-        let conn = game_store::open_db(path, &migrations).map_err(|e| match e {
+        let conn = game_store::open_db_private(path, &migrations).map_err(|e| match e {
             game_store::StoreError::TooNew { found, known, .. } => {
                 StoreError::TooNew { found, known }
             }
