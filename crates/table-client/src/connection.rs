@@ -135,6 +135,9 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 pub struct Connection {
     ws: WebSocketStream<Box<dyn Io>>,
     target: Target,
+    /// Whether the connection ends where its target says (see
+    /// [`Connection::reaches_its_target`]).
+    reached: bool,
 }
 
 impl std::fmt::Debug for Connection {
@@ -164,11 +167,15 @@ impl Connection {
             target: target.to_string(),
             reason: e.to_string(),
         };
+        let mut reached = true;
         let stream: Box<dyn Io> = match target {
             Target::Tcp { host, port } => {
                 let tcp = tokio::net::TcpStream::connect((host.as_str(), *port))
                     .await
                     .map_err(unreachable)?;
+                if target.is_this_machine() {
+                    reached = tcp.peer_addr().is_ok_and(|a| a.ip().is_loopback());
+                }
                 // Moves are small messages that should leave at once.
                 let _ = tcp.set_nodelay(true);
                 Box::new(tcp)
@@ -191,7 +198,16 @@ impl Connection {
         Ok(Connection {
             ws,
             target: target.clone(),
+            reached,
         })
+    }
+
+    /// Whether the connection ends where its target says: a target naming
+    /// this machine ([`Target::is_this_machine`]) must have reached a
+    /// loopback address (a `localhost` resolved elsewhere has not). A
+    /// token kept for the target is sent only then.
+    pub fn reaches_its_target(&self) -> bool {
+        self.reached
     }
 
     /// The server this connection goes to.

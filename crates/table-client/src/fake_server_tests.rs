@@ -1,7 +1,7 @@
 //! The session against a scripted server on the loopback: the reconnection
 //! sends the token, takes the seat back since the last seq and resends the
-//! unanswered move with its id; refusals end the session; an unreachable
-//! server is retried.
+//! unanswered move with its id; refusals end the session; a server that
+//! cannot be reached at the start ends it, once connected it is retried.
 
 use crate::{Credentials, Link, Note, Session, Target, TokenStore};
 use futures_util::{SinkExt, StreamExt};
@@ -290,10 +290,19 @@ fn a_taken_name_ends_the_session() {
     let session = Session::start(target, Some("ann".into()), TokenStore::in_dir(dir.path()));
     match note(&session) {
         Note::Connection(Link::Failed(why)) => {
-            assert!(why.contains("belongs to another player"), "{why}");
+            assert!(
+                why.contains("the name \"ann\" is taken at 127.0.0.1:"),
+                "{why}"
+            );
+            // Said once.
+            assert_eq!(why.matches("taken").count(), 1, "{why}");
         }
         other => panic!("expected the end, got {other:?}"),
     }
+    assert_eq!(
+        session.failure(),
+        Some(crate::Failure::NameTaken { name: "ann".into() })
+    );
     assert_eq!(session.recv_timeout(Duration::from_millis(300)), None);
     assert!(session.is_ended());
     drop(session);
@@ -332,7 +341,7 @@ fn a_forgotten_token_is_dropped_and_the_name_asked_for_afresh() {
 }
 
 #[test]
-fn an_unreachable_server_is_tried_again_and_again() {
+fn a_server_unreachable_from_the_start_ends_the_session_at_once() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
@@ -343,21 +352,22 @@ fn an_unreachable_server_is_tried_again_and_again() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let session = Session::start(target, Some("ann".into()), TokenStore::in_dir(dir.path()));
-    // Messages sent meanwhile wait for a connection.
     session.send(ClientMessage::List);
-    for expected in 1..=3 {
-        match note(&session) {
-            Note::Connection(Link::Reconnecting { attempt, why }) => {
-                assert_eq!(attempt, expected);
-                assert!(
-                    why.contains("cannot reach the table server at 127.0.0.1:"),
-                    "{why}"
-                );
-            }
-            other => panic!("expected a retry, got {other:?}"),
+    match note(&session) {
+        Note::Connection(Link::Failed(why)) => {
+            assert!(
+                why.contains("cannot reach the table server at 127.0.0.1:"),
+                "{why}"
+            );
         }
+        other => panic!("expected the end, got {other:?}"),
     }
-    assert!(!session.is_ended());
+    assert!(matches!(
+        session.failure(),
+        Some(crate::Failure::Unreachable { reason }) if reason.contains("refused")
+    ));
+    assert_eq!(session.recv_timeout(Duration::from_millis(300)), None);
+    assert!(session.is_ended());
 }
 
 #[test]
@@ -533,9 +543,11 @@ fn a_name_taken_here_says_where_its_token_is_saved() {
     let session = Session::start(target, Some("ann".into()), tokens);
     match note(&session) {
         Note::Connection(Link::Failed(why)) => {
-            assert!(why.contains("belongs to another player"), "{why}");
-            assert!(why.contains("taken"), "{why}");
-            assert!(why.contains("saved for /run/games/server.sock"), "{why}");
+            assert!(why.contains("is taken"), "{why}");
+            assert!(
+                why.contains("unless /run/games/server.sock is this same server"),
+                "{why}"
+            );
         }
         other => panic!("expected the end, got {other:?}"),
     }
@@ -555,9 +567,9 @@ fn a_name_taken_with_no_token_elsewhere_says_one_may_be_under_another_address() 
     let session = Session::start(target, Some("ann".into()), TokenStore::in_dir(dir.path()));
     match note(&session) {
         Note::Connection(Link::Failed(why)) => {
-            assert!(why.contains("is taken there"), "{why}");
-            assert!(why.contains("another"), "{why}");
-            assert!(why.contains("localhost or 127.0.0.1"), "{why}");
+            assert!(why.contains("is taken at"), "{why}");
+            assert!(why.contains("another player has it"), "{why}");
+            assert!(why.contains("no token for"), "{why}");
         }
         other => panic!("expected the end, got {other:?}"),
     }
@@ -595,5 +607,33 @@ fn only_a_token_the_server_does_not_know_is_dropped() {
         tokens.get(&target).expect("tokens").map(|c| c.token),
         Some("b".into())
     );
+    server.join().expect("the server's script held");
+}
+
+#[test]
+fn a_token_kept_for_127_0_0_1_is_sent_to_localhost_on_the_same_port() {
+    let (target, server) = serve(|listener| async move {
+        let mut peer = accept(&listener).await;
+        assert_eq!(
+            hello_of(hear(&mut peer).await),
+            (Some("ann".into()), Some("t1".into()))
+        );
+        say(&mut peer, welcome("ann", "t1", 60)).await;
+        let _ = peer.next().await;
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tokens = TokenStore::in_dir(dir.path());
+    let ann = Credentials {
+        name: "ann".into(),
+        token: "t1".into(),
+    };
+    tokens.set(&target, ann).expect("save");
+    let Target::Tcp { port, .. } = target else {
+        panic!("a TCP target")
+    };
+    let localhost = Target::parse(&format!("localhost:{port}")).expect("localhost");
+    let session = Session::start(localhost, Some("ann".into()), tokens);
+    assert_eq!(note(&session), Note::Connection(Link::Connected));
+    drop(session);
     server.join().expect("the server's script held");
 }

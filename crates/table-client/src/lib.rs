@@ -19,7 +19,7 @@ pub use connection::{
     CLIENT_NAME, CONNECT_TIMEOUT, ClientError, Connection, HELLO_TIMEOUT, Welcome,
 };
 pub use resume::{PendingMove, Place, Presence, Resume, error_concerns_move};
-pub use session::{Backoff, Link, Note, Session};
+pub use session::{Backoff, Failure, Link, Note, Session};
 pub use target::{Target, TargetError};
 pub use tokens::{Credentials, TOKENS_FILE, TokenError, TokenStore};
 

@@ -13,6 +13,7 @@ use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use table_protocol::{ClientMessage, ErrorCode, ServerMessage, TableId};
@@ -48,6 +49,32 @@ pub enum Link {
     /// version, the saved tokens are damaged...): the sentence says why.
     /// Nothing more comes; start a new session to try again.
     Failed(String),
+}
+
+/// Why a session gave up, for a program that acts on it (the sentence for
+/// the player is the one of [`Link::Failed`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The first connection could not be made: no table server answers
+    /// at the address (or what answers is not one). Once a session has
+    /// been connected it never gives up for this: it tries again.
+    Unreachable {
+        /// The system's reason ("Connection refused (os error 111)").
+        reason: String,
+    },
+    /// The server refused the name: another player has it.
+    NameTaken {
+        /// The name.
+        name: String,
+    },
+    /// The name is not one the server takes (too long, a space at its
+    /// end...).
+    BadName {
+        /// The name.
+        name: String,
+    },
+    /// Anything else (another version of the protocol, damaged tokens...).
+    Other,
 }
 
 /// The pause before the next reconnection attempt: 0.2 s, doubling up to
@@ -93,6 +120,8 @@ const OUTBOX: usize = 64;
 #[derive(Debug)]
 pub struct Session {
     target: Target,
+    tokens: TokenStore,
+    failure: Arc<Mutex<Option<Failure>>>,
     commands: Option<mpsc::UnboundedSender<ClientMessage>>,
     notes: std_mpsc::Receiver<Note>,
     next_id: AtomicU64,
@@ -109,12 +138,14 @@ impl Session {
         let (commands, command_rx) = mpsc::unbounded_channel();
         let (note_tx, notes) = std_mpsc::channel();
         let failed = note_tx.clone();
+        let failure = Arc::new(Mutex::new(None));
         let background = Background {
             target: target.clone(),
             name,
-            tokens,
+            tokens: tokens.clone(),
             commands: command_rx,
             notes: note_tx,
+            failure: Arc::clone(&failure),
         };
         let thread = std::thread::Builder::new()
             .name("table-session".into())
@@ -130,6 +161,8 @@ impl Session {
         };
         Session {
             target,
+            tokens,
+            failure,
             commands: Some(commands),
             notes,
             next_id: AtomicU64::new(first_move_id()),
@@ -140,6 +173,18 @@ impl Session {
     /// The server.
     pub fn target(&self) -> &Target {
         &self.target
+    }
+
+    /// A new session with the same server and token file under another
+    /// name (after this one's name was refused).
+    pub fn renamed(&self, name: String) -> Session {
+        Session::start(self.target.clone(), Some(name), self.tokens.clone())
+    }
+
+    /// Why the session gave up, once it has ([`Link::Failed`] tells it in
+    /// words).
+    pub fn failure(&self) -> Option<Failure> {
+        self.failure.lock().ok().and_then(|f| f.clone())
     }
 
     /// Sends a message (`list`, `create`, `join`, `watch`, `leave`,
@@ -253,6 +298,9 @@ enum Greeting {
     Welcomed(Box<Connection>, Welcome),
     /// Worth trying again later.
     Retry(String),
+    /// The connection could not be opened (the sentence, the system's
+    /// reason): tried again only by a session that was connected before.
+    Unopened(String, String),
     /// Trying again would be refused the same way (the server's reason,
     /// if it refused `hello`).
     GiveUp(String, Option<ErrorCode>),
@@ -278,6 +326,7 @@ struct Background {
     tokens: TokenStore,
     commands: mpsc::UnboundedReceiver<ClientMessage>,
     notes: std_mpsc::Sender<Note>,
+    failure: Arc<Mutex<Option<Failure>>>,
 }
 
 /// What the session keeps across connections.
@@ -330,6 +379,15 @@ impl Background {
         let _ = self.notes.send(note);
     }
 
+    /// Gives up: the failure for the program, then the sentence for the
+    /// player.
+    fn give_up(&self, failure: Failure, why: String) {
+        if let Ok(mut f) = self.failure.lock() {
+            *f = Some(failure);
+        }
+        self.note(Note::Connection(Link::Failed(why)));
+    }
+
     async fn session(mut self) {
         let saved = match &self.name {
             Some(name) => self.tokens.named(&self.target, name),
@@ -337,11 +395,18 @@ impl Background {
         };
         let saved = match saved {
             Ok(saved) => saved,
-            Err(e) => return self.note(Note::Connection(Link::Failed(e.to_string()))),
+            Err(e) => return self.give_up(Failure::Other, e.to_string()),
         };
+        let asked = self.name.clone();
         let mut who = match identity(self.name.take(), saved) {
             Ok(who) => who,
-            Err(why) => return self.note(Note::Connection(Link::Failed(why))),
+            Err(why) => {
+                let failure = match asked {
+                    Some(name) => Failure::BadName { name },
+                    None => Failure::Other,
+                };
+                return self.give_up(failure, why);
+            }
         };
         let mut keep = Keep {
             resume: Resume::new(),
@@ -349,6 +414,9 @@ impl Background {
         };
         let mut backoff = Backoff::new();
         let mut attempt = 0;
+        // Retrying only makes sense for a server that was there: a wrong
+        // address or a server not started would be tried forever.
+        let mut connected_once = false;
         loop {
             let greeting = tokio::select! {
                 g = greet(&self.target, &mut who) => g,
@@ -361,6 +429,7 @@ impl Background {
             }
             let why = match greeting {
                 Greeting::Welcomed(conn, welcome) => {
+                    connected_once = true;
                     attempt = 0;
                     backoff = Backoff::new();
                     self.welcomed(&mut who, &welcome);
@@ -370,12 +439,20 @@ impl Background {
                     }
                 }
                 Greeting::Retry(why) => why,
+                Greeting::Unopened(why, _) if connected_once => why,
+                Greeting::Unopened(why, reason) => {
+                    return self.give_up(Failure::Unreachable { reason }, why);
+                }
                 Greeting::GiveUp(why, code) => {
-                    let why = match code {
-                        Some(ErrorCode::NameTaken) => self.name_taken(why, &who.name),
-                        _ => why,
+                    let name = who.name.clone();
+                    return match code {
+                        Some(ErrorCode::NameTaken) => {
+                            let why = self.name_taken(&name);
+                            self.give_up(Failure::NameTaken { name }, why)
+                        }
+                        Some(ErrorCode::BadName) => self.give_up(Failure::BadName { name }, why),
+                        _ => self.give_up(Failure::Other, why),
                     };
-                    return self.note(Note::Connection(Link::Failed(why)));
                 }
             };
             attempt += 1;
@@ -388,25 +465,24 @@ impl Background {
     }
 
     /// The refusal of a taken name, with where its token may be: the same
-    /// server reached by another address (its socket, `localhost` or
-    /// `127.0.0.1`) has another entry in the token file.
-    fn name_taken(&self, why: String, name: &str) -> String {
+    /// server reached by another address (its socket besides its host and
+    /// port) has another entry in the token file.
+    fn name_taken(&self, name: &str) -> String {
+        let taken = format!(
+            "the name {name:?} is taken at {}: another player has it",
+            self.target
+        );
         let elsewhere = self
             .tokens
             .elsewhere(&self.target, name)
             .unwrap_or_default();
         if elsewhere.is_empty() {
-            format!(
-                "{why}. The name {name:?} is taken there: choose another, or if it is yours, \
-                 connect with the address you used for it before (a token saved for one \
-                 address of a server, such as its socket, localhost or 127.0.0.1, is not \
-                 tried for another)"
-            )
+            format!("{taken}, or it is yours under an address this program has no token for")
         } else {
             format!(
-                "{why}. The name {name:?} is taken there, and a token for it is saved for {}: \
-                 if that is this same server, connect with that address",
-                elsewhere.join(" and ")
+                "{taken}, unless {} is this same server: a token for {name:?} is kept for it, \
+                 and connecting with that address uses it",
+                elsewhere.join(" or ")
             )
         }
     }
@@ -509,13 +585,25 @@ async fn greet(target: &Target, who: &mut Identity) -> Greeting {
         Err(ClientError::NoUnixSockets) => {
             return Greeting::GiveUp(ClientError::NoUnixSockets.to_string(), None);
         }
-        Err(e) => return Greeting::Retry(e.to_string()),
+        Err(e) => {
+            let reason = match &e {
+                ClientError::Unreachable { reason, .. } | ClientError::Handshake { reason, .. } => {
+                    reason.clone()
+                }
+                other => other.to_string(),
+            };
+            return Greeting::Unopened(e.to_string(), reason);
+        }
     };
+    // A token is kept per server; one kept for "this machine" goes only
+    // to a connection that did reach this machine.
+    let trusted = conn.reaches_its_target();
     loop {
-        match conn.hello(Some(&who.name), who.token.as_deref()).await {
+        let token = who.token.as_deref().filter(|_| trusted);
+        match conn.hello(Some(&who.name), token).await {
             Ok(welcome) => return Greeting::Welcomed(Box::new(conn), welcome),
             Err(ClientError::Refused(body))
-                if body.code == ErrorCode::BadToken && who.token.is_some() =>
+                if body.code == ErrorCode::BadToken && token.is_some() =>
             {
                 who.token = None;
                 who.forgotten = true;

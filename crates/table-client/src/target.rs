@@ -48,14 +48,17 @@ impl Target {
     /// local server's Unix socket ([`game_store::socket_path`]), a path
     /// containing `/` for that socket, `HOST` for `HOST` on the default port
     /// ([`DEFAULT_PORT`]), `HOST:PORT`, or `[IPv6]:PORT` (a bare IPv6
-    /// address is taken on the default port). Spaces around it are ignored.
+    /// address is taken on the default port). The page's address as a
+    /// browser shows it is read too: `http://HOST:PORT/` or
+    /// `ws://HOST:PORT/ws` (port 80 if none is given, as for any web
+    /// address), and `HOST:PORT/`. Spaces around it are ignored.
     pub fn parse(text: &str) -> Result<Target, TargetError> {
         Self::parse_with(text, Self::local)
     }
 
     /// [`Target::parse`] with the local socket found by `local` (so tests
     /// never create the user's directories).
-    fn parse_with(
+    pub(crate) fn parse_with(
         text: &str,
         local: impl FnOnce() -> Result<Target, TargetError>,
     ) -> Result<Target, TargetError> {
@@ -63,13 +66,36 @@ impl Target {
         if s.is_empty() || s == "local" {
             return local();
         }
-        if s.contains('/') {
-            return Ok(Target::Unix(PathBuf::from(s)));
-        }
         let bad = |why: &str| TargetError::Bad {
             given: text.to_string(),
             why: why.to_string(),
         };
+        if let Some((scheme, rest)) = s.split_once("://") {
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            return match scheme.to_ascii_lowercase().as_str() {
+                "ws" | "http" => {
+                    let host_port = if authority.ends_with(']') || !authority.contains(':') {
+                        format!("{authority}:80")
+                    } else {
+                        authority.to_string()
+                    };
+                    Self::parse_with(&host_port, local).map_err(|_| bad("not a web address"))
+                }
+                "wss" | "https" => Err(bad(
+                    "this program does not speak TLS: give the server's own HOST:PORT",
+                )),
+                _ => Err(bad("only ws:// and http:// addresses are read")),
+            };
+        }
+        // `HOST:PORT/`, as a browser's address bar may leave it; a socket
+        // is not a directory, so this is no socket's path.
+        let s = match s.strip_suffix('/') {
+            Some(bare) if bare.contains(':') && !bare.contains('/') => bare.trim_end_matches('/'),
+            _ => s,
+        };
+        if s.contains('/') {
+            return Ok(Target::Unix(PathBuf::from(s)));
+        }
         if let Some(rest) = s.strip_prefix('[') {
             let (inside, after) = rest
                 .split_once(']')
@@ -119,11 +145,39 @@ impl Target {
     }
 
     /// A stable name of this server, for keeping its token: `unix:PATH` or
-    /// `tcp:HOST:PORT` (host names in lower case, as DNS ignores case).
+    /// `tcp:HOST:PORT`, the same for every spelling of one address: host
+    /// names in lower case and without a final dot (as DNS reads them),
+    /// and this machine's loopback spellings (`localhost`, `127.0.0.1`,
+    /// `::1`) as `localhost` on their port. A server listening on both
+    /// 127.0.0.1 and ::1 is one server, and so is what `localhost` reaches;
+    /// a token kept for this machine is only sent to a connection that
+    /// did reach this machine ([`Target::is_this_machine`]).
     pub fn key(&self) -> String {
         match self {
             Target::Unix(path) => format!("unix:{}", path.display()),
-            Target::Tcp { .. } => format!("tcp:{}", self.to_string().to_ascii_lowercase()),
+            Target::Tcp { host, port } => {
+                let host = host.trim_end_matches('.').to_ascii_lowercase();
+                if is_loopback_name(&host) {
+                    format!("tcp:localhost:{port}")
+                } else if host.contains(':') {
+                    format!("tcp:[{host}]:{port}")
+                } else {
+                    format!("tcp:{host}:{port}")
+                }
+            }
+        }
+    }
+
+    /// Whether the address names this machine over TCP (`localhost`,
+    /// `127.0.0.1`, `::1`): a connection there must end on a loopback
+    /// address before a token kept for it is sent (a `localhost` that the
+    /// system resolves elsewhere is not this machine).
+    pub fn is_this_machine(&self) -> bool {
+        match self {
+            Target::Unix(_) => false,
+            Target::Tcp { host, .. } => {
+                is_loopback_name(&host.trim_end_matches('.').to_ascii_lowercase())
+            }
         }
     }
 
@@ -156,6 +210,15 @@ impl std::str::FromStr for Target {
     fn from_str(s: &str) -> Result<Target, TargetError> {
         Target::parse(s)
     }
+}
+
+/// `localhost` or the usual loopback address of IPv4 or IPv6 (the other
+/// addresses of 127.0.0.0/8 may be other servers' own).
+fn is_loopback_name(host: &str) -> bool {
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip == std::net::Ipv4Addr::LOCALHOST || ip == Ipv6Addr::LOCALHOST)
 }
 
 fn parse_port(text: &str) -> Result<u16, String> {
@@ -262,12 +325,74 @@ mod tests {
         let v6 = tcp("::1", 9000);
         assert_eq!(v6.to_string(), "[::1]:9000");
         assert_eq!(v6.url(), "ws://[::1]:9000/ws");
-        assert_eq!(v6.key(), "tcp:[::1]:9000");
+        assert_eq!(v6.key(), "tcp:localhost:9000");
         assert_eq!(tcp("Example.ORG", 1).key(), "tcp:example.org:1");
+        assert_eq!(tcp("2001:db8::1", 1).key(), "tcp:[2001:db8::1]:1");
         let unix = Target::Unix("/run/t.sock".into());
         assert_eq!(unix.to_string(), "/run/t.sock");
         assert_eq!(unix.key(), "unix:/run/t.sock");
         assert_eq!(unix.url(), "ws://localhost/ws");
+    }
+
+    #[test]
+    fn every_spelling_of_one_address_has_one_key() {
+        let key = |text: &str| Target::parse_with(text, here).expect(text).key();
+        let this_machine = "tcp:localhost:8780";
+        for text in [
+            "localhost",
+            "LOCALHOST:8780",
+            "localhost.:8780",
+            "127.0.0.1",
+            "127.0.0.1:8780",
+            "[::1]:8780",
+            "::1",
+            "localhost:8780/",
+            "http://127.0.0.1:8780/",
+            "ws://localhost:8780/ws",
+            "WS://[::1]:8780",
+        ] {
+            assert_eq!(key(text), this_machine, "{text}");
+        }
+        assert_eq!(key("http://localhost/"), "tcp:localhost:80");
+        assert_eq!(key("Games.Example.org."), "tcp:games.example.org:8780");
+        assert_eq!(key("games.example.org:8780/"), "tcp:games.example.org:8780");
+        // Other servers keep other keys: another port, another loopback
+        // address, another host.
+        for other in ["localhost:8781", "127.0.0.2:8780", "example.org:8780"] {
+            assert_ne!(key(other), this_machine, "{other}");
+        }
+        assert!(
+            Target::parse_with("localhost:1", here)
+                .expect("tcp")
+                .is_this_machine()
+        );
+        assert!(
+            !Target::parse_with("example.org", here)
+                .expect("tcp")
+                .is_this_machine()
+        );
+        assert!(!here().expect("unix").is_this_machine());
+        // A path stays a path.
+        assert_eq!(
+            Target::parse_with("./run/t.sock", here).expect("path"),
+            Target::Unix("./run/t.sock".into())
+        );
+    }
+
+    #[test]
+    fn web_addresses_without_tls_only() {
+        for text in ["https://example.org/", "wss://example.org:8780/ws"] {
+            let e = Target::parse_with(text, here).expect_err(text).to_string();
+            assert!(e.contains("TLS"), "{e}");
+        }
+        let e = Target::parse_with("ftp://x", here)
+            .expect_err("ftp")
+            .to_string();
+        assert!(e.contains("ws://"), "{e}");
+        assert_eq!(
+            Target::parse_with("http://[::1]:9/", here).expect("v6"),
+            tcp("::1", 9)
+        );
     }
 
     /// A local socket that is not the user's.

@@ -116,10 +116,12 @@ impl TokenStore {
                 });
             }
         };
-        read(&text).map_err(|reason| TokenError::Corrupt {
-            path: self.path.clone(),
-            reason,
-        })
+        read(&text)
+            .map(rekeyed)
+            .map_err(|reason| TokenError::Corrupt {
+                path: self.path.clone(),
+                reason,
+            })
     }
 
     /// The name used most recently at `target`, with its token: the one to
@@ -229,6 +231,33 @@ fn read(text: &str) -> Result<AllTokens, String> {
     }
 }
 
+/// The entries under today's keys: an older program kept each spelling of
+/// an address apart (`tcp:127.0.0.1:P`, `tcp:localhost:P`); their names
+/// are merged under the one key of the address ([`Target::key`]), the
+/// names of the first entry first, a name kept twice with its first token.
+fn rekeyed(all: AllTokens) -> AllTokens {
+    let mut out = AllTokens::new();
+    for (key, names) in all {
+        let key = match key.strip_prefix("tcp:") {
+            Some(address) => Target::parse_with(address, || {
+                Err(crate::TargetError::Bad {
+                    given: String::new(),
+                    why: String::new(),
+                })
+            })
+            .map_or(key.clone(), |t| t.key()),
+            None => key,
+        };
+        let kept = out.entry(key).or_default();
+        for c in names {
+            if !kept.iter().any(|k| k.name == c.name) {
+                kept.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// The address in a server key: `unix:PATH` or `tcp:HOST:PORT` without its
 /// prefix.
 fn address_of(key: &str) -> &str {
@@ -328,18 +357,80 @@ mod tests {
         let socket = Target::Unix("/run/t.sock".into());
         let loopback = Target::parse("127.0.0.1:8780").expect("tcp");
         let localhost = Target::parse("localhost:8780").expect("tcp");
+        let other_port = Target::parse("localhost:8781").expect("tcp");
         store.set(&socket, creds("ann", "t1")).expect("set");
-        store.set(&loopback, creds("ann", "t1")).expect("set");
+        store.set(&other_port, creds("ann", "t1")).expect("set");
         store.set(&loopback, creds("bob", "t2")).expect("set");
         assert_eq!(
             store.elsewhere(&localhost, "ann").expect("ann"),
-            ["127.0.0.1:8780", "/run/t.sock"]
+            ["localhost:8781", "/run/t.sock"]
         );
         assert_eq!(
             store.elsewhere(&socket, "ann").expect("ann"),
-            ["127.0.0.1:8780"]
+            ["localhost:8781"]
         );
         assert!(store.elsewhere(&loopback, "cy").expect("cy").is_empty());
+        // One address's other spelling is not "elsewhere".
+        assert!(store.elsewhere(&localhost, "bob").expect("bob").is_empty());
+    }
+
+    #[test]
+    fn every_spelling_of_an_address_finds_its_tokens() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = TokenStore::in_dir(dir.path());
+        let loopback = Target::parse("127.0.0.1:8780").expect("tcp");
+        store.set(&loopback, creds("ann", "t1")).expect("set");
+        for spelling in [
+            "localhost:8780",
+            "[::1]:8780",
+            "LOCALHOST.:8780",
+            "http://127.0.0.1:8780/",
+        ] {
+            let there = Target::parse(spelling).expect(spelling);
+            assert_eq!(
+                store.get(&there).expect(spelling),
+                Some(creds("ann", "t1")),
+                "{spelling}"
+            );
+            assert_eq!(
+                store.named(&there, "ann").expect(spelling),
+                Some(creds("ann", "t1"))
+            );
+        }
+        // Another port, another loopback address: other servers.
+        for other in ["localhost:8781", "127.0.0.2:8780"] {
+            let there = Target::parse(other).expect(other);
+            assert_eq!(store.get(&there).expect(other), None, "{other}");
+        }
+        let host = Target::parse("Games.Example.org.").expect("tcp");
+        store.set(&host, creds("bob", "t2")).expect("set");
+        let same = Target::parse("games.example.org:8780").expect("tcp");
+        assert_eq!(store.get(&same).expect("same"), Some(creds("bob", "t2")));
+    }
+
+    #[test]
+    fn an_older_program_s_entries_for_one_address_are_merged() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = TokenStore::in_dir(dir.path());
+        let old = r#"{"version": 2, "servers": {
+  "tcp:127.0.0.1:8780": [{"name": "ann", "token": "t1"}],
+  "tcp:localhost:8780": [{"name": "bob", "token": "t2"}, {"name": "ann", "token": "t9"}],
+  "tcp:[::1]:8781": [{"name": "cy", "token": "t3"}]
+}}"#;
+        std::fs::write(store.path(), old).expect("write");
+        let here = Target::parse("localhost:8780").expect("tcp");
+        assert_eq!(store.get(&here).expect("here"), Some(creds("ann", "t1")));
+        assert_eq!(
+            store.named(&here, "bob").expect("bob"),
+            Some(creds("bob", "t2"))
+        );
+        let other = Target::parse("127.0.0.1:8781").expect("tcp");
+        assert_eq!(store.get(&other).expect("other"), Some(creds("cy", "t3")));
+        // Written back under the one key.
+        store.set(&here, creds("dan", "t4")).expect("set");
+        let text = std::fs::read_to_string(store.path()).expect("read");
+        assert!(!text.contains("127.0.0.1"), "{text}");
+        assert_eq!(store.load().expect("all").len(), 2);
     }
 
     #[test]
