@@ -579,6 +579,10 @@ pub fn status_text(model: &Model, width: u16) -> String {
                 " Deck {deck} | Trip {trip} | {rules_id} | {} | sort {sort} | {mouse}",
                 model.level.id(),
             ),
+            format!(
+                " Deck {deck} | {trip} | {} | sort {sort} | {mouse}",
+                model.level.id(),
+            ),
         ]
     };
     let n = candidates.len();

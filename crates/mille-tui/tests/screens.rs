@@ -395,3 +395,39 @@ fn six_players_at_80_columns() {
     assert!(text.contains("Team 2: Computer 1 + Computer 4"), "{s}");
     insta::assert_snapshot!(s);
 }
+
+/// The status line fits the narrowest screen the game plays on and the
+/// usual one, whatever the rules, the level and the options, and never
+/// cuts a setting off (the sorting lost its value at the end of the line).
+#[test]
+fn the_status_line_never_cuts_a_setting() {
+    for rules in [RulesetId::Bsd, RulesetId::Classic, RulesetId::Milebones] {
+        for stacking in [false, true] {
+            for level in Level::ALL {
+                for sorted in [false, true] {
+                    let config = GameConfig {
+                        rules,
+                        players: 2,
+                        stacking,
+                    };
+                    let Ok(state) = State::new(config, 1) else {
+                        continue;
+                    };
+                    let mut g = model(state);
+                    g.level = level;
+                    g.sorted = sorted;
+                    let sort = if sorted { "sort on" } else { "sort off" };
+                    for width in [render::MIN_W, 80] {
+                        let line = render::status_text(&g, width);
+                        assert!(
+                            line.chars().count() <= usize::from(width),
+                            "{width}: {line:?}"
+                        );
+                        assert!(line.contains(sort), "{width}: {line:?}");
+                        assert!(line.ends_with("click"), "{width}: {line:?}");
+                    }
+                }
+            }
+        }
+    }
+}
