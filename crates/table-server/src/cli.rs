@@ -78,6 +78,15 @@ pub struct ServeArgs {
     /// logged by the client they carry.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The address people open the page at, `https://HOST[:PORT]`, when it
+    /// is a name (a page at an IP address or localhost is always the
+    /// server's own; one at any other name is refused).
+    #[arg(long, value_name = "URL", value_parser = crate::public_origin)]
+    pub public_url: Option<String>,
+    /// Serve /metrics at this address (default: on the game's address, to
+    /// this machine only).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl ServeArgs {
@@ -120,6 +129,8 @@ impl ServeArgs {
             usize::try_from(self.connections_per_address).unwrap_or(usize::MAX);
         config.max_connections = self.max_connections;
         config.trusted_proxies = self.trusted_proxies.clone();
+        config.public_url = self.public_url.clone();
+        config.metrics_listen = self.metrics_listen;
         Ok(config)
     }
 }

@@ -112,6 +112,11 @@ pub struct Config {
     pub max_connections: Option<usize>,
     /// Proxies whose `X-Forwarded-For` / `Forwarded` name the client.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The origin of the page as people reach it (`https://HOST[:PORT]`,
+    /// see [`public_origin`]), when that is a name and not an address.
+    pub public_url: Option<String>,
+    /// Where `/metrics` is served instead of on this machine only.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl Config {
@@ -143,6 +148,8 @@ impl Config {
             connections_per_address: 32,
             max_connections: None,
             trusted_proxies: Vec::new(),
+            public_url: None,
+            metrics_listen: None,
         }
     }
 }
@@ -512,6 +519,8 @@ pub struct Running {
     pub addr: SocketAddr,
     /// The Unix socket it listens on.
     pub socket: Option<PathBuf>,
+    /// Where its figures are served, when they have a listener of their own.
+    pub metrics_addr: Option<SocketAddr>,
     /// Its database.
     pub database: DatabaseUrl,
     /// What it shares (for tests: the figures).
@@ -623,6 +632,26 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         Arc::clone(&shared),
         Arc::clone(&stop),
     )));
+    let metrics_addr = match config.metrics_listen {
+        Some(at) => {
+            let listener =
+                tokio::net::TcpListener::bind(at)
+                    .await
+                    .map_err(|source| ServerError::Listen {
+                        at: at.to_string(),
+                        source,
+                    })?;
+            let bound = listener.local_addr().ok();
+            tasks.push(tokio::spawn(listen::serve(
+                listener,
+                metrics_router(Arc::clone(&shared)),
+                Arc::clone(&shared),
+                Arc::clone(&stop),
+            )));
+            bound
+        }
+        None => None,
+    };
     let socket = match &config.socket {
         Some(path) => {
             let unix = bind_unix(path).await?;
@@ -670,6 +699,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     Ok(Running {
         addr,
         socket,
+        metrics_addr,
         database,
         shared,
         stop,
@@ -761,20 +791,82 @@ fn router(shared: Arc<Shared>) -> Router {
 /// Whether a WebSocket request comes from another site's page: browsers
 /// say which page opened it (`Origin`), and a page of another site must
 /// not play here under the visitor's name. Programs send no `Origin`.
-fn cross_site(headers: &axum::http::HeaderMap) -> bool {
+///
+/// The server's own page is its public URL (`--public-url`), or a page it
+/// served at an IP address or `localhost` (the origin is then the request's
+/// own `Host`). A page at any other name is refused even when its `Host`
+/// matches: that is what a DNS-rebinding page looks like, a stranger's
+/// name made to point at this server.
+fn cross_site(headers: &axum::http::HeaderMap, public_url: Option<&str>) -> bool {
     let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
         return false;
     };
+    let Some(origin) = origin.to_str().ok().map(|o| o.trim_end_matches('/')) else {
+        return true;
+    };
+    if public_url.is_some_and(|p| p.eq_ignore_ascii_case(origin)) {
+        return false;
+    }
     let host = headers
         .get(axum::http::header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
-    let origin_host = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://"))
-        .map(|(_, rest)| rest.trim_end_matches('/'));
-    origin_host.is_none_or(|o| !o.eq_ignore_ascii_case(host))
+    let Some((_, origin_host)) = origin.split_once("://") else {
+        return true;
+    };
+    if !origin_host.eq_ignore_ascii_case(host) {
+        return true;
+    }
+    let name = host_name(origin_host);
+    !(name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok())
+}
+
+/// The host of `host[:port]` (`[v6]:port` gives `v6`).
+fn host_name(host_port: &str) -> &str {
+    if let Some(rest) = host_port.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    match host_port.rsplit_once(':') {
+        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => host_port,
+    }
+}
+
+/// The origin of a public URL (`https://games.example.org`), as browsers
+/// write it in `Origin`: scheme, host and a port only when not the
+/// scheme's own.
+pub fn public_origin(url: &str) -> Result<String, String> {
+    let bad = || format!("a public URL is http(s)://HOST[:PORT], not {url:?}");
+    let (scheme, rest) = url.split_once("://").ok_or_else(bad)?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default = match scheme.as_str() {
+        "http" => "80",
+        "https" => "443",
+        _ => return Err(bad()),
+    };
+    let host_port = rest.trim_end_matches('/');
+    if host_port.is_empty() || host_port.contains(['/', '?', '#', '@', ' ']) {
+        return Err(bad());
+    }
+    let host_port = host_port.to_ascii_lowercase();
+    let host_port = match host_port.rsplit_once(':') {
+        Some((h, port)) if port == default && !h.ends_with(':') => h.to_string(),
+        _ => host_port,
+    };
+    Ok(format!("{scheme}://{host_port}"))
+}
+
+/// Whether `/metrics` may be answered to `client` on the game's listeners:
+/// only on this machine, unless the figures have a listener of their own
+/// (`--metrics-listen`), which is then the only place they are served.
+fn metrics_allowed(shared: &Shared, client: listen::Client) -> bool {
+    if shared.config.metrics_listen.is_some() {
+        return false;
+    }
+    match client {
+        listen::Client::Local => true,
+        listen::Client::Ip(ip) => ip.is_loopback(),
+    }
 }
 
 /// A throttle for the refusals of WebSocket requests.
@@ -806,7 +898,7 @@ async fn upgrade(
     } else {
         None
     };
-    if cross_site(&headers) {
+    if cross_site(&headers, shared.config.public_url.as_deref()) {
         listen::refused!(UPGRADE_LOG, client, "a page of another site was refused");
         return (
             axum::http::StatusCode::FORBIDDEN,
@@ -839,7 +931,24 @@ async fn health(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
     }))
 }
 
-async fn metrics_text(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
+async fn metrics_text(
+    State(shared): State<Arc<Shared>>,
+    axum::Extension(peer): axum::Extension<listen::Peer>,
+    headers: axum::http::HeaderMap,
+) -> axum::response::Response {
+    let client = peer.client(&headers, &shared.config.trusted_proxies);
+    if !metrics_allowed(&shared, client) {
+        return (
+            axum::http::StatusCode::NOT_FOUND,
+            "the figures are served on this machine only (or at --metrics-listen)\n",
+        )
+            .into_response();
+    }
+    figures(State(shared)).await.into_response()
+}
+
+/// The Prometheus text, as `/metrics` serves it.
+async fn figures(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
     (
         [(
             axum::http::header::CONTENT_TYPE,
@@ -847,6 +956,15 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> impl IntoResponse {
         )],
         shared.metrics.text(),
     )
+}
+
+/// The figures' own listener (`--metrics-listen`): `/metrics` and
+/// `/health` to whoever reaches it.
+fn metrics_router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/metrics", get(figures))
+        .route("/health", get(health))
+        .with_state(shared)
 }
 
 /// Runs a server until Ctrl-C or SIGTERM: what `mille serve` and `cubes
@@ -912,23 +1030,55 @@ mod tests {
 
     #[test]
     fn only_the_servers_own_pages_and_programs_may_open_a_websocket() {
-        assert!(!cross_site(&headers(None, "127.0.0.1:8780")));
-        assert!(!cross_site(&headers(
-            Some("http://127.0.0.1:8780"),
-            "127.0.0.1:8780"
-        )));
-        assert!(!cross_site(&headers(
+        let cross = |origin, host| cross_site(&headers(origin, host), None);
+        assert!(!cross(None, "127.0.0.1:8780"));
+        assert!(!cross(Some("http://127.0.0.1:8780"), "127.0.0.1:8780"));
+        assert!(!cross(Some("http://localhost:8780/"), "localhost:8780"));
+        assert!(!cross(Some("http://[::1]:8780"), "[::1]:8780"));
+        assert!(!cross(Some("http://192.168.1.5:8780"), "192.168.1.5:8780"));
+        assert!(cross(Some("https://evil.example"), "127.0.0.1:8780"));
+        assert!(cross(Some("http://127.0.0.1:9999"), "127.0.0.1:8780"));
+        assert!(cross(Some("null"), "127.0.0.1:8780"));
+        // A rebinding page: a stranger's name pointed at this server, its
+        // Host as its Origin.
+        assert!(cross(
+            Some("http://rebind.example:8780"),
+            "rebind.example:8780"
+        ));
+        // A name is the server's own only when it is its public URL.
+        let public = Some("https://games.example.org");
+        let named = |origin, host| cross_site(&headers(origin, host), public);
+        assert!(!named(
             Some("https://Games.example.org"),
             "games.example.org"
-        )));
-        assert!(cross_site(&headers(
-            Some("https://evil.example"),
-            "127.0.0.1:8780"
-        )));
-        assert!(cross_site(&headers(
-            Some("http://127.0.0.1:9999"),
-            "127.0.0.1:8780"
-        )));
-        assert!(cross_site(&headers(Some("null"), "127.0.0.1:8780")));
+        ));
+        assert!(named(Some("http://games.example.org"), "games.example.org"));
+        assert!(named(Some("https://rebind.example"), "rebind.example"));
+        assert!(!named(Some("http://127.0.0.1:8780"), "127.0.0.1:8780"));
+    }
+
+    #[test]
+    fn a_public_url_is_read_as_the_origin_browsers_send() {
+        assert_eq!(
+            public_origin("https://Games.Example.org/"),
+            Ok("https://games.example.org".into())
+        );
+        assert_eq!(
+            public_origin("https://games.example.org:443"),
+            Ok("https://games.example.org".into())
+        );
+        assert_eq!(
+            public_origin("http://games.example.org:8780"),
+            Ok("http://games.example.org:8780".into())
+        );
+        for bad in [
+            "games.example.org",
+            "ftp://x",
+            "https://",
+            "https://x/play",
+            "https://u@x",
+        ] {
+            assert!(public_origin(bad).is_err(), "{bad}");
+        }
     }
 }

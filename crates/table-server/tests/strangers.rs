@@ -260,3 +260,79 @@ async fn the_data_directory_and_the_database_are_the_owners_alone() {
         server.stop().await;
     }
 }
+
+/// `GET path` with extra header lines: the status code.
+async fn status_of(addr: SocketAddr, path: &str, extra: &str) -> u16 {
+    let mut tcp = TcpStream::connect(addr).await.expect("connect");
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n");
+    tcp.write_all(request.as_bytes()).await.expect("write");
+    let text = read_to_close(&mut tcp, Duration::from_secs(10))
+        .await
+        .expect("an answer");
+    text.split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rebinding_page_is_refused_and_the_public_url_is_not() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.public_url = Some("https://games.example.org".into());
+    let server = table_server::start(config).await.expect("start");
+    let port = server.addr.port();
+    let rebind_host = format!("rebind.example:{port}");
+    let rebind_origin = format!("http://rebind.example:{port}");
+    assert_eq!(
+        ws_from(
+            "127.0.0.1",
+            server.addr,
+            &[("host", &rebind_host), ("origin", &rebind_origin)]
+        )
+        .await
+        .err(),
+        Some(403),
+        "a stranger's name pointed at the server"
+    );
+    let mut public = ws_from(
+        "127.0.0.1",
+        server.addr,
+        &[
+            ("host", "games.example.org"),
+            ("origin", "https://games.example.org"),
+        ],
+    )
+    .await
+    .expect("the public page");
+    assert!(welcomed(&mut public, "ann").await);
+    let own = format!("http://127.0.0.1:{port}");
+    let mut local = ws_from("127.0.0.1", server.addr, &[("origin", &own)])
+        .await
+        .expect("the page at the server's address");
+    assert!(welcomed(&mut local, "bob").await);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_figures_are_for_this_machine_or_their_own_listener() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    let server = table_server::start(config).await.expect("start");
+    assert_eq!(status_of(server.addr, "/metrics", "").await, 200);
+    // Through the proxy, a client from elsewhere is refused them.
+    let far = "X-Forwarded-For: 203.0.113.9\r\n";
+    assert_eq!(status_of(server.addr, "/metrics", far).await, 404);
+    assert_eq!(status_of(server.addr, "/health", far).await, 200);
+    server.stop().await;
+    let mut config = common::config(dir.path());
+    config.metrics_listen = Some("127.0.0.1:0".parse().expect("addr"));
+    let server = table_server::start(config).await.expect("start");
+    let figures = server.metrics_addr.expect("a listener of their own");
+    assert_eq!(status_of(server.addr, "/metrics", "").await, 404);
+    assert_eq!(status_of(figures, "/metrics", "").await, 200);
+    assert_eq!(status_of(figures, "/health", "").await, 200);
+    server.stop().await;
+}
