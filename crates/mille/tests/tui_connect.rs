@@ -179,7 +179,8 @@ fn two_people_play_a_killed_client_comes_back_and_a_server_restart_is_weathered(
     let table = bob.wait_for("Your hand", 20);
     // The others at their places, under their names.
     assert!(table.contains("── ann"), "{table}");
-    assert!(table.contains("── Computer 3 (classic)"), "{table}");
+    // Its name does not fit the score window: P3 there and on the board.
+    assert!(table.contains("── P3: Computer 3 (classic)"), "{table}");
     assert!(table.contains("── You"), "{table}");
     let seen = wait_until(&ann, 20, "bob on ann's board", |s| s.contains("── bob"));
     assert!(!seen.contains("Waiting for 1 more player"), "{seen}");
