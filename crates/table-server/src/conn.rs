@@ -108,9 +108,11 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Out>(OUTBOX);
     let slow = Arc::new(Notify::new());
+    let queued = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let out = Outbox {
         tx: tx.clone(),
         slow: Arc::clone(&slow),
+        queued: Arc::clone(&queued),
         errors: shared.metrics.errors.clone(),
     };
     let writer = tokio::spawn(async move {
@@ -122,6 +124,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
             while let Some(o) = next.take() {
                 match o {
                     Out::Text(text) => {
+                        queued.fetch_sub(text.len(), std::sync::atomic::Ordering::SeqCst);
                         if sink
                             .feed(Message::Text(text.as_ref().into()))
                             .await

@@ -56,7 +56,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::{DatabaseUrl, Instance, Store, StoredTable, Taken};
 use table::{Actor, TableHandle};
-use table_protocol::{GameKind, Limits, ServerMessage, TableId, TableSummary};
+use table_protocol::{GameKind, Limits, ServerMessage, TableId, TableStatus, TableSummary};
 use tokio::sync::{Notify, mpsc};
 
 /// How long a bot program may think over one decision.
@@ -191,12 +191,22 @@ pub enum Out {
     Close(u16, String),
 }
 
+/// The most tables a `list` answers with: a lobby's worth, so that an
+/// answer stays small however many tables are open.
+pub const LIST_MAX: usize = 100;
+
+/// The most bytes queued for one connection: a client that does not read
+/// is closed before it can make the server hold more for it.
+pub const QUEUED_BYTES: usize = 512 * 1024;
+
 /// Where a table writes to a connection. A connection that does not read
 /// its messages fast enough is closed rather than let its queue grow.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     tx: mpsc::Sender<Out>,
     slow: Arc<Notify>,
+    /// The bytes queued and not yet written.
+    queued: Arc<std::sync::atomic::AtomicUsize>,
     /// The server's count of `error` messages sent.
     errors: prometheus_client::metrics::counter::Counter,
 }
@@ -205,9 +215,17 @@ impl Outbox {
     /// Queues `text`; answers false (and has the connection closed) if its
     /// queue is full.
     pub fn send(&self, text: Arc<str>) -> bool {
+        let n = text.len();
+        let before = self.queued.fetch_add(n, Ordering::SeqCst);
+        if before.saturating_add(n) > QUEUED_BYTES {
+            self.queued.fetch_sub(n, Ordering::SeqCst);
+            self.slow.notify_one();
+            return false;
+        }
         match self.tx.try_send(Out::Text(text)) {
             Ok(()) => true,
             Err(_) => {
+                self.queued.fetch_sub(n, Ordering::SeqCst);
                 self.slow.notify_one();
                 false
             }
@@ -273,15 +291,27 @@ impl Shared {
             let here: std::collections::HashSet<TableId> = list.iter().map(|s| s.id).collect();
             list.extend(elsewhere.iter().filter(|s| !here.contains(&s.id)).cloned());
         }
-        let mut list: Vec<TableSummary> = list
-            .into_iter()
-            .filter(|s| {
-                !s.private
-                    || s.seats
-                        .iter()
-                        .any(|seat| seat.player.as_deref() == Some(name))
-            })
-            .collect();
+        let mine = |s: &TableSummary| {
+            s.seats
+                .iter()
+                .any(|seat| seat.player.as_deref() == Some(name))
+        };
+        let mut list: Vec<TableSummary> =
+            list.into_iter().filter(|s| !s.private || mine(s)).collect();
+        if list.len() > LIST_MAX {
+            // What a lobby shows first: the player's own tables, then those
+            // waiting for players, then those playing, newest first.
+            list.sort_by_key(|s| {
+                let rank = match s.status {
+                    _ if mine(s) => 0,
+                    TableStatus::Waiting => 1,
+                    TableStatus::Playing => 2,
+                    TableStatus::Over => 3,
+                };
+                (rank, std::cmp::Reverse(s.id))
+            });
+            list.truncate(LIST_MAX);
+        }
         list.sort_by_key(|s| s.id);
         list
     }
