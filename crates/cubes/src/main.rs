@@ -79,6 +79,8 @@ pub struct Cli {
 
 /// The other programs of cubes.
 #[derive(Subcommand, Debug)]
+// Parsed once per run: the size of the server's options costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Rank all players from best to worst (cuberank).
     Rank {

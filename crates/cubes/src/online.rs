@@ -13,7 +13,7 @@ use table_client::protocol::{
     ClientMessage, ErrorCode, GameKind, SeatKindSummary, SeatSummary, ServerMessage, TableStatus,
     TableSummary,
 };
-use table_client::{ClientError, Connection, Credentials, Session, Target, TokenStore};
+use table_client::{ClientError, Connection, Credentials, Failure, Session, Target, TokenStore};
 use table_lobby::{Choice, Lobby, Preset};
 
 /// The fewest and most seats the lobby's new tables offer.
@@ -66,6 +66,8 @@ pub fn presets(blitz: bool, jokers: Jokers) -> Vec<Preset> {
                 setup: setup(b, jokers),
                 seats: n,
                 others: Some(OTHERS.to_string()),
+                // Everyone plays for themselves.
+                teams: Vec::new(),
             })
         })
         .collect()
@@ -80,11 +82,15 @@ pub fn play(address: &str, name: String, blitz: bool, jokers: Jokers) -> Result<
     let stop = Stop::install().context("cannot catch signals")?;
     let ttys = Ttys::now();
     let server = target.to_string();
-    let session = Session::start(target, Some(name), tokens);
+    let mut session = Session::start(target.clone(), Some(name), tokens);
     let mut lobby = Lobby::new(GameKind::Cubes, server.clone(), presets(blitz, jokers));
-    let choice = table_lobby::run(&session, &mut lobby, &stop).context("the lobby")?;
+    let choice = table_lobby::run(&mut session, &mut lobby, &stop).context("the lobby")?;
     let (table, seat, seq, observation) = match choice {
         Choice::Quit => {
+            if let Some(Failure::Unreachable { reason }) = session.failure() {
+                eprintln!("cubes: {}", unreachable(&target, &reason));
+                return Ok(ExitCode::FAILURE);
+            }
             return Ok(match stop.signal() {
                 Some(sig) => signal_code(sig),
                 None => ExitCode::SUCCESS,
@@ -135,6 +141,22 @@ pub fn play(address: &str, name: String, blitz: bool, jokers: Jokers) -> Result<
         None => {}
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What to say when no table server answers at `target`: where, why, and
+/// the two ways on (start one, or give the address of one).
+pub fn unreachable(target: &Target, reason: &str) -> String {
+    let place = match target {
+        Target::Unix(path) => format!(
+            "no table server runs on this machine (nothing answers at its socket {}: {reason})",
+            path.display()
+        ),
+        Target::Tcp { .. } => format!("no table server answers at {target} ({reason})"),
+    };
+    format!(
+        "{place}.\nStart one with `cubes serve`, or give the address of a running one: \
+         cubes --connect HOST[:PORT]"
+    )
 }
 
 /// The shell's exit code for a signal.

@@ -14,7 +14,7 @@ use mille_tui::remote::RemoteHost;
 use mille_tui::signals::Stop;
 use std::io::{IsTerminal, Write};
 use table_client::protocol::GameKind;
-use table_client::{Session, Target, TokenStore};
+use table_client::{Failure, Session, Target, TokenStore};
 use table_lobby::{Choice, Lobby, Preset};
 
 /// The computer level a new table's other seats start at: a newcomer can
@@ -25,6 +25,11 @@ const OTHERS: &str = "classic";
 /// The kinds of table the lobby offers to open.
 pub fn presets() -> Vec<Preset> {
     let preset = |rules: RulesetId, players: u8, label: &str| Preset {
+        teams: teams(GameConfig {
+            rules,
+            players,
+            stacking: false,
+        }),
         label: label.to_string(),
         setup: serde_json::to_value(GameConfig {
             rules,
@@ -42,6 +47,42 @@ pub fn presets() -> Vec<Preset> {
         preset(RulesetId::Classic, 6, "classic, 6 players in 3 teams"),
         preset(RulesetId::Milebones, 2, "milebones, 2 players"),
     ]
+}
+
+/// The seats that play together at a game of `config`, as the engine
+/// pairs them (none when each plays alone).
+fn teams(config: GameConfig) -> Vec<Vec<usize>> {
+    let Ok(rules) = mille_engine::Rules::new(config) else {
+        return Vec::new();
+    };
+    let mut teams: Vec<Vec<usize>> = Vec::new();
+    for seat in rules.seats_iter() {
+        let team = usize::from(rules.team_of(seat));
+        if teams.len() <= team {
+            teams.resize(team + 1, Vec::new());
+        }
+        teams[team].push(seat.index());
+    }
+    if teams.iter().all(|t| t.len() < 2) {
+        return Vec::new();
+    }
+    teams
+}
+
+/// What to say when no table server answers at `target`: where, why, and
+/// the two ways on (start one, or give the address of one).
+pub fn unreachable(target: &Target, reason: &str) -> String {
+    let place = match target {
+        Target::Unix(path) => format!(
+            "no table server runs on this machine (nothing answers at its socket {}: {reason})",
+            path.display()
+        ),
+        Target::Tcp { .. } => format!("no table server answers at {target} ({reason})"),
+    };
+    format!(
+        "{place}.\nStart one with `mille serve`, or give the address of a running one: \
+         mille --connect HOST[:PORT]"
+    )
 }
 
 /// The name to give the server: `--name`, else the one it knows this
@@ -118,7 +159,7 @@ pub fn play(address: &str, name: Option<&str>) -> anyhow::Result<()> {
 /// One round of the lobby and the game chosen there; the session back
 /// when a spectator leaves the table for the lobby.
 fn game(
-    session: Session,
+    mut session: Session,
     lobby: &mut Lobby,
     target: &Target,
     options: &Options,
@@ -126,9 +167,14 @@ fn game(
     stop: &Stop,
 ) -> anyhow::Result<Option<Session>> {
     let (options, data_dir) = (options.clone(), data_dir.clone());
-    let choice = table_lobby::run(&session, lobby, stop).context("the terminal failed")?;
+    let choice = table_lobby::run(&mut session, lobby, stop).context("the terminal failed")?;
     let (table, seq, observation) = match choice {
-        Choice::Quit => return Ok(None),
+        Choice::Quit => {
+            if let Some(Failure::Unreachable { reason }) = session.failure() {
+                bail!("{}", unreachable(target, &reason));
+            }
+            return Ok(None);
+        }
         Choice::Play {
             table,
             seq,
@@ -201,6 +247,41 @@ mod tests {
             assert_eq!(p.others.as_deref(), Some("classic"));
             assert!(Level::ALL.iter().any(|l| l.id() == OTHERS));
         }
+    }
+
+    #[test]
+    fn the_team_presets_say_who_partners_whom() {
+        let teams: Vec<Vec<Vec<usize>>> = presets().into_iter().map(|p| p.teams).collect();
+        assert_eq!(
+            teams,
+            [
+                vec![],
+                vec![],
+                vec![vec![0, 2], vec![1, 3]],
+                vec![vec![0, 3], vec![1, 4], vec![2, 5]],
+                vec![],
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unreachable_server_is_told_with_the_ways_on() {
+        let tcp = Target::parse("127.0.0.1:8780").expect("tcp");
+        let text = unreachable(&tcp, "Connection refused (os error 111)");
+        assert!(
+            text.starts_with("no table server answers at 127.0.0.1:8780 (Connection refused"),
+            "{text}"
+        );
+        assert!(text.contains("`mille serve`"), "{text}");
+        assert!(text.contains("mille --connect HOST[:PORT]"), "{text}");
+        let unix = Target::Unix("/run/t.sock".into());
+        let text = unreachable(&unix, "No such file or directory");
+        assert!(
+            text.starts_with(
+                "no table server runs on this machine (nothing answers at its socket /run/t.sock"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

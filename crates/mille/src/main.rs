@@ -25,6 +25,8 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+// Parsed once per run: the size of the server's options costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum Command {
     /// Speak the Mille Bornes Bot Protocol on stdin/stdout (JSON Lines).
     Bot(cmd_bot::BotArgs),

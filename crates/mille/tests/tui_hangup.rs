@@ -172,3 +172,85 @@ fn the_reconnecting_table_ends_when_its_terminal_closes() {
     pty.wait_for("reconnecting (attempt", 20);
     closed_and_gone(pty, "reconnecting table");
 }
+
+/// `mille --connect ADDRESS` as ann, with its data in `data`.
+fn connect_to(address: &str, data: &Path) -> Pty {
+    Pty::spawn(&["--connect", address, "--name", "ann"], data, data, 80, 24)
+}
+
+#[test]
+fn a_name_taken_by_another_is_asked_for_again_and_the_prompt_ends_when_its_terminal_closes() {
+    let (server, dir) = serve();
+    let [first, second, third] = ["first", "second", "third"].map(|d| {
+        let d = dir.path().join(d);
+        std::fs::create_dir_all(&d).expect("a player's directory");
+        d
+    });
+    let mut ann = at_the_lobby(&server, &first, &[]);
+    ann.send("q");
+    assert_eq!(ann.wait_status(10), Some(0));
+    // Another person, without ann's token, asks for her name.
+    let mut other = connect(&server, "ann", &second, &[]);
+    let prompt = other.wait_for("Play under another name: _", 20);
+    assert!(prompt.contains("The name \"ann\" is taken at"), "{prompt}");
+    assert_eq!(prompt.matches("taken").count(), 1, "said once:\n{prompt}");
+    other.send("bob\r");
+    other.wait_for("you are bob", 20);
+    // The first one, back, is ann again: her token was kept.
+    let ann = at_the_lobby(&server, &first, &[]);
+    // Refused again, at the prompt, the terminal closes.
+    let other = connect(&server, "ann", &third, &[]);
+    other.wait_for("Play under another name: _", 20);
+    closed_and_gone(other, "name prompt");
+    closed_and_gone(ann, "lobby");
+}
+
+#[test]
+fn the_same_player_is_known_under_another_spelling_of_the_servers_address() {
+    let (server, dir) = serve();
+    let port = server.addr.port();
+    let mut ann = connect_to(&format!("127.0.0.1:{port}"), dir.path());
+    ann.wait_for("you are ann", 20);
+    ann.send("q");
+    assert_eq!(ann.wait_status(10), Some(0));
+    for spelling in [
+        format!("localhost:{port}"),
+        format!("http://127.0.0.1:{port}/"),
+    ] {
+        let mut ann = connect_to(&spelling, dir.path());
+        let lobby = ann.wait_for("you are ann", 20);
+        assert!(!lobby.contains("taken"), "{spelling}: {lobby}");
+        ann.send("q");
+        assert_eq!(ann.wait_status(10), Some(0), "{spelling}");
+    }
+}
+
+#[test]
+fn no_server_at_the_address_is_said_at_once_with_the_ways_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut pty = connect_to(&format!("127.0.0.1:{port}"), dir.path());
+    assert_eq!(pty.wait_status(10), Some(1), "mille gives up at once");
+    std::thread::sleep(Duration::from_millis(100));
+    let said = pty.rows().join("\n");
+    let flat = pty.rows().concat();
+    assert!(
+        flat.contains("no table server answers at 127.0.0.1:"),
+        "{said}"
+    );
+    assert!(flat.contains("`mille serve`"), "{said}");
+    assert!(flat.contains("mille --connect HOST[:PORT]"), "{said}");
+    // Without an address: this machine's server, not running.
+    let mut pty = Pty::spawn(&["--connect"], dir.path(), dir.path(), 80, 24);
+    assert_eq!(pty.wait_status(10), Some(1));
+    std::thread::sleep(Duration::from_millis(100));
+    let flat = pty.rows().concat();
+    assert!(
+        flat.contains("no table server runs on this machine"),
+        "{flat}"
+    );
+    assert!(flat.contains("`mille serve`"), "{flat}");
+}

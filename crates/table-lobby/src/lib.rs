@@ -11,7 +11,8 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, Ke
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph, Row, Table as Grid, TableState, Wrap};
+use ratatui::text::Text;
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table as Grid, TableState, Wrap};
 use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,7 +22,7 @@ use table_client::protocol::{
     ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatKindSummary,
     SeatRequest, ServerMessage, TableId, TableStatus, TableSummary,
 };
-use table_client::{Link, Note, Session};
+use table_client::{Failure, Link, Note, Session};
 
 /// A kind of table the player can open: a setup and its number of seats.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +35,10 @@ pub struct Preset {
     pub seats: usize,
     /// The level the other seats start at (a person's place if `None`).
     pub others: Option<String>,
+    /// The seats (from 0) that play together, a list a team, as the
+    /// game's rules pair them; empty when everyone plays alone. The form
+    /// shows who partners whom.
+    pub teams: Vec<Vec<usize>>,
 }
 
 /// What the player chose.
@@ -83,6 +88,13 @@ pub enum Screen {
     },
     /// Typing a private table's number and code: "12 abcdef0123".
     Code(String),
+    /// The server refused the name: typing another.
+    Name {
+        /// Why the name was refused, in full.
+        why: String,
+        /// The name typed so far.
+        text: String,
+    },
 }
 
 /// A request of the lobby's that the server has not answered yet: its
@@ -126,6 +138,8 @@ pub enum Step {
     Send(ClientMessage),
     /// The lobby is done.
     Done(Choice),
+    /// Connect again under this name (the last one was refused).
+    Rename(String),
 }
 
 /// The lobby's model.
@@ -393,7 +407,59 @@ impl Lobby {
                 private,
             } => self.new_key(key.code, preset, seats, line, private),
             Screen::Code(text) => self.code_key(key.code, text),
+            Screen::Name { why, text } => self.name_key(key.code, why, text),
         }
+    }
+
+    /// The session gave up, saying `why` (and, if it can, `failure`). A
+    /// name refused (taken by another player, or not one the server takes)
+    /// opens the name prompt; a server unreachable from the start ends the
+    /// lobby (its caller says why and how to start one); anything else is
+    /// shown in full in place of the tables.
+    pub fn gave_up(&mut self, why: String, failure: Option<Failure>) -> Step {
+        self.online = false;
+        match failure {
+            Some(Failure::Unreachable { .. }) if self.name.is_none() => Step::Done(Choice::Quit),
+            Some(Failure::NameTaken { .. } | Failure::BadName { .. }) => {
+                self.status = "the server refused the name".into();
+                self.screen = Screen::Name {
+                    why,
+                    text: String::new(),
+                };
+                Step::Stay
+            }
+            _ => self.note(Note::Connection(Link::Failed(why))),
+        }
+    }
+
+    /// The lobby starts again under the name just typed: connecting.
+    pub fn renamed(&mut self, name: &str) {
+        self.screen = Screen::List;
+        self.failed = None;
+        self.name = None;
+        self.status = format!("connecting as {name}...");
+    }
+
+    fn name_key(&mut self, code: KeyCode, why: String, mut text: String) -> Step {
+        match code {
+            KeyCode::Esc => return Step::Done(Choice::Quit),
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Char(c) if !c.is_control() && text.chars().count() < NAME_MAX => {
+                text.push(c);
+            }
+            KeyCode::Enter => {
+                let name = text.trim().to_string();
+                if !name.is_empty() {
+                    return Step::Rename(name);
+                }
+                self.status = "type a name first: Enter tries it, Esc quits".into();
+            }
+            _ => {}
+        }
+        self.screen = Screen::Name { why, text };
+        Step::Stay
     }
 
     fn list_key(&mut self, code: KeyCode) -> Step {
@@ -626,6 +692,9 @@ impl Lobby {
     }
 }
 
+/// The longest name the prompt takes (the server says which it refuses).
+const NAME_MAX: usize = 40;
+
 /// A table's seats in words: names, computers, free places.
 pub fn seats_text(t: &TableSummary) -> String {
     t.seats
@@ -682,6 +751,10 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
             f.render_widget(Paragraph::new("q quit"), help);
         }
         Screen::List => {
+            // Every column fits the width, the long ones wrapped on more
+            // lines rather than cut: the game's and the seats' texts.
+            let inner = body.width.saturating_sub(2);
+            let widths = list_widths(lobby, inner);
             let rows: Vec<Row> = lobby
                 .tables
                 .iter()
@@ -691,17 +764,24 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     } else {
                         t.id.to_string()
                     };
+                    let mut seats = seats_text(t);
+                    if t.spectators > 0 {
+                        seats.push_str(&format!(" - {} watching", t.spectators));
+                    }
+                    let game = wrap(&t.ruleset, widths[1]);
+                    let seats = wrap(&seats, widths[3]);
+                    let height = game.len().max(seats.len()).max(1);
                     Row::new(vec![
-                        id,
-                        t.ruleset.clone(),
-                        status_text(t.status).to_string(),
-                        seats_text(t),
-                        if t.spectators > 0 {
-                            t.spectators.to_string()
-                        } else {
-                            String::new()
-                        },
+                        Cell::from(id),
+                        Cell::from(Text::from(
+                            game.into_iter().map(Line::from).collect::<Vec<_>>(),
+                        )),
+                        Cell::from(status_text(t.status)),
+                        Cell::from(Text::from(
+                            seats.into_iter().map(Line::from).collect::<Vec<_>>(),
+                        )),
                     ])
+                    .height(u16::try_from(height).unwrap_or(u16::MAX))
                 })
                 .collect();
             let title = if lobby.tables.iter().any(|t| lobby.holds(t)) {
@@ -709,22 +789,13 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
             } else {
                 " tables "
             };
-            let grid = Grid::new(
-                rows,
-                [
-                    Constraint::Length(5),
-                    Constraint::Length(36),
-                    Constraint::Length(8),
-                    Constraint::Min(20),
-                    Constraint::Length(8),
-                ],
-            )
-            .header(
-                Row::new(vec!["#", "game", "status", "seats", "watching"])
-                    .style(Style::default().add_modifier(Modifier::UNDERLINED)),
-            )
-            .row_highlight_style(Style::default().add_modifier(Modifier::REVERSED))
-            .block(Block::default().borders(Borders::ALL).title(title));
+            let grid = Grid::new(rows, widths.map(Constraint::Length))
+                .header(
+                    Row::new(vec!["#", "game", "status", "seats"])
+                        .style(Style::default().add_modifier(Modifier::UNDERLINED)),
+                )
+                .row_highlight_style(Style::default().add_modifier(Modifier::REVERSED))
+                .block(Block::default().borders(Borders::ALL).title(title));
             let mut state = TableState::default();
             if !lobby.tables.is_empty() {
                 state.select(Some(lobby.selected));
@@ -751,14 +822,27 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
             private,
         } => {
             let mark = |k: usize| if k == *line { "> " } else { "  " };
+            let chosen = lobby.presets.get(*preset);
+            let teams = chosen.map_or(&[][..], |p| p.teams.as_slice());
+            // "  team A" after a seat that plays in a team.
+            let team = |seat: usize| {
+                teams
+                    .iter()
+                    .position(|t| t.contains(&seat))
+                    .map_or(String::new(), |k| format!("  team {}", team_letter(k)))
+            };
             let mut lines = vec![Line::from(format!(
                 "{}game:    < {} >",
                 mark(0),
-                lobby.presets.get(*preset).map_or("", |p| p.label.as_str())
+                chosen.map_or("", |p| p.label.as_str())
             ))];
+            if !teams.is_empty() {
+                lines.push(Line::from(format!("  teams:   {}", teams_text(teams))));
+            }
             lines.push(Line::from(format!(
-                "  seat 1:  you ({})",
-                lobby.name.as_deref().unwrap_or("")
+                "  seat 1:  you ({}){}",
+                lobby.name.as_deref().unwrap_or(""),
+                team(0)
             )));
             for (k, s) in seats.iter().enumerate() {
                 let who = match s {
@@ -766,9 +850,10 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     Some(level) => format!("computer: {level}"),
                 };
                 lines.push(Line::from(format!(
-                    "{}seat {}:  < {who} >",
+                    "{}seat {}:  < {who} >{}",
                     mark(k + 1),
-                    k + 2
+                    k + 2,
+                    team(k + 1)
                 )));
             }
             lines.push(Line::from(format!(
@@ -801,6 +886,20 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
             );
             f.render_widget(Paragraph::new("Enter join  Esc back"), help);
         }
+        Screen::Name { why, text } => {
+            let lines = vec![
+                Line::from(format!("{}.", capitalised(why))),
+                Line::from(""),
+                Line::from(format!("Play under another name: {text}_")),
+            ];
+            f.render_widget(
+                Paragraph::new(lines)
+                    .wrap(Wrap { trim: false })
+                    .block(Block::default().borders(Borders::ALL).title(" your name ")),
+                body,
+            );
+            f.render_widget(Paragraph::new("Enter try this name  Esc quit"), help);
+        }
     }
     let mut line = lobby.status.clone();
     if let Some((table, code)) = &lobby.invitation {
@@ -809,12 +908,105 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
     f.render_widget(Paragraph::new(line), status);
 }
 
+/// The letter of team `k` (from 0): A, B, C...
+fn team_letter(k: usize) -> char {
+    u8::try_from(k)
+        .ok()
+        .and_then(|k| b'A'.checked_add(k))
+        .map_or('?', char::from)
+}
+
+/// Who partners whom: "A: seats 1 & 3   B: seats 2 & 4" (seats from 1,
+/// as on the form).
+pub fn teams_text(teams: &[Vec<usize>]) -> String {
+    teams
+        .iter()
+        .enumerate()
+        .map(|(k, seats)| {
+            let seats: Vec<String> = seats.iter().map(|s| (s + 1).to_string()).collect();
+            format!("{}: seats {}", team_letter(k), seats.join(" & "))
+        })
+        .collect::<Vec<_>>()
+        .join("   ")
+}
+
+/// A sentence with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The widths of the list's columns (#, game, status, seats) in `inner`
+/// columns: the number and the status as wide as they need, the game as
+/// wide as its longest text up to two fifths of what is left, the seats
+/// the rest. The table puts one column between two.
+fn list_widths(lobby: &Lobby, inner: u16) -> [u16; 4] {
+    let id = lobby
+        .tables
+        .iter()
+        .map(|t| t.id.to_string().len() + 2)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let id = u16::try_from(id).unwrap_or(u16::MAX);
+    let status = 7;
+    let rest = inner.saturating_sub(id + status + 3);
+    let longest = lobby
+        .tables
+        .iter()
+        .map(|t| t.ruleset.chars().count())
+        .max()
+        .unwrap_or(4);
+    let game = u16::try_from(longest)
+        .unwrap_or(u16::MAX)
+        .clamp(4, (rest * 2 / 5).max(4));
+    [id, game, status, rest.saturating_sub(game)]
+}
+
+/// `text` in lines of at most `width` characters, broken after a space
+/// (a word longer than a line is cut into pieces).
+fn wrap(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        let used = line.chars().count();
+        if used > 0 && used + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        while line.chars().count() + word.len() > width {
+            let room = width - line.chars().count();
+            let rest = word.split_off(room.min(word.len()));
+            line.extend(word);
+            lines.push(std::mem::take(&mut line));
+            word = rest;
+        }
+        line.extend(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// Runs the lobby full screen until the player has a seat, watches a table
 /// or quits. Keys are read here; the terminal is restored before it
 /// returns. A signal, or the terminal found closed (then ended as a
 /// hangup with [`Stop::end_as`]), ends it with [`Choice::Quit`]: the
 /// caller tells them apart by [`Stop::signal`].
-pub fn run(session: &Session, lobby: &mut Lobby, stop: &Stop) -> std::io::Result<Choice> {
+///
+/// A refused name is asked for again here: the session is then replaced
+/// by one under the new name ([`Session::renamed`]). When it returns
+/// [`Choice::Quit`] because the server could not be reached at all,
+/// [`Session::failure`] says so.
+pub fn run(session: &mut Session, lobby: &mut Lobby, stop: &Stop) -> std::io::Result<Choice> {
     let ttys = Ttys::now();
     let mut terminal = ratatui::try_init()?;
     let keys = Keys::start();
@@ -923,9 +1115,26 @@ impl Keys {
     }
 }
 
+/// Carries out a step: `Some` when the lobby is done.
+fn act(step: Step, session: &mut Session, lobby: &mut Lobby) -> Option<Choice> {
+    match step {
+        Step::Stay => None,
+        Step::Send(m) => {
+            session.send(m);
+            None
+        }
+        Step::Done(choice) => Some(choice),
+        Step::Rename(name) => {
+            lobby.renamed(&name);
+            *session = session.renamed(name);
+            None
+        }
+    }
+}
+
 fn lobby_loop(
     terminal: &mut ratatui::DefaultTerminal,
-    session: &Session,
+    session: &mut Session,
     lobby: &mut Lobby,
     stop: &Stop,
     keys: &Keys,
@@ -941,10 +1150,12 @@ fn lobby_loop(
             return Ok(Choice::Quit);
         }
         while let Some(note) = session.try_recv() {
-            match lobby.note(note) {
-                Step::Stay => {}
-                Step::Send(m) => session.send(m),
-                Step::Done(choice) => return Ok(choice),
+            let step = match note {
+                Note::Connection(Link::Failed(why)) => lobby.gave_up(why, session.failure()),
+                other => lobby.note(other),
+            };
+            if let Some(choice) = act(step, session, lobby) {
+                return Ok(choice);
             }
         }
         if refreshed.elapsed() > Duration::from_secs(3) && lobby.refreshes() {
@@ -953,11 +1164,12 @@ fn lobby_loop(
         }
         terminal.draw(|f| draw(lobby, f))?;
         match keys.events.recv_timeout(LOOK) {
-            Ok(Ok(Event::Key(key))) => match lobby.key(key) {
-                Step::Stay => {}
-                Step::Send(m) => session.send(m),
-                Step::Done(choice) => return Ok(choice),
-            },
+            Ok(Ok(Event::Key(key))) => {
+                let step = lobby.key(key);
+                if let Some(choice) = act(step, session, lobby) {
+                    return Ok(choice);
+                }
+            }
             Ok(Ok(_)) | Err(RecvTimeoutError::Timeout) => {}
             Ok(Err(e)) => return Err(e),
             // The reader ends only after a failure it has passed on.
@@ -983,12 +1195,14 @@ mod tests {
                 setup: serde_json::json!({"rules":"bsd","players":2}),
                 seats: 2,
                 others: Some("classic".into()),
+                teams: Vec::new(),
             },
             Preset {
                 label: "classic, 4 players in 2 teams".into(),
                 setup: serde_json::json!({"rules":"classic","players":4}),
                 seats: 4,
                 others: None,
+                teams: vec![vec![0, 2], vec![1, 3]],
             },
         ]
     }
@@ -1048,7 +1262,11 @@ mod tests {
     }
 
     fn screen(lobby: &Lobby) -> String {
-        let mut t = Terminal::new(TestBackend::new(90, 12)).expect("terminal");
+        screen_of(lobby, 90, 12)
+    }
+
+    fn screen_of(lobby: &Lobby, width: u16, height: u16) -> String {
+        let mut t = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         t.draw(|f| draw(lobby, f)).expect("draw");
         let buf = t.backend().buffer().clone();
         (0..buf.area.height)
@@ -1396,5 +1614,119 @@ mod tests {
             lobby.key(key(KeyCode::Enter)),
             Step::Send(ClientMessage::Join { table: 7, .. })
         ));
+    }
+
+    #[test]
+    fn the_list_fits_80_columns_without_cutting_a_word() {
+        let mut lobby = Lobby::new(GameKind::Cubes, "127.0.0.1:8780", presets());
+        lobby.message(welcome(Vec::new()));
+        let mut t = table(12, GameKind::Cubes);
+        t.ruleset = "blitz, 6 players, jokers sometimes".into();
+        t.spectators = 2;
+        let names = ["annabelle", "bartholomew", "cyprien", "dominique"];
+        t.seats = names
+            .iter()
+            .map(|n| SeatSummary {
+                kind: SeatKindSummary::Human,
+                level: Some("steady".into()),
+                player: Some((*n).into()),
+                connected: true,
+                away: *n == "bartholomew",
+            })
+            .chain((0..2).map(|_| SeatSummary {
+                kind: SeatKindSummary::Computer,
+                level: Some("reckless".into()),
+                player: None,
+                connected: false,
+                away: false,
+            }))
+            .collect();
+        lobby.message(ServerMessage::Tables { tables: vec![t] });
+        let text = screen_of(&lobby, 80, 24);
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+        for word in [
+            "blitz",
+            "jokers",
+            "sometimes",
+            "annabelle",
+            "bartholomew",
+            "away",
+            "cyprien",
+            "dominique",
+            "reckless",
+            "watching",
+            "waiting",
+        ] {
+            assert!(words.contains(&word), "{word} is cut or missing:\n{text}");
+        }
+        assert_eq!(text.matches("reckless").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn the_new_table_form_shows_who_partners_whom() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        lobby.message(welcome(Vec::new()));
+        lobby.key(key(KeyCode::Char('n')));
+        assert!(!screen(&lobby).contains("team"), "no teams at two");
+        lobby.key(key(KeyCode::Right));
+        let text = screen_of(&lobby, 80, 14);
+        assert!(
+            text.contains("teams:   A: seats 1 & 3   B: seats 2 & 4"),
+            "{text}"
+        );
+        assert!(text.contains("seat 1:  you (ann)  team A"), "{text}");
+        assert!(text.contains("seat 2:  < a person >  team B"), "{text}");
+        assert!(text.contains("seat 3:  < a person >  team A"), "{text}");
+        assert!(text.contains("seat 4:  < a person >  team B"), "{text}");
+    }
+
+    #[test]
+    fn a_refused_name_asks_for_another_there() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost:8780", presets());
+        let why = "the name \"ann\" is taken at localhost:8780: another player has it, or it is \
+                   yours under an address this program has no token for";
+        let taken = Failure::NameTaken { name: "ann".into() };
+        assert_eq!(lobby.gave_up(why.into(), Some(taken)), Step::Stay);
+        let text = screen_of(&lobby, 80, 14);
+        assert!(text.contains("The name \"ann\" is taken at"), "{text}");
+        assert!(text.contains("no token for."), "{text}");
+        assert!(text.contains("Play under another name: _"), "{text}");
+        assert!(text.contains("Enter try this name  Esc quit"), "{text}");
+        // Typed and tried; an empty name is not.
+        assert_eq!(lobby.key(key(KeyCode::Enter)), Step::Stay);
+        for c in "bobx".chars() {
+            lobby.key(key(KeyCode::Char(c)));
+        }
+        lobby.key(key(KeyCode::Backspace));
+        assert!(screen(&lobby).contains("Play under another name: bob_"));
+        assert_eq!(lobby.key(key(KeyCode::Enter)), Step::Rename("bob".into()));
+        lobby.renamed("bob");
+        assert_eq!(lobby.screen, Screen::List);
+        assert!(lobby.status.contains("connecting as bob"));
+        // A name the server does not take is asked for again too; Esc
+        // leaves.
+        let bad = Failure::BadName { name: "x".into() };
+        assert_eq!(lobby.gave_up("too long".into(), Some(bad)), Step::Stay);
+        assert_eq!(lobby.key(key(KeyCode::Esc)), Step::Done(Choice::Quit));
+    }
+
+    #[test]
+    fn a_server_unreachable_from_the_start_ends_the_lobby() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost:8780", presets());
+        let failure = Failure::Unreachable {
+            reason: "Connection refused".into(),
+        };
+        assert_eq!(
+            lobby.gave_up("cannot reach".into(), Some(failure)),
+            Step::Done(Choice::Quit)
+        );
+        // Any other end is shown in full.
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost:8780", presets());
+        assert_eq!(
+            lobby.gave_up("another version".into(), Some(Failure::Other)),
+            Step::Stay
+        );
+        assert!(screen(&lobby).contains("another version"));
     }
 }
