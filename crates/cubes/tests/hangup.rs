@@ -207,3 +207,49 @@ fn the_reconnecting_table_ends_when_its_terminal_closes() {
     pty.wait_for("reconnecting (attempt");
     closed_and_gone(pty, "reconnecting table");
 }
+
+#[test]
+fn a_name_taken_by_another_is_asked_for_again_and_the_prompt_ends_when_its_terminal_closes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(dir.path());
+    let [first, second, third] = ["first", "second", "third"].map(|d| {
+        let d = dir.path().join(d);
+        std::fs::create_dir_all(&d).expect("a player's directory");
+        d
+    });
+    let mut ann = at_the_lobby(&server, &first, &[]);
+    ann.keys("q");
+    assert_eq!(ann.exit_code(), 0);
+    let args = ["--connect", &server.address, "ann"];
+    let mut other = Pty::spawn(&second, &args);
+    let prompt = other.wait_for("Play under another name: _");
+    assert!(prompt.contains("The name \"ann\" is taken at"), "{prompt}");
+    other.send("bob\r");
+    other.wait_for("you are bob");
+    // Ann, back with her token, is ann; another at the prompt closes it.
+    let ann = at_the_lobby(&server, &first, &[]);
+    let other = Pty::spawn(&third, &args);
+    other.wait_for("Play under another name: _");
+    closed_and_gone(other, "name prompt");
+    closed_and_gone(ann, "lobby");
+}
+
+#[test]
+fn no_server_at_the_address_is_said_at_once_with_the_ways_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let mut pty = Pty::spawn(dir.path(), &["--connect", &address, "ann"]);
+    assert_eq!(pty.exit_code(), 1, "cubes gives up at once");
+    std::thread::sleep(Duration::from_millis(100));
+    let flat: String = pty.text().lines().collect();
+    assert!(
+        flat.contains(&format!("no table server answers at {address}")),
+        "{flat}"
+    );
+    assert!(flat.contains("`cubes serve`"), "{flat}");
+    assert!(flat.contains("cubes --connect HOST[:PORT]"), "{flat}");
+}
