@@ -564,6 +564,25 @@ fn a_game_over_is_shown_not_recorded_here_and_q_leaves() {
     assert_eq!(key(&mut m, 'y'), []);
     assert_eq!(key(&mut m, 'q'), [Effect::Quit]);
     assert_eq!(m.farewell, None, "nothing is left to come back to");
+    assert!(
+        !m.server.as_ref().is_some_and(|s| s.to_lobby),
+        "a player leaves the program"
+    );
+}
+
+#[test]
+fn a_spectator_of_a_finished_game_goes_back_to_the_lobby() {
+    let mut t = table(15);
+    until(&mut t, |t| t.turn() == Turn::Over);
+    let mut m = at_server(t.observe(Viewer::Spectator));
+    assert!(m.game_over());
+    assert!(
+        m.prompt().ends_with("Press q to go back to the lobby."),
+        "{}",
+        m.prompt()
+    );
+    assert_eq!(key(&mut m, 'q'), [Effect::Quit]);
+    assert!(m.server.as_ref().is_some_and(|s| s.to_lobby));
 }
 
 #[test]

@@ -95,15 +95,8 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         },
         Mode::ConfirmQuit => match yes_no_or_esc(&k) {
             Some(true) => {
-                // A spectator leaves the table, not the program: the
-                // lobby is where another table is chosen.
-                if model.watching()
-                    && let Some(s) = &mut model.server
-                {
-                    s.to_lobby = true;
-                    quit(model);
                 // A table server keeps its game: nothing to save here.
-                } else if model.dirty && model.server.is_none() {
+                if model.dirty && model.server.is_none() {
                     model.mode = Mode::SaveOnExit {
                         then: AfterSave::QuitElseResume,
                     };

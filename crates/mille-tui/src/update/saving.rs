@@ -9,6 +9,14 @@ use std::path::PathBuf;
 pub(super) fn quit(model: &mut Model) {
     model.mode = Mode::Quitting;
     model.quit = true;
+    // A spectator leaves the table, not the program: the lobby is where
+    // another table is chosen.
+    let watching = model.watching();
+    if let Some(s) = &mut model.server
+        && watching
+    {
+        s.to_lobby = true;
+    }
     if let Some(s) = &model.server
         && !model.watching()
         && !model.game_over()
