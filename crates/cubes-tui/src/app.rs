@@ -1479,7 +1479,7 @@ mod tests {
         }
         let why = a.stalled.clone().expect("die 1 does not always score");
         assert!(
-            why.starts_with("Keeps One (seat 1) chose the illegal move keep x...."),
+            why.starts_with("Keeps One (seat 2) chose the illegal move keep x...."),
             "{why}"
         );
         assert!(why.contains("is not a scoring keep"), "{why}");
