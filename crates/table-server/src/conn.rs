@@ -91,16 +91,15 @@ struct Session {
     /// Whether this connection is another instance's link: it is never
     /// forwarded further.
     forwarded: bool,
-    /// The tables this connection opened.
-    opened: Vec<TableId>,
     out: Outbox,
 }
 
 /// Connections closed for what they did (a flood, silence, a bad frame).
 static CLOSE_LOG: Throttle = Throttle::new(60);
 
-/// The most tables one connection may have waiting for players at once.
-const WAITING_PER_CONNECTION: usize = 5;
+/// The most unfinished tables (waiting or playing) one name may have
+/// opened at once.
+pub const TABLES_PER_NAME: usize = 5;
 
 /// Serves one WebSocket from `client` until it closes.
 pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
@@ -161,7 +160,6 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
         remote: HashMap::new(),
         links: HashMap::new(),
         forwarded: false,
-        opened: Vec::new(),
         out,
     };
     let limits = shared.config.limits;
@@ -365,29 +363,18 @@ async fn handle(
             });
         }
         ClientMessage::Create(create) => {
-            let waiting = session
-                .opened
-                .iter()
-                .filter(|&&t| {
-                    shared.table(t).is_some_and(|h| {
-                        h.summary
-                            .lock()
-                            .is_ok_and(|s| s.status == TableStatus::Waiting)
-                    })
-                })
-                .count();
-            if waiting >= WAITING_PER_CONNECTION {
+            let Some(reservation) = shared.reserve_table(&name) else {
                 let why = format!(
-                    "{waiting} of your tables are still waiting for players: that is the most"
+                    "{TABLES_PER_NAME} tables you opened are not over yet: that is the most"
                 );
                 refuse(&out, ErrorCode::BadSetup, &why);
                 return Ok(());
-            }
+            };
             let sit = create.sit;
             match open_table(shared, create).await {
                 Ok((table, code)) => {
                     let id = table.id;
-                    session.opened.push(id);
+                    reservation.opened(id);
                     out.send_msg(&ServerMessage::Created {
                         table,
                         code: code.clone(),

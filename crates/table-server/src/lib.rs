@@ -181,6 +181,43 @@ pub enum ServerError {
     SocketInUse(PathBuf),
 }
 
+/// The tables one name opened: those open, and openings under way.
+#[derive(Debug, Default)]
+struct Opened {
+    tables: Vec<TableId>,
+    pending: usize,
+}
+
+/// A table being opened, counted for its name until it is (or is not).
+pub struct Reservation<'a> {
+    shared: &'a Shared,
+    name: String,
+}
+
+impl Reservation<'_> {
+    /// The table was opened as `id`.
+    pub fn opened(self, id: TableId) {
+        if let Ok(mut opened) = self.shared.opened.lock()
+            && let Some(o) = opened.get_mut(&self.name)
+        {
+            o.tables.push(id);
+        }
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut opened) = self.shared.opened.lock()
+            && let Some(o) = opened.get_mut(&self.name)
+        {
+            o.pending = o.pending.saturating_sub(1);
+            if o.pending == 0 && o.tables.is_empty() {
+                opened.remove(&self.name);
+            }
+        }
+    }
+}
+
 /// What a connection is sent: a message, or the last word before the
 /// connection closes.
 #[derive(Debug)]
@@ -265,6 +302,8 @@ pub struct Shared {
     /// has been added.
     pub(crate) rankings: Mutex<HashMap<scores::RankingsKey, (usize, String)>>,
     next_conn: AtomicU64,
+    /// The tables each name opened here, and its openings under way.
+    opened: Mutex<HashMap<String, Opened>>,
     /// The connections' caps.
     pub gate: Arc<listen::Gate>,
 }
@@ -314,6 +353,30 @@ impl Shared {
         }
         list.sort_by_key(|s| s.id);
         list
+    }
+
+    /// A place for one more table opened by `name`, if the tables it
+    /// opened that are not over (and those it is opening) number fewer
+    /// than [`conn::TABLES_PER_NAME`].
+    pub fn reserve_table(&self, name: &str) -> Option<Reservation<'_>> {
+        let tables = self.tables.lock().ok()?;
+        let mut opened = self.opened.lock().ok()?;
+        let entry = opened.entry(name.to_string()).or_default();
+        entry.tables.retain(|id| {
+            tables.get(id).is_some_and(|h| {
+                h.summary
+                    .lock()
+                    .is_ok_and(|s| s.status != TableStatus::Over)
+            })
+        });
+        if entry.tables.len() + entry.pending >= conn::TABLES_PER_NAME {
+            return None;
+        }
+        entry.pending += 1;
+        Some(Reservation {
+            shared: self,
+            name: name.to_string(),
+        })
     }
 
     /// How many tables are open.
@@ -636,6 +699,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         unplayable: Mutex::new(std::collections::HashSet::new()),
         rankings: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
+        opened: Mutex::new(HashMap::new()),
         gate: listen::Gate::new(config.connections_per_address, max_connections),
     });
     tracing::info!(

@@ -504,6 +504,9 @@ impl<G: ServerGame> Actor<G> {
                 Turn::Over => {
                     return Ok(self.finish().await?);
                 }
+                // Nobody at the table: nothing is played until somebody
+                // comes back, so that a table nobody follows costs nothing.
+                Turn::Host | Turn::Seat(_) if self.conns.is_empty() => return Ok(()),
                 Turn::Host => {
                     let people: Vec<usize> = self.connected_people();
                     let all_ready = people.iter().all(|s| self.ready.contains(s));

@@ -299,7 +299,7 @@ async fn names_tokens_and_refusals() {
             matches!(ann.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadSetup)
         );
     }
-    // Five tables waiting for players is the most one connection opens.
+    // Five unfinished tables are the most one name opens.
     for _ in 0..5 {
         ann.open_table(create(
             "cubes",

@@ -336,3 +336,128 @@ async fn the_figures_are_for_this_machine_or_their_own_listener() {
     assert_eq!(status_of(figures, "/health", "").await, 200);
     server.stop().await;
 }
+
+/// The answer to `create`: the table, or the refusal's code.
+async fn created(c: &mut Client) -> Result<u64, table_protocol::ErrorCode> {
+    c.until(|m| match m {
+        ServerMessage::Created { table, .. } => Some(Ok(table.id)),
+        ServerMessage::Error(e) => Some(Err(e.code)),
+        _ => None,
+    })
+    .await
+}
+
+/// A table of one person (who sits) and a computer: it starts at once.
+fn against_a_computer() -> ClientMessage {
+    common::create(
+        "cubes",
+        serde_json::Value::Null,
+        serde_json::json!([{"kind": "human"}, {"kind": "computer", "level": "steady"}]),
+        Some(0),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_opens_five_unfinished_tables_playing_ones_included_from_any_connection() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(common::config(dir.path()))
+        .await
+        .expect("start");
+    let mut ann = Client::open(server.addr).await;
+    let token = ann.hello("ann", None).await;
+    for _ in 0..table_server::conn::TABLES_PER_NAME {
+        ann.send(&against_a_computer()).await;
+        created(&mut ann).await.expect("a table");
+        ann.until(|m| matches!(m, ServerMessage::Joined { .. }).then_some(()))
+            .await;
+    }
+    // They all play; none waits. One more is refused, from this
+    // connection or another of the same name.
+    ann.send(&ClientMessage::List).await;
+    let statuses: Vec<_> = ann
+        .until(|m| match m {
+            ServerMessage::Tables { tables } => {
+                Some(tables.iter().map(|t| t.status).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .await;
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == table_protocol::TableStatus::Playing),
+        "{statuses:?}"
+    );
+    ann.send(&against_a_computer()).await;
+    assert_eq!(
+        created(&mut ann).await,
+        Err(table_protocol::ErrorCode::BadSetup)
+    );
+    let mut again = Client::open(server.addr).await;
+    again.hello("ann", Some(token)).await;
+    again.send(&against_a_computer()).await;
+    assert_eq!(
+        created(&mut again).await,
+        Err(table_protocol::ErrorCode::BadSetup)
+    );
+    // Another name is not held back.
+    let mut bob = Client::open(server.addr).await;
+    bob.hello("bob", None).await;
+    bob.send(&against_a_computer()).await;
+    created(&mut bob).await.expect("bob's table");
+    server.stop().await;
+}
+
+/// Table `table`'s sequence number, as the lobby shows it.
+async fn seq_of(c: &mut Client, table: u64) -> u64 {
+    c.send(&ClientMessage::List).await;
+    c.until(|m| match m {
+        ServerMessage::Tables { tables } => {
+            Some(tables.iter().find(|t| t.id == table).map(|t| t.seq))
+        }
+        _ => None,
+    })
+    .await
+    .expect("the table is listed")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_nobody_is_at_makes_no_move_until_somebody_comes() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.away = Duration::from_millis(200);
+    let server = table_server::start(config).await.expect("start");
+    let mut ann = Client::open(server.addr).await;
+    ann.hello("ann", None).await;
+    ann.send(&against_a_computer()).await;
+    let table = created(&mut ann).await.expect("a table");
+    // Ann leaves at once: a computer stands in for her after 200 ms, and
+    // two computers would play the game out if nobody stopped them.
+    drop(ann);
+    let mut eve = Client::open(server.addr).await;
+    eve.hello("eve", None).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let first = seq_of(&mut eve, table).await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(
+        seq_of(&mut eve, table).await,
+        first,
+        "moves with nobody at the table"
+    );
+    // Somebody watches: the computers play on.
+    eve.send(&ClientMessage::Watch {
+        table,
+        code: None,
+        since: None,
+    })
+    .await;
+    let start = Instant::now();
+    while seq_of(&mut eve, table).await == first {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no move while watched"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.stop().await;
+}
