@@ -87,6 +87,9 @@ pub struct ServeArgs {
     /// this machine only).
     #[arg(long, value_name = "ADDR")]
     pub metrics_listen: Option<SocketAddr>,
+    /// The most names one client address may register in an hour.
+    #[arg(long, default_value_t = 20)]
+    pub registrations_per_hour: usize,
 }
 
 impl ServeArgs {
@@ -131,6 +134,7 @@ impl ServeArgs {
         config.trusted_proxies = self.trusted_proxies.clone();
         config.public_url = self.public_url.clone();
         config.metrics_listen = self.metrics_listen;
+        config.registrations_per_hour = self.registrations_per_hour;
         Ok(config)
     }
 }

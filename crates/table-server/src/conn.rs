@@ -97,6 +97,9 @@ struct Session {
 /// Connections closed for what they did (a flood, silence, a bad frame).
 static CLOSE_LOG: Throttle = Throttle::new(60);
 
+/// Registrations refused over the cap.
+static NAME_LOG: Throttle = Throttle::new(30);
+
 /// The most unfinished tables (waiting or playing) one name may have
 /// opened at once.
 pub const TABLES_PER_NAME: usize = 5;
@@ -730,6 +733,15 @@ async fn hello(
                 refuse(out, ErrorCode::BadName, &why);
                 return Ok(());
             }
+            if !shared.may_register(session.client) {
+                let why = format!(
+                    "{} names were registered from your address in the last hour: that is the most; say hello with your token, or try later",
+                    shared.config.registrations_per_hour
+                );
+                refused!(NAME_LOG, session.client, "a registration was refused");
+                refuse(out, ErrorCode::RateLimited, &why);
+                return Ok(());
+            }
             let token = match secret(16) {
                 Ok(t) => t,
                 Err(why) => {
@@ -738,7 +750,10 @@ async fn hello(
                 }
             };
             match shared.store.claim(&name, &token).await {
-                Ok(true) => (name, token),
+                Ok(true) => {
+                    shared.registered(session.client);
+                    (name, token)
+                }
                 Ok(false) => {
                     let why = format!("the name {name} is taken: choose another");
                     refuse(out, ErrorCode::NameTaken, &why);

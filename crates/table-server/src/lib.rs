@@ -117,6 +117,8 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Where `/metrics` is served instead of on this machine only.
     pub metrics_listen: Option<SocketAddr>,
+    /// The most names one client address registers in an hour.
+    pub registrations_per_hour: usize,
 }
 
 impl Config {
@@ -150,6 +152,7 @@ impl Config {
             trusted_proxies: Vec::new(),
             public_url: None,
             metrics_listen: None,
+            registrations_per_hour: 20,
         }
     }
 }
@@ -304,6 +307,8 @@ pub struct Shared {
     next_conn: AtomicU64,
     /// The tables each name opened here, and its openings under way.
     opened: Mutex<HashMap<String, Opened>>,
+    /// When names were registered lately, by client address.
+    registrations: Mutex<HashMap<[u8; 8], std::collections::VecDeque<std::time::Instant>>>,
     /// The connections' caps.
     pub gate: Arc<listen::Gate>,
 }
@@ -377,6 +382,41 @@ impl Shared {
             shared: self,
             name: name.to_string(),
         })
+    }
+
+    /// Whether `client` may register one more name now: fewer than
+    /// `registrations_per_hour` in the last hour (the Unix socket's users
+    /// are this machine's, and not counted).
+    pub fn may_register(&self, client: listen::Client) -> bool {
+        let Some(key) = client.key() else {
+            return true;
+        };
+        let Ok(mut all) = self.registrations.lock() else {
+            return false;
+        };
+        let hour_ago = std::time::Instant::now().checked_sub(Duration::from_secs(3600));
+        // Addresses whose hour has passed are forgotten, so the map holds
+        // only the last hour's registrations.
+        all.retain(|_, times| {
+            while times
+                .front()
+                .is_some_and(|t| hour_ago.is_some_and(|h| *t < h))
+            {
+                times.pop_front();
+            }
+            !times.is_empty()
+        });
+        all.get(&key)
+            .is_none_or(|t| t.len() < self.config.registrations_per_hour)
+    }
+
+    /// `client` registered a name.
+    pub fn registered(&self, client: listen::Client) {
+        if let (Some(key), Ok(mut all)) = (client.key(), self.registrations.lock()) {
+            all.entry(key)
+                .or_default()
+                .push_back(std::time::Instant::now());
+        }
     }
 
     /// How many tables are open.
@@ -700,6 +740,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         rankings: Mutex::new(HashMap::new()),
         next_conn: AtomicU64::new(1),
         opened: Mutex::new(HashMap::new()),
+        registrations: Mutex::new(HashMap::new()),
         gate: listen::Gate::new(config.connections_per_address, max_connections),
     });
     tracing::info!(

@@ -461,3 +461,37 @@ async fn a_table_nobody_is_at_makes_no_move_until_somebody_comes() {
     }
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_registers_so_many_names_an_hour() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.registrations_per_hour = 3;
+    let server = table_server::start(config).await.expect("start");
+    let mut c = ws_from("127.0.0.1", server.addr, &[]).await.expect("ws");
+    let mut tokens = Vec::new();
+    for k in 0..3 {
+        tokens.push(c.hello(&format!("name {k}"), None).await);
+        c = ws_from("127.0.0.1", server.addr, &[]).await.expect("ws");
+    }
+    c.send(&ClientMessage::Hello {
+        version: VERSION,
+        name: Some("name 3".into()),
+        token: None,
+        client: None,
+    })
+    .await;
+    match c.recv().await {
+        ServerMessage::Error(e) => {
+            assert_eq!(e.code, table_protocol::ErrorCode::RateLimited, "{e:?}");
+            assert!(e.message.contains("last hour"), "{}", e.message);
+        }
+        other => panic!("a fourth name was registered: {other:?}"),
+    }
+    // A name already registered signs in as before; another address
+    // registers.
+    assert_eq!(c.hello("name 0", Some(tokens[0].clone())).await, tokens[0]);
+    let mut other = ws_from("127.0.0.2", server.addr, &[]).await.expect("ws");
+    assert!(welcomed(&mut other, "name 3").await);
+    server.stop().await;
+}

@@ -187,6 +187,9 @@ pub fn config(dir: &std::path::Path) -> Config {
     c.listen = "127.0.0.1:0".parse().expect("addr");
     c.bot_delay = Duration::ZERO;
     c.hand_pause = Duration::from_millis(300);
+    // Tests register many names from one address; the cap has a test of
+    // its own.
+    c.registrations_per_hour = 10_000;
     c
 }
 
