@@ -501,6 +501,31 @@ impl Model {
         seats.join(" + ")
     }
 
+    /// [`Model::team_name`] in fewer letters, for a narrow board: a
+    /// computer's level is left out of its name ("Computer 2" for
+    /// "Computer 2 (classic)"); "(away)" stays, it is news.
+    pub fn team_name_short(&self, team: u8) -> String {
+        let r = &self.rules;
+        let seats: Vec<String> = r
+            .seats_iter()
+            .filter(|&s| r.team_of(s) == team)
+            .map(|s| {
+                let name = self.seat_name(s.number());
+                match name.rsplit_once(" (") {
+                    Some((head, _))
+                        if !self.is_person(s.number())
+                            && !name.ends_with(" (away)")
+                            && name.ends_with(')') =>
+                    {
+                        head.to_string()
+                    }
+                    _ => name,
+                }
+            })
+            .collect();
+        seats.join(" + ")
+    }
+
     /// A side's name in the score window (a few letters): "You", "Us",
     /// "Them", "Comp", "C2", "T2", at a table server the seat's name when
     /// it fits, else its number ("P2"). A short name that is not the

@@ -259,14 +259,13 @@ pub fn miles_text(t: &Tableau, target: u16) -> String {
 fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'static>> {
     let tableau = model.tableau(team);
     let t = &tableau;
-    let mut title = model.team_name(team);
-    if Some(team) == model.my_team() && model.in_teams() {
-        title = format!("Your team: {title}");
-    } else if let Some(tag) = model.side_tag(team) {
+    let prefix = if Some(team) == model.my_team() && model.in_teams() {
+        Some("Your team".to_string())
+    } else {
         // The score window (and the "which side?" question) calls this side
         // T2, 2 or P3: the board says so too.
-        title = format!("{tag}: {title}");
-    }
+        model.side_tag(team)
+    };
     let to_act = match model.obs.status.seat() {
         Some(s)
             if model
@@ -278,6 +277,26 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
         }
         _ => "",
     };
+    // The names in full when they fit, else without the computers' levels,
+    // else the label alone: the marker of the side to act is never cut.
+    let names = [model.team_name(team), model.team_name_short(team)];
+    let mut titles: Vec<String> = names
+        .iter()
+        .map(|n| match &prefix {
+            Some(p) => format!("{p}: {n}"),
+            None => n.clone(),
+        })
+        .collect();
+    if let Some(p) = &prefix {
+        titles.push(p.clone());
+    }
+    let room = usize::from(width).saturating_sub(4);
+    let title = titles
+        .iter()
+        .find(|t| format!("{t}{to_act}").chars().count() <= room)
+        .or(titles.last())
+        .cloned()
+        .unwrap_or_default();
     let head = rule_line(
         &format!("{title}{to_act}"),
         width,

@@ -673,6 +673,37 @@ fn a_spectator_of_two_teams_finds_the_score_windows_teams_on_the_board() {
 }
 
 #[test]
+fn a_long_side_name_gives_up_the_computers_levels_not_its_end() {
+    let config = GameConfig {
+        rules: RulesetId::Classic,
+        players: 4,
+        stacking: false,
+    };
+    let state = State::new(config, 4).expect("four players");
+    let names = [
+        SeatInfo::human("ann"),
+        SeatInfo::computer("Computer 2 (classic)", "classic"),
+        SeatInfo::computer("Computer 3 (classic)", "classic"),
+        SeatInfo::computer("Computer 4 (classic)", "classic"),
+    ];
+    let seats = names
+        .into_iter()
+        .enumerate()
+        .map(|(k, info)| {
+            let bot: Box<dyn game_table::Bot<Mille>> = make_bot(Level::Classic, k as u64);
+            (info, Player::Bot(bot))
+        })
+        .collect();
+    let mut t = Table::new(state, seats);
+    // Seat 1 (team 2) to act: its title carries the marker.
+    until(&mut t, |t| t.turn() == Turn::Seat(1));
+    let mut m = at_server(t.observe(Viewer::Spectator));
+    let s = screen(&mut m);
+    assert!(s.contains("── Team 2: Computer 2 + Computer 4 ◀ ─"), "{s}");
+    assert!(s.contains("── Team 1: ann + Computer 3 (classic) ─"), "{s}");
+}
+
+#[test]
 fn an_away_players_name_is_not_cut_in_the_score_window() {
     let mut t = table(16);
     until(&mut t, |t| t.turn() == Turn::Seat(1));
