@@ -764,12 +764,8 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     } else {
                         t.id.to_string()
                     };
-                    let mut seats = seats_text(t);
-                    if t.spectators > 0 {
-                        seats.push_str(&format!(" - {} watching", t.spectators));
-                    }
                     let game = wrap(&t.ruleset, widths[1]);
-                    let seats = wrap(&seats, widths[3]);
+                    let seats = wrap(&seats_cell(t), widths[3]);
                     let height = game.len().max(seats.len()).max(1);
                     Row::new(vec![
                         Cell::from(id),
@@ -939,30 +935,33 @@ fn capitalised(text: &str) -> String {
     }
 }
 
+/// The seats column of a table: who sits where, and how many watch.
+fn seats_cell(t: &TableSummary) -> String {
+    let mut seats = seats_text(t);
+    if t.spectators > 0 {
+        seats.push_str(&format!(" - {} watching", t.spectators));
+    }
+    seats
+}
+
 /// The widths of the list's columns (#, game, status, seats) in `inner`
 /// columns: the number and the status as wide as they need, the game as
-/// wide as its longest text up to two fifths of what is left, the seats
-/// the rest. The table puts one column between two.
+/// wide as its longest text if the seats still fit on one line beside
+/// it, else at least two fifths of what is left; the seats the rest. The
+/// table puts one column between two.
 fn list_widths(lobby: &Lobby, inner: u16) -> [u16; 4] {
-    let id = lobby
-        .tables
-        .iter()
-        .map(|t| t.id.to_string().len() + 2)
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let id = u16::try_from(id).unwrap_or(u16::MAX);
+    let widest = |text: &dyn Fn(&TableSummary) -> String, least: usize| {
+        let most = lobby.tables.iter().map(|t| text(t).chars().count()).max();
+        u16::try_from(most.unwrap_or(0).max(least)).unwrap_or(u16::MAX)
+    };
+    let id = widest(&|t| format!("{} *", t.id), 3);
     let status = 7;
     let rest = inner.saturating_sub(id + status + 3);
-    let longest = lobby
-        .tables
-        .iter()
-        .map(|t| t.ruleset.chars().count())
-        .max()
-        .unwrap_or(4);
-    let game = u16::try_from(longest)
-        .unwrap_or(u16::MAX)
-        .clamp(4, (rest * 2 / 5).max(4));
+    let game_needs = widest(&|t| t.ruleset.clone(), 10);
+    let seats_need = widest(&seats_cell, 10);
+    let game = game_needs
+        .min((rest * 2 / 5).max(rest.saturating_sub(seats_need)))
+        .min(rest);
     [id, game, status, rest.saturating_sub(game)]
 }
 
@@ -1728,5 +1727,19 @@ mod tests {
             Step::Stay
         );
         assert!(screen(&lobby).contains("another version"));
+    }
+
+    #[test]
+    fn a_game_is_on_one_line_when_the_seats_fit_beside_it() {
+        let mut lobby = Lobby::new(GameKind::Mille, "127.0.0.1:8780", presets());
+        lobby.message(welcome(Vec::new()));
+        let mut t = table(1, GameKind::Mille);
+        t.ruleset = "classic, 4 players in 2 teams".into();
+        lobby.message(ServerMessage::Tables { tables: vec![t] });
+        let text = screen_of(&lobby, 80, 10);
+        assert!(
+            text.contains("classic, 4 players in 2 teams waiting bob, (free) - 1 watching"),
+            "{text}"
+        );
     }
 }
