@@ -126,7 +126,9 @@ test("a name of 31 characters is taken, as Mile Bones takes them; a 32nd is refu
     assert.equal(name.length, 31);
     await field.fill(name);
     await p.page.getByRole("button", { name: "Play" }).click();
-    await p.page.locator("#conn.open").waitFor();
+    // The server has the last word on names: its refusal fails the test at once.
+    await Promise.race([p.page.locator("#who strong").waitFor(), p.page.locator("#name-problem:not(:empty)").waitFor()]);
+    assert.equal(await p.page.locator("#name-problem:not(:empty)").count(), 0, `the 31-character name is refused: ${await p.page.locator("#name-problem").textContent().catch(() => "")}`);
     await p.page.locator("#who strong").getByText(name, { exact: true }).waitFor();
     await screenshot(p.page, "lobby-long-name");
     noErrors(p, assert);

@@ -1012,6 +1012,7 @@ test("four sides at 1000 / 1000: the miles stay on one line, no ? covers a pile,
     await drag(page, cardSel("extra_tank"), `${TABLE} [data-target="discard"] .pile`);
     srv.refuse(await srv.moveSent("discard extra_tank"), "A safety cannot be discarded under BSD rules: play it instead");
     await page.locator(".bubble").waitFor();
+    await page.mouse.move(1, 1);
     await coversNothing(page);
     await screenshot(page, "mille-4-players-refused");
     await page.setViewportSize({ width: 360, height: 800 });

@@ -131,6 +131,9 @@ export function tips(root, textFor) {
   let shown = null;
   let press = null;
   let swallow = false;
+  // A press just ended (a card dropped): what it shows (a refusal) is not
+  // hidden by a tip at once.
+  let released = 0;
   const target = (e) => {
     const t = e.target?.closest?.("[data-tip]");
     return t && root.contains(t) ? t : null;
@@ -162,7 +165,7 @@ export function tips(root, textFor) {
       const t = target(e);
       if (!t || t === shown) return;
       hide();
-      timer = setTimeout(() => show(t), 600);
+      timer = setTimeout(() => show(t), 600 + Math.max(0, released + 1500 - Date.now()));
     },
     pointerout: (e) => {
       if (e.pointerType === "touch") return;
@@ -188,6 +191,7 @@ export function tips(root, textFor) {
     },
     pointerup: () => {
       press = null;
+      released = Date.now();
       if (!shown) hide();
     },
     click: (e) => {
