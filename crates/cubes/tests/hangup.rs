@@ -253,3 +253,15 @@ fn no_server_at_the_address_is_said_at_once_with_the_ways_on() {
     assert!(flat.contains("`cubes serve`"), "{flat}");
     assert!(flat.contains("cubes --connect HOST[:PORT]"), "{flat}");
 }
+
+#[test]
+fn the_lobby_still_connecting_ends_when_its_terminal_closes() {
+    // Something that takes the connection and never answers: the lobby
+    // waits, saying it is connecting.
+    let silent = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("a listener");
+    let address = silent.local_addr().expect("its address").to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pty = Pty::spawn(dir.path(), &["--connect", &address, "ann"]);
+    pty.wait_for("connecting...");
+    closed_and_gone(pty, "lobby connecting");
+}

@@ -254,3 +254,15 @@ fn no_server_at_the_address_is_said_at_once_with_the_ways_on() {
     );
     assert!(flat.contains("`mille serve`"), "{flat}");
 }
+
+#[test]
+fn the_lobby_still_connecting_ends_when_its_terminal_closes() {
+    // Something that takes the connection and never answers: the lobby
+    // waits, saying it is connecting.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let address = silent.local_addr().expect("its address").to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pty = connect_to(&address, dir.path());
+    pty.wait_for("connecting...", 20);
+    closed_and_gone(pty, "lobby connecting");
+}
