@@ -722,11 +722,18 @@ fn status_text(s: TableStatus) -> &'static str {
 
 /// Draws the lobby.
 pub fn draw(lobby: &Lobby, f: &mut Frame) {
+    let mut line = lobby.status.clone();
+    if let Some((table, code)) = &lobby.invitation {
+        line = format!("{line} - invitation to table {table}: code {code}");
+    }
+    // A long status (why the connection is down) takes up to three lines
+    // rather than being cut.
+    let status_lines = wrap(&line, f.area().width).len().clamp(1, 3);
     let [head, body, help, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(u16::try_from(status_lines).unwrap_or(1)),
     ])
     .areas(f.area());
     let who = lobby.name.as_deref().unwrap_or("...");
@@ -897,11 +904,11 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
             f.render_widget(Paragraph::new("Enter try this name  Esc quit"), help);
         }
     }
-    let mut line = lobby.status.clone();
-    if let Some((table, code)) = &lobby.invitation {
-        line = format!("{line} - invitation to table {table}: code {code}");
-    }
-    f.render_widget(Paragraph::new(line), status);
+    let status_text: Vec<Line> = wrap(&line, status.width)
+        .into_iter()
+        .map(Line::from)
+        .collect();
+    f.render_widget(Paragraph::new(status_text), status);
 }
 
 /// The letter of team `k` (from 0): A, B, C...
@@ -1741,5 +1748,28 @@ mod tests {
             text.contains("classic, 4 players in 2 teams waiting bob, (free) - 1 watching"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_long_status_is_wrapped_not_cut() {
+        let mut lobby = Lobby::new(GameKind::Mille, "127.0.0.1:8780", presets());
+        lobby.message(welcome(Vec::new()));
+        let why = "cannot reach the table server at 127.0.0.1:8780: Connection refused (os error \
+                   111) (is it running? `mille serve` or `cubes serve` starts one)";
+        lobby.note(Note::Connection(Link::Reconnecting {
+            attempt: 6,
+            why: why.into(),
+        }));
+        let text = screen_of(&lobby, 80, 12);
+        let flat: String = text
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            flat.contains("reconnecting (attempt 6): cannot reach"),
+            "{text}"
+        );
+        assert!(flat.contains("`cubes serve` starts one)"), "{text}");
     }
 }
