@@ -1006,6 +1006,8 @@ test("four sides at 1000 / 1000: the miles stay on one line, no ? covers a pile,
       await helpBadgesClear(page);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.mouse.move(1, 1);
+    await page.locator("#tip").waitFor({ state: "hidden" });
     await screenshot(page, "mille-4-players");
 
     // A refused discard: the reason under the card, nothing covered.
