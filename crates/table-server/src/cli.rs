@@ -90,6 +90,15 @@ pub struct ServeArgs {
     /// The most names one client address may register in an hour.
     #[arg(long, default_value_t = 20)]
     pub registrations_per_hour: usize,
+    /// Let a name go when nobody signed in with it for this many days and
+    /// it has no finished or unfinished game (0: never). A name with a game
+    /// is kept: its results are history.
+    #[arg(long, default_value_t = 180)]
+    pub forget_names_days: u64,
+    /// Close a table whose game has not started this many hours after it
+    /// opened; such tables are then removed.
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..))]
+    pub close_unstarted_hours: u64,
 }
 
 impl ServeArgs {
@@ -135,6 +144,9 @@ impl ServeArgs {
         config.public_url = self.public_url.clone();
         config.metrics_listen = self.metrics_listen;
         config.registrations_per_hour = self.registrations_per_hour;
+        config.forget_names_after = (self.forget_names_days > 0)
+            .then(|| Duration::from_secs(self.forget_names_days * 86_400));
+        config.close_unstarted_after = Duration::from_secs(self.close_unstarted_hours * 3600);
         Ok(config)
     }
 }

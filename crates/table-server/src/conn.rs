@@ -767,6 +767,10 @@ async fn hello(
         Ok(s) => s,
         Err(e) => return unavailable(e),
     };
+    // A name in use is never let go.
+    if let Err(e) = shared.store.seen(&name).await {
+        tracing::warn!(error = %e, "cannot note a sign-in");
+    }
     out.send_msg(&ServerMessage::Welcome {
         version: VERSION,
         server: format!("table-server {}", env!("CARGO_PKG_VERSION")),

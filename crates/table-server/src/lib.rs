@@ -119,6 +119,12 @@ pub struct Config {
     pub metrics_listen: Option<SocketAddr>,
     /// The most names one client address registers in an hour.
     pub registrations_per_hour: usize,
+    /// A name nobody signed in with for this long, with no game, is let go
+    /// (`None`: never).
+    pub forget_names_after: Option<Duration>,
+    /// A table whose game has not started this long after it opened
+    /// closes, and is removed.
+    pub close_unstarted_after: Duration,
 }
 
 impl Config {
@@ -153,6 +159,8 @@ impl Config {
             public_url: None,
             metrics_listen: None,
             registrations_per_hour: 20,
+            forget_names_after: Some(Duration::from_secs(180 * 86_400)),
+            close_unstarted_after: Duration::from_secs(86_400),
         }
     }
 }
@@ -230,6 +238,10 @@ pub enum Out {
     /// Close the connection with this code (RFC 6455) and reason.
     Close(u16, String),
 }
+
+/// How often unused names and unstarted tables are swept (and once at
+/// start).
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
 
 /// The most tables a `list` answers with: a lobby's worth, so that an
 /// answer stays small however many tables are open.
@@ -416,6 +428,31 @@ impl Shared {
             all.entry(key)
                 .or_default()
                 .push_back(std::time::Instant::now());
+        }
+    }
+
+    /// Lets go of the names unused for `forget_names_after` that have no
+    /// game, and removes the tables that closed before their game
+    /// started (a day after they opened, by default).
+    pub async fn sweep(&self) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let before =
+            |age: Duration| i64::try_from(now.saturating_sub(age.as_secs())).unwrap_or(i64::MAX);
+        // Never: a time before any name.
+        let names = self.config.forget_names_after.map_or(i64::MIN, before);
+        let tables = before(self.config.close_unstarted_after);
+        match self.store.sweep(names, tables).await {
+            Ok(swept) if swept != store::Swept::default() => {
+                tracing::info!(
+                    names = swept.names,
+                    tables = swept.tables,
+                    "swept the unused"
+                );
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "cannot sweep the unused names and tables"),
         }
     }
 
@@ -820,6 +857,18 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
             }
         }));
     }
+    let sweeping = Arc::clone(&shared);
+    let stopped = Arc::clone(&stop);
+    tasks.push(tokio::spawn(async move {
+        let mut every = tokio::time::interval(SWEEP_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = every.tick() => sweeping.sweep().await,
+                () = stopped.notified() => break,
+            }
+        }
+    }));
     let ticking = Arc::clone(&shared);
     let stopped = Arc::clone(&stop);
     tasks.push(tokio::spawn(async move {

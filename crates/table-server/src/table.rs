@@ -158,6 +158,8 @@ pub struct Actor<G: ServerGame> {
     failures: u32,
     /// When a table that nobody waits at closes.
     empty_at: Option<Instant>,
+    /// When a table whose game has not started closes, whoever waits.
+    unstarted_by: Instant,
     /// Per seat: a move waiting for a coup-fourré chance to be answered.
     held: Vec<Option<Held<G::Action>>>,
 }
@@ -263,6 +265,9 @@ impl<G: ServerGame> Actor<G> {
             TableStatus::Playing
         };
         let summary = Arc::new(Mutex::new(empty_summary(stored.id, G::KIND)));
+        // Counted from when this instance took the table up: a restart
+        // gives a waiting table its time again.
+        let unstarted_by = Instant::now() + shared.config.close_unstarted_after;
         let mut actor = Actor {
             id: stored.id,
             setup,
@@ -281,6 +286,7 @@ impl<G: ServerGame> Actor<G> {
             summary,
             failures: 0,
             empty_at: None,
+            unstarted_by,
             held: Vec::new(),
         };
         actor.held = (0..actor.slots.len()).map(|_| None).collect();
@@ -431,6 +437,7 @@ impl<G: ServerGame> Actor<G> {
             .filter_map(|s| s.away_at)
             .chain(self.host_at)
             .chain(self.empty_at)
+            .chain((self.status == TableStatus::Waiting).then_some(self.unstarted_by))
             .min()
     }
 
@@ -463,6 +470,28 @@ impl<G: ServerGame> Actor<G> {
                 }
                 TableStatus::Over => {}
             }
+        }
+        if self.status == TableStatus::Waiting && self.unstarted_by <= now {
+            self.shared
+                .store
+                .set_status(self.id, TableStatus::Over)
+                .await?;
+            self.status = TableStatus::Over;
+            tracing::info!(
+                table = self.id,
+                "the game did not start in time: the table closes"
+            );
+            let msg = ServerMessage::Error(ErrorBody {
+                code: ErrorCode::GameOver,
+                message: "nobody came to play at this table in time: it is closed".into(),
+                id: None,
+                table: Some(self.id),
+            });
+            for c in self.conns.values() {
+                c.out.send_msg(&msg);
+            }
+            self.broadcast();
+            return Ok(());
         }
         if self.empty_at.is_some_and(|at| at <= now) && self.abandoned() {
             self.shared

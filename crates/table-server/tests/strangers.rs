@@ -495,3 +495,68 @@ async fn an_address_registers_so_many_names_an_hour() {
     assert!(welcomed(&mut other, "name 3").await);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unstarted_table_closes_and_goes_and_an_unused_name_is_let_go() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.close_unstarted_after = Duration::from_millis(500);
+    config.forget_names_after = Some(Duration::ZERO);
+    let server = table_server::start(config).await.expect("start");
+    let mut ann = Client::open(server.addr).await;
+    let token = ann.hello("ann", None).await;
+    ann.send(&common::create(
+        "mille",
+        serde_json::json!({"rules": "bsd", "players": 2}),
+        serde_json::json!([{"kind": "human"}, {"kind": "human"}]),
+        Some(0),
+    ))
+    .await;
+    let table = created(&mut ann).await.expect("a table");
+    // Nobody comes: the table closes, and ann is told.
+    let why = ann
+        .until(|m| match m {
+            ServerMessage::Error(e) if e.table == Some(table) => Some((e.code, e.message.clone())),
+            _ => None,
+        })
+        .await;
+    assert_eq!(why.0, table_protocol::ErrorCode::GameOver, "{}", why.1);
+    assert!(why.1.contains("nobody came"), "{}", why.1);
+    drop(ann);
+    // The next sweep (a second on: times are kept in seconds) removes the
+    // table, and the name, which has no game.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    server.shared.sweep().await;
+    let mut bob = Client::open(server.addr).await;
+    bob.hello("bob", None).await;
+    bob.send(&ClientMessage::Watch {
+        table,
+        code: None,
+        since: None,
+    })
+    .await;
+    let code = bob
+        .until(|m| match m {
+            ServerMessage::Error(e) if e.table == Some(table) => Some(e.code),
+            _ => None,
+        })
+        .await;
+    assert_eq!(code, table_protocol::ErrorCode::NoSuchTable);
+    let mut again = Client::open(server.addr).await;
+    again
+        .send(&ClientMessage::Hello {
+            version: VERSION,
+            name: Some("ann".into()),
+            token: Some(token),
+            client: None,
+        })
+        .await;
+    match again.recv().await {
+        ServerMessage::Error(e) => assert_eq!(e.code, table_protocol::ErrorCode::BadToken),
+        other => panic!("the name was kept: {other:?}"),
+    }
+    // Free again for whoever comes.
+    let mut newcomer = Client::open(server.addr).await;
+    newcomer.hello("ann", None).await;
+    server.stop().await;
+}

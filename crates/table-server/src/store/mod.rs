@@ -209,6 +209,42 @@ CREATE TABLE scores (
 );
 ",
     },
+    // When each name last signed in, so that names nobody uses are let
+    // go; results by name, to tell the names that have a history.
+    Migration {
+        sqlite: "
+ALTER TABLE players ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+UPDATE players SET seen_at = created_at;
+CREATE INDEX results_by_name ON results(name);
+",
+        postgres: "
+ALTER TABLE players ADD COLUMN seen_at BIGINT NOT NULL DEFAULT 0;
+UPDATE players SET seen_at = created_at;
+CREATE INDEX results_by_name ON results(name);
+",
+    },
+];
+
+/// What a sweep removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Names nobody signed in with for the time given, with no game.
+    pub names: u64,
+    /// Tables closed without a move ever played.
+    pub tables: u64,
+}
+
+/// A sweep's deletions, the same in both dialects (`?1`: names last seen
+/// before it go, `?2`: tables opened before it go); run in this order.
+const SWEEP: [&str; 3] = [
+    "DELETE FROM seats WHERE table_id IN (SELECT t.id FROM tables t WHERE t.status = 'over' \
+     AND t.created_at < $2 AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.table_id = t.id))",
+    "DELETE FROM tables WHERE status = 'over' AND created_at < $2 \
+     AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.table_id = tables.id) \
+     AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.table_id = tables.id)",
+    "DELETE FROM players WHERE seen_at < $1 \
+     AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.owner = players.name) \
+     AND NOT EXISTS (SELECT 1 FROM results r WHERE r.name = players.name AND NOT r.computer)",
 ];
 
 /// Which database, from `--database`.
@@ -480,6 +516,20 @@ impl Store {
     pub async fn claim(&self, name: &str, token: &str) -> Result<bool, StoreError> {
         let hash = hash_token(token);
         backend!(self.claim(name.to_string(), hash))
+    }
+
+    /// `name` signed in now.
+    pub async fn seen(&self, name: &str) -> Result<(), StoreError> {
+        let name = name.to_string();
+        backend!(self.seen(name, now()))
+    }
+
+    /// Lets go of the names nobody signed in with since `names_before`
+    /// (seconds since 1970) that have no game (a name with a game keeps
+    /// its history, and nobody else can take it), and removes the tables
+    /// opened before `tables_before` that closed without a move.
+    pub async fn sweep(&self, names_before: i64, tables_before: i64) -> Result<Swept, StoreError> {
+        backend!(self.sweep(names_before, tables_before))
     }
 
     /// The seats `name` holds at unfinished tables (of every instance).

@@ -162,7 +162,7 @@ impl Postgres {
         // and both read back who won.
         client
             .execute(
-                "INSERT INTO players (name, token_hash, created_at) VALUES ($1, $2, $3) \
+                "INSERT INTO players (name, token_hash, created_at, seen_at) VALUES ($1, $2, $3, $3) \
                  ON CONFLICT DO NOTHING",
                 &[&name, &hash, &now()],
             )
@@ -172,6 +172,47 @@ impl Postgres {
             .await?
             .map(|r| r.get(0));
         Ok(owner.as_deref() == Some(hash.as_str()))
+    }
+
+    pub(super) async fn seen(&self, name: String, now: i64) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE players SET seen_at = $2 WHERE name = $1",
+                &[&name, &now],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub(super) async fn sweep(
+        &self,
+        names_before: i64,
+        tables_before: i64,
+    ) -> Result<super::Swept, StoreError> {
+        let mut client = self.client().await?;
+        let t = client.transaction().await?;
+        // Each statement names only some of the parameters: PostgreSQL
+        // wants exactly those.
+        let mut counts = [0u64; 3];
+        for (k, sql) in super::SWEEP.iter().enumerate() {
+            let uses_names = sql.contains("$1");
+            let uses_tables = sql.contains("$2");
+            let n = match (uses_names, uses_tables) {
+                (true, true) => t.execute(*sql, &[&names_before, &tables_before]).await?,
+                (true, false) => t.execute(*sql, &[&names_before]).await?,
+                _ => {
+                    t.execute(&sql.replace("$2", "$1"), &[&tables_before])
+                        .await?
+                }
+            };
+            counts[k] = n;
+        }
+        t.commit().await?;
+        Ok(super::Swept {
+            names: counts[2],
+            tables: counts[1],
+        })
     }
 
     pub(super) async fn seats_of(&self, name: String) -> Result<Vec<SeatRef>, StoreError> {

@@ -165,12 +165,55 @@ impl Sqlite {
                 Some(h) => Ok(h == hash),
                 None => {
                     t.execute(
-                        "INSERT INTO players (name, token_hash, created_at) VALUES (?1, ?2, ?3)",
+                        "INSERT INTO players (name, token_hash, created_at, seen_at) VALUES (?1, ?2, ?3, ?3)",
                         params![name, hash, now()],
                     )?;
                     Ok(true)
                 }
             }
+        })
+        .await
+    }
+
+    pub(super) async fn seen(&self, name: String, now: i64) -> Result<(), StoreError> {
+        self.call(move |t| {
+            t.execute(
+                "UPDATE players SET seen_at = ?2 WHERE name = ?1",
+                params![name, now],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn sweep(
+        &self,
+        names_before: i64,
+        tables_before: i64,
+    ) -> Result<super::Swept, StoreError> {
+        self.call(move |t| {
+            let mut counts = [0u64; 3];
+            for (sql, count) in super::SWEEP.iter().zip(&mut counts) {
+                // SQLite reads PostgreSQL's $N as the same numbered
+                // parameter, and takes only those a statement names.
+                let mut stmt = t.prepare(sql)?;
+                let mut k = 1;
+                while k <= stmt.parameter_count() {
+                    let name = stmt.parameter_name(k).unwrap_or("");
+                    let value = if name == "$1" {
+                        names_before
+                    } else {
+                        tables_before
+                    };
+                    stmt.raw_bind_parameter(k, value)?;
+                    k += 1;
+                }
+                *count = stmt.raw_execute()? as u64;
+            }
+            Ok(super::Swept {
+                names: counts[2],
+                tables: counts[1],
+            })
         })
         .await
     }

@@ -584,3 +584,103 @@ async fn moves_racing_a_takeover_are_either_in_the_log_or_refused() {
         assert!(written > 0, "{}: a wrote before the takeover", db.label);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_lets_unused_names_and_unstarted_tables_go_and_keeps_history() {
+    for db in databases().await {
+        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
+            .await
+            .expect("open");
+        for name in ["idle", "played", "seated", "waiter"] {
+            assert!(
+                store
+                    .claim(name, &format!("t-{name}"))
+                    .await
+                    .expect("claim")
+            );
+        }
+        // A finished game: "played" has a result.
+        let finished = store.create(new_table()).await.expect("create");
+        store
+            .set_owner(finished, 0, Some("played".into()))
+            .await
+            .expect("owner");
+        store
+            .append(
+                finished,
+                1,
+                Some(0),
+                serde_json::Value::from("draw"),
+                Some(1),
+            )
+            .await
+            .expect("move");
+        store
+            .finish(finished, vec![("played".into(), false, 700, true)], None)
+            .await
+            .expect("finish");
+        // A game on: "seated" holds a seat.
+        let on = store.create(new_table()).await.expect("create");
+        store
+            .set_owner(on, 0, Some("seated".into()))
+            .await
+            .expect("owner");
+        store
+            .set_status(on, TableStatus::Playing)
+            .await
+            .expect("status");
+        // A table that closed before its game started: "waiter" sat there.
+        let unstarted = store.create(new_table()).await.expect("create");
+        store
+            .set_owner(unstarted, 0, Some("waiter".into()))
+            .await
+            .expect("owner");
+        store
+            .set_status(unstarted, TableStatus::Over)
+            .await
+            .expect("status");
+        // Nothing is old enough yet.
+        let now = super::now();
+        assert_eq!(
+            store.sweep(now - 60, now - 60).await.expect("sweep"),
+            Swept::default(),
+            "{}",
+            db.label
+        );
+        // Everything is, a moment later.
+        let swept = store.sweep(now + 10, now + 10).await.expect("sweep");
+        assert_eq!(
+            swept,
+            Swept {
+                names: 2,
+                tables: 1
+            },
+            "{}",
+            db.label
+        );
+        for (name, kept) in [
+            ("idle", false),
+            ("waiter", false),
+            ("played", true),
+            ("seated", true),
+        ] {
+            let owner = store.name_of(&format!("t-{name}")).await.expect("name");
+            assert_eq!(owner.is_some(), kept, "{}: {name}", db.label);
+        }
+        assert_eq!(
+            store.place(unstarted, "ann").await.expect("place"),
+            Place::Nowhere,
+            "{}",
+            db.label
+        );
+        assert!(matches!(
+            store.place(finished, "ann").await.expect("place"),
+            Place::Over { .. }
+        ));
+        // A name seen lately is kept whatever else.
+        assert!(store.claim("fresh", "t-fresh").await.expect("claim"));
+        store.seen("fresh").await.expect("seen");
+        let later = store.sweep(now - 5, now - 5).await.expect("sweep");
+        assert_eq!(later.names, 0, "{}", db.label);
+    }
+}
