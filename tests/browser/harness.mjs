@@ -5,7 +5,7 @@
 // in tests/browser/artifacts/.
 
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,7 +66,7 @@ export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate
   const exited = new Promise((ok) => child.on("exit", ok));
   // A server built before the page last changed would test an old page.
   const web = process.env.WEB_DIR || WEB;
-  for (const name of ["app.js", "net.js"]) {
+  for (const name of readdirSync(web)) {
     const served = await (await fetch(`http://${addr}/${name}`)).text();
     if (served !== readFileSync(join(web, name), "utf8")) {
       child.kill("SIGKILL");
@@ -129,10 +129,13 @@ export async function signIn(player, url, name) {
 /** Keeps a screenshot of the page as tests/browser/artifacts/NAME.png,
  *  after checking the screen with axe-core: every screen the suite
  *  pictures is a screen it checks, and a serious or critical violation
- *  fails the test (`fullPage: false` keeps only the viewport). */
-export async function screenshot(page, name, { fullPage = true } = {}) {
+ *  fails the test (`fullPage: false` keeps only the viewport; `then`, a
+ *  step between the check and the picture: a tip the check's scrolling
+ *  closed, shown again). */
+export async function screenshot(page, name, { fullPage = true, then = null } = {}) {
   const found = await seriousViolations(page);
   if (found.length) throw new Error(`axe-core: serious violations on the screen "${name}": ${JSON.stringify(found, null, 1)}`);
+  if (then) await then();
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
 }

@@ -1047,7 +1047,13 @@ test("tips: the pointer resting on a card or a place, or a long press, shows wha
     await tip.waitFor();
     assert.match(await tip.innerText(), new RegExp(name));
     assert.match(await tip.innerText(), /Distance cards|Hazards|Remedies|Safeties/);
-    await screenshot(page, "mille-tip");
+    await screenshot(page, "mille-tip", {
+      then: async () => {
+        await page.mouse.move(1, 1);
+        await card.hover();
+        await tip.waitFor();
+      },
+    });
     await page.mouse.move(1, 1);
     await tip.waitFor({ state: "hidden" });
     // Every place and card has one.

@@ -243,7 +243,8 @@ class MilleTable {
       const lines = [cardName(c.id), HELP.cards[kinds[CARDS[c.id].kind]]];
       if (this.obs?.status?.seat === this.me && (this.obs.legal || []).length) {
         const where = [...this.targetsFor(c.id)].map((k) => this.targetWords(k));
-        lines.push(where.length ? `Now it can go on ${where.join(", ")}.` : "Nothing takes it now.");
+        const pickFirst = !where.length && this.obs.legal.includes("draw");
+        lines.push(where.length ? `Now it can go on ${where.join(", ")}.` : pickFirst ? "Pick a card from the draw pile first." : "Nothing takes it now.");
       }
       return lines;
     }

@@ -138,17 +138,19 @@ export function tips(root, textFor) {
     const t = e.target?.closest?.("[data-tip]");
     return t && root.contains(t) ? t : null;
   };
+  let waiting = null;
   const hide = () => {
     clearTimeout(timer);
     timer = null;
+    waiting = null;
     box.hidden = true;
     shown = null;
   };
   const show = (t) => {
     const text = t.isConnected ? textFor(t.dataset.tip, t) : null;
     if (!text?.length) return;
-    const [title, ...rest] = text;
-    box.replaceChildren(el("strong", {}, title), ...rest.map((p) => el("p", {}, p)));
+    const [title, ...paras] = text;
+    box.replaceChildren(el("strong", {}, title), ...paras.map((p) => el("p", {}, p)));
     box.hidden = false;
     shown = t;
     // Under the element, else over it; always inside the screen.
@@ -159,14 +161,21 @@ export function tips(root, textFor) {
     box.style.left = `${Math.max(6, Math.min(w - b.width - 6, r.left + r.width / 2 - b.width / 2)) + window.scrollX}px`;
     box.style.top = `${(below ? r.bottom + 8 : r.top - 8 - b.height) + window.scrollY}px`;
   };
+  // A mouse or a pen resting on an element: timed from a move, not from
+  // "over", so that a screen drawn under a pointer that does not move (a
+  // table opened under the last click) shows no tip by itself.
+  const rest = (e) => {
+    if (e.pointerType === "touch" || e.buttons) return;
+    const t = target(e);
+    if (!t || t === shown || t === waiting) return;
+    hide();
+    waiting = t;
+    timer = setTimeout(() => {
+      waiting = null;
+      show(t);
+    }, 600 + Math.max(0, released + 1500 - Date.now()));
+  };
   const on = {
-    pointerover: (e) => {
-      if (e.pointerType === "touch") return;
-      const t = target(e);
-      if (!t || t === shown) return;
-      hide();
-      timer = setTimeout(() => show(t), 600 + Math.max(0, released + 1500 - Date.now()));
-    },
     pointerout: (e) => {
       if (e.pointerType === "touch") return;
       const t = target(e);
@@ -188,6 +197,7 @@ export function tips(root, textFor) {
         press = null;
         if (!shown) hide();
       }
+      rest(e);
     },
     pointerup: () => {
       press = null;
