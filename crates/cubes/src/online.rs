@@ -281,6 +281,8 @@ fn ask(
         .context("cannot start the connection's runtime")?;
     runtime.block_on(async {
         let mut conn = Connection::open(target).await?;
+        // A token kept for this machine goes only where this machine is.
+        let saved = saved.filter(|_| conn.reaches_its_target());
         let welcome = match &saved {
             Some(c) => conn.hello(Some(&c.name), Some(&c.token)).await,
             None => conn.hello(Some(me), None).await,
