@@ -954,7 +954,7 @@ fn seats_cell(t: &TableSummary) -> String {
 /// The widths of the list's columns (#, game, status, seats) in `inner`
 /// columns: the number and the status as wide as they need, the game as
 /// wide as its longest text if the seats still fit on one line beside
-/// it, else at least two fifths of what is left; the seats the rest. The
+/// it, else up to half of what is left; the seats the rest. The
 /// table puts one column between two.
 fn list_widths(lobby: &Lobby, inner: u16) -> [u16; 4] {
     let widest = |text: &dyn Fn(&TableSummary) -> String, least: usize| {
@@ -967,7 +967,7 @@ fn list_widths(lobby: &Lobby, inner: u16) -> [u16; 4] {
     let game_needs = widest(&|t| t.ruleset.clone(), 10);
     let seats_need = widest(&seats_cell, 10);
     let game = game_needs
-        .min((rest * 2 / 5).max(rest.saturating_sub(seats_need)))
+        .min((rest / 2).max(rest.saturating_sub(seats_need)))
         .min(rest);
     [id, game, status, rest.saturating_sub(game)]
 }
