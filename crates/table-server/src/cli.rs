@@ -90,6 +90,13 @@ pub struct ServeArgs {
     /// The most names one client address may register in an hour.
     #[arg(long, default_value_t = 20)]
     pub registrations_per_hour: usize,
+    /// Serve HTTPS and WSS on --listen with this certificate chain (PEM,
+    /// the server's certificate first); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// Let a name go when nobody signed in with it for this many days and
     /// it has no finished or unfinished game (0: never). A name with a game
     /// is kept: its results are history.
@@ -144,6 +151,13 @@ impl ServeArgs {
         config.public_url = self.public_url.clone();
         config.metrics_listen = self.metrics_listen;
         config.registrations_per_hour = self.registrations_per_hour;
+        config.tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(crate::TlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+            }),
+            _ => None,
+        };
         config.forget_names_after = (self.forget_names_days > 0)
             .then(|| Duration::from_secs(self.forget_names_days * 86_400));
         config.close_unstarted_after = Duration::from_secs(self.close_unstarted_hours * 3600);

@@ -119,6 +119,9 @@ pub struct Config {
     pub metrics_listen: Option<SocketAddr>,
     /// The most names one client address registers in an hour.
     pub registrations_per_hour: usize,
+    /// Serve HTTPS and WSS with this certificate and key instead of plain
+    /// HTTP on the TCP address.
+    pub tls: Option<TlsFiles>,
     /// A name nobody signed in with for this long, with no game, is let go
     /// (`None`: never).
     pub forget_names_after: Option<Duration>,
@@ -159,10 +162,20 @@ impl Config {
             public_url: None,
             metrics_listen: None,
             registrations_per_hour: 20,
+            tls: None,
             forget_names_after: Some(Duration::from_secs(180 * 86_400)),
             close_unstarted_after: Duration::from_secs(86_400),
         }
     }
+}
+
+/// A TLS certificate chain and its private key, PEM files.
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    /// The certificate chain, the server's first.
+    pub cert: PathBuf,
+    /// Its private key.
+    pub key: PathBuf,
 }
 
 /// Why the server could not start or stopped.
@@ -187,6 +200,9 @@ pub enum ServerError {
         /// Why.
         source: std::io::Error,
     },
+    /// The TLS certificate or key cannot be used.
+    #[error(transparent)]
+    Tls(#[from] listen::TlsError),
     /// Another server already answers on the Unix socket.
     #[error("another table server already listens on {0}")]
     SocketInUse(PathBuf),
@@ -726,6 +742,12 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         path: config.data.clone(),
         source,
     })?;
+    // The certificate first: a wrong one stops the start before anything
+    // listens.
+    let tls = match &config.tls {
+        Some(files) => Some(listen::tls_acceptor(&files.cert, &files.key)?),
+        None => None,
+    };
     // Listening first: the other instances are told the address.
     let tcp = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -743,7 +765,10 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     };
     let instance = Instance {
         id: conn::secret(8).map_err(|why| ServerError::Store(store::StoreError::Corrupt(why)))?,
-        address: config.advertise.clone().unwrap_or_else(|| advertised(addr)),
+        address: config
+            .advertise
+            .clone()
+            .unwrap_or_else(|| advertised(addr, config.tls.is_some())),
         lease: config.lease,
     };
     tracing::info!(
@@ -763,7 +788,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         if config.advertise.is_none() && config.listen.ip().is_unspecified() {
             tracing::warn!(
                 "the other instances reach this one at {}: set --advertise if they run on other machines",
-                advertised(addr)
+                advertised(addr, config.tls.is_some())
             );
         }
     }
@@ -803,6 +828,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         app.clone(),
         Arc::clone(&shared),
         Arc::clone(&stop),
+        tls,
     )));
     let metrics_addr = match config.metrics_listen {
         Some(at) => {
@@ -819,6 +845,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
                 metrics_router(Arc::clone(&shared)),
                 Arc::clone(&shared),
                 Arc::clone(&stop),
+                None,
             )));
             bound
         }
@@ -832,6 +859,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
                 app,
                 Arc::clone(&shared),
                 Arc::clone(&stop),
+                None,
             )));
             Some(path.clone())
         }
@@ -921,14 +949,15 @@ fn private_dir(dir: &Path) -> std::io::Result<()> {
 /// The address other instances reach this one at, from the one it listens
 /// on: a wildcard address is this machine's loopback (set `--advertise` when
 /// the instances are on several machines).
-fn advertised(addr: SocketAddr) -> String {
+fn advertised(addr: SocketAddr, tls: bool) -> String {
     let host = match addr.ip() {
         std::net::IpAddr::V4(ip) if ip.is_unspecified() => "127.0.0.1".to_string(),
         std::net::IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_string(),
         std::net::IpAddr::V6(ip) => format!("[{ip}]"),
         ip => ip.to_string(),
     };
-    format!("ws://{host}:{}", addr.port())
+    let scheme = if tls { "wss" } else { "ws" };
+    format!("{scheme}://{host}:{}", addr.port())
 }
 
 /// Listens on a Unix socket, replacing a stale socket file left by a server
@@ -1160,13 +1189,18 @@ pub async fn serve(config: Config) -> Result<(), ServerError> {
         .as_ref()
         .map(|p| format!(" and unix:{}", p.display()))
         .unwrap_or_default();
+    let (ws, http) = if running.shared.config.tls.is_some() {
+        ("wss", "https")
+    } else {
+        ("ws", "http")
+    };
     println!(
-        "table server listening on ws://{}{}{socket}",
+        "table server listening on {ws}://{}{}{socket}",
         running.addr,
         table_protocol::WS_PATH
     );
     println!(
-        "play in a browser at http://{}/, or with `mille --connect` and `cubes --connect`",
+        "play in a browser at {http}://{}/, or with `mille --connect` and `cubes --connect`",
         running.addr
     );
     let shared = if running.shared.store.shared() {

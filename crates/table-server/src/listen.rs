@@ -366,12 +366,14 @@ impl Listener for tokio::net::UnixListener {
     }
 }
 
-/// Serves `app` on `listener` until `stop` is notified.
+/// Serves `app` on `listener` until `stop` is notified, over TLS when
+/// given an acceptor.
 pub async fn serve<L: Listener>(
     mut listener: L,
     app: Router,
     shared: Arc<Shared>,
     stop: Arc<Notify>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
 ) {
     let stopping = Arc::new(Notify::new());
     loop {
@@ -415,29 +417,106 @@ pub async fn serve<L: Listener>(
         let app = app.clone();
         let header_timeout = shared.config.header_timeout;
         let stopping = Arc::clone(&stopping);
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
-                req.extensions_mut().insert(peer.clone());
-                app.clone().oneshot(req.map(Body::new))
-            });
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder
-                .timer(TokioTimer::new())
-                .header_read_timeout(header_timeout);
-            let conn = builder
-                .serve_connection(TokioIo::new(io), service)
-                .with_upgrades();
-            tokio::pin!(conn);
-            tokio::select! {
-                _ = conn.as_mut() => {}
-                () = stopping.notified() => {
-                    conn.as_mut().graceful_shutdown();
-                    let _ = tokio::time::timeout(Duration::from_secs(2), conn).await;
+            match tls {
+                None => serve_http(io, peer, app, header_timeout, stopping).await,
+                Some(acceptor) => {
+                    // The handshake counts against the header time: a
+                    // client that starts one and goes silent is let go.
+                    let shaken = tokio::time::timeout(header_timeout, acceptor.accept(io)).await;
+                    if let Ok(Ok(tls)) = shaken {
+                        serve_http(tls, peer, app, header_timeout, stopping).await;
+                    }
                 }
             }
         });
     }
     stopping.notify_waiters();
+}
+
+/// Serves HTTP/1.1 (and WebSocket upgrades) on one connection until it
+/// ends, or the server stops.
+async fn serve_http<Io>(
+    io: Io,
+    peer: Peer,
+    app: Router,
+    header_timeout: Duration,
+    stopping: Arc<Notify>,
+) where
+    Io: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+        req.extensions_mut().insert(peer.clone());
+        app.clone().oneshot(req.map(Body::new))
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let conn = builder
+        .serve_connection(TokioIo::new(io), service)
+        .with_upgrades();
+    tokio::pin!(conn);
+    tokio::select! {
+        _ = conn.as_mut() => {}
+        () = stopping.notified() => {
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(Duration::from_secs(2), conn).await;
+        }
+    }
+}
+
+/// Why the certificate or its key could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    /// A file could not be read, or holds no certificate or key.
+    #[error("cannot read {path}: {why}")]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        why: String,
+    },
+    /// The key does not go with the certificate, or TLS refused them.
+    #[error("cannot use the certificate {cert}: {why}")]
+    Config {
+        /// The certificate's file.
+        cert: std::path::PathBuf,
+        /// Why.
+        why: String,
+    },
+}
+
+/// A TLS acceptor from a PEM certificate chain and its private key.
+pub fn tls_acceptor(
+    cert: &std::path::Path,
+    key: &std::path::Path,
+) -> Result<tokio_rustls::TlsAcceptor, TlsError> {
+    use rustls_pki_types::pem::PemObject;
+    use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+    let read = |path: &std::path::Path, why: String| TlsError::Read {
+        path: path.to_path_buf(),
+        why,
+    };
+    let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert)
+        .map_err(|e| read(cert, e.to_string()))?
+        .collect::<Result<_, _>>()
+        .map_err(|e| read(cert, e.to_string()))?;
+    if chain.is_empty() {
+        return Err(read(cert, "no certificate in it".into()));
+    }
+    let private = PrivateKeyDer::from_pem_file(key).map_err(|e| read(key, e.to_string()))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .and_then(|b| b.with_no_client_auth().with_single_cert(chain, private))
+        .map_err(|e| TlsError::Config {
+            cert: cert.to_path_buf(),
+            why: e.to_string(),
+        })?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
 }
 
 /// Answers a connection over the caps with HTTP 503 and closes it, without
