@@ -133,6 +133,14 @@ pub enum ClientMessage {
     },
     /// Keeps an idle connection open; answered with `pong`.
     Ping,
+    /// Give a new token to this connection's name and revoke the old one
+    /// (a token that may have been seen by somebody else); answered with
+    /// `token`.
+    NewToken,
+    /// Sign out: this connection's token is revoked (a name with no game
+    /// is let go, one with games is kept for its history and nobody can
+    /// sign in with it any more); answered with `signed_out`.
+    SignOut,
 }
 
 /// A new table: the game, its setup and who sits where.
@@ -265,6 +273,15 @@ pub enum ServerMessage {
     },
     /// Answer to `ping`.
     Pong,
+    /// Answer to `new_token`: the name's token from now on (the old one no
+    /// longer signs in; the name's other connections are closed).
+    Token {
+        /// The new secret: keep it, send it in the next `hello`.
+        token: String,
+    },
+    /// Answer to `sign_out`: the token is revoked and the connection
+    /// closes (the name's other connections too).
+    SignedOut,
     /// Something the client sent was refused; nothing changed.
     Error(ErrorBody),
 }

@@ -89,6 +89,8 @@ fn client_type(m: &ClientMessage) -> &'static str {
         ClientMessage::Leave { .. } => "leave",
         ClientMessage::Rankings { .. } => "rankings",
         ClientMessage::Ping => "ping",
+        ClientMessage::NewToken => "new_token",
+        ClientMessage::SignOut => "sign_out",
     }
 }
 
@@ -105,6 +107,8 @@ fn server_type(m: &ServerMessage) -> &'static str {
         ServerMessage::Left { .. } => "left",
         ServerMessage::Rankings { .. } => "rankings",
         ServerMessage::Pong => "pong",
+        ServerMessage::Token { .. } => "token",
+        ServerMessage::SignedOut => "signed_out",
         ServerMessage::Error(_) => "error",
     }
 }

@@ -254,6 +254,9 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
             let _ = h.commands.send(Cmd::Gone { conn: session.id });
         }
     }
+    if let Some(name) = &session.name {
+        shared.signed_off(name, session.id);
+    }
     let closing = reason.is_some();
     if let Some(reason) = &reason {
         refused!(
@@ -359,6 +362,59 @@ async fn handle(
         ClientMessage::Hello { .. } => {}
         ClientMessage::Ping => {
             out.send_msg(&ServerMessage::Pong);
+        }
+        ClientMessage::NewToken => {
+            let Some(old) = session.token.clone() else {
+                return Ok(());
+            };
+            let token = match secret(16) {
+                Ok(t) => t,
+                Err(why) => {
+                    refuse(&out, ErrorCode::Unavailable, &why);
+                    return Ok(());
+                }
+            };
+            match shared.store.replace_token(&name, &old, &token).await {
+                Ok(true) => {
+                    tracing::info!(client = %session.client, "a name's token was replaced");
+                    shared.close_others(
+                        &name,
+                        session.id,
+                        "this name's token was replaced: sign in with the new one",
+                    );
+                    session.token = Some(token.clone());
+                    out.send_msg(&ServerMessage::Token { token });
+                }
+                Ok(false) => {
+                    refuse(
+                        &out,
+                        ErrorCode::BadToken,
+                        "this connection's token no longer owns the name",
+                    );
+                    return Err("its token was revoked".into());
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "the database failed");
+                    refuse(&out, ErrorCode::Unavailable, BUSY);
+                }
+            }
+        }
+        ClientMessage::SignOut => {
+            let Some(token) = session.token.clone() else {
+                return Ok(());
+            };
+            match shared.store.sign_out(&name, &token).await {
+                Ok(freed) => {
+                    tracing::info!(client = %session.client, freed, "a player signed out");
+                    shared.close_others(&name, session.id, "this name signed out");
+                    out.send_msg(&ServerMessage::SignedOut);
+                    return Err("signed out".into());
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "the database failed");
+                    refuse(&out, ErrorCode::Unavailable, BUSY);
+                }
+            }
         }
         ClientMessage::List => {
             out.send_msg(&ServerMessage::Tables {
@@ -790,6 +846,7 @@ async fn hello(
         ],
     });
     tracing::debug!(conn = session.id, name, "hello");
+    shared.signed_in(&name, session.id, session.out.clone());
     session.name = Some(name);
     session.token = Some(token);
     Ok(())

@@ -335,6 +335,9 @@ pub struct Shared {
     next_conn: AtomicU64,
     /// The tables each name opened here, and its openings under way.
     opened: Mutex<HashMap<String, Opened>>,
+    /// The connections signed in here, by name: closed when the name's
+    /// token is replaced or revoked.
+    signed_in: Mutex<HashMap<String, Vec<(u64, Outbox)>>>,
     /// When names were registered lately, by client address.
     registrations: Mutex<HashMap<[u8; 8], std::collections::VecDeque<std::time::Instant>>>,
     /// The connections' caps.
@@ -436,6 +439,38 @@ impl Shared {
         });
         all.get(&key)
             .is_none_or(|t| t.len() < self.config.registrations_per_hour)
+    }
+
+    /// Connection `conn` signed in as `name`.
+    pub fn signed_in(&self, name: &str, conn: u64, out: Outbox) {
+        if let Ok(mut all) = self.signed_in.lock() {
+            all.entry(name.to_string()).or_default().push((conn, out));
+        }
+    }
+
+    /// Connection `conn`, signed in as `name`, closed.
+    pub fn signed_off(&self, name: &str, conn: u64) {
+        if let Ok(mut all) = self.signed_in.lock()
+            && let Some(conns) = all.get_mut(name)
+        {
+            conns.retain(|(c, _)| *c != conn);
+            if conns.is_empty() {
+                all.remove(name);
+            }
+        }
+    }
+
+    /// Closes `name`'s connections other than `conn`, with `reason`.
+    pub fn close_others(&self, name: &str, conn: u64, reason: &str) {
+        if let Ok(all) = self.signed_in.lock()
+            && let Some(conns) = all.get(name)
+        {
+            for (c, out) in conns {
+                if *c != conn {
+                    out.close(reason.to_string());
+                }
+            }
+        }
     }
 
     /// `client` registered a name.
@@ -803,6 +838,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         next_conn: AtomicU64::new(1),
         opened: Mutex::new(HashMap::new()),
         registrations: Mutex::new(HashMap::new()),
+        signed_in: Mutex::new(HashMap::new()),
         gate: listen::Gate::new(config.connections_per_address, max_connections),
     });
     tracing::info!(

@@ -560,3 +560,77 @@ async fn an_unstarted_table_closes_and_goes_and_an_unused_name_is_let_go() {
     newcomer.hello("ann", None).await;
     server.stop().await;
 }
+
+/// Says hello as `name` with `token`: the refusal's code, or the token.
+async fn sign_in(
+    addr: SocketAddr,
+    name: &str,
+    token: Option<&str>,
+) -> Result<String, table_protocol::ErrorCode> {
+    let mut c = Client::open(addr).await;
+    c.send(&ClientMessage::Hello {
+        version: VERSION,
+        name: Some(name.into()),
+        token: token.map(str::to_string),
+        client: None,
+    })
+    .await;
+    match c.recv().await {
+        ServerMessage::Welcome { token, .. } => Ok(token),
+        ServerMessage::Error(e) => Err(e.code),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Reads until the connection closes: its close reason.
+async fn close_reason(c: &mut Client) -> String {
+    loop {
+        match c.next(Duration::from_secs(5)).await {
+            Some(common::Got::Text(_)) => {}
+            Some(common::Got::Close(Some((_, reason)))) => return reason,
+            other => panic!("expected a close, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_is_replaced_or_revoked_and_the_old_one_signs_in_nowhere() {
+    use table_protocol::ErrorCode;
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(common::config(dir.path()))
+        .await
+        .expect("start");
+    let mut ann = Client::open(server.addr).await;
+    let first = ann.hello("ann", None).await;
+    let mut elsewhere = Client::open(server.addr).await;
+    elsewhere.hello("ann", Some(first.clone())).await;
+    // A token that may have been seen: replaced.
+    ann.send(&ClientMessage::NewToken).await;
+    let second = ann
+        .until(|m| match m {
+            ServerMessage::Token { token } => Some(token.clone()),
+            _ => None,
+        })
+        .await;
+    assert_ne!(second, first);
+    assert!(close_reason(&mut elsewhere).await.contains("replaced"));
+    assert_eq!(
+        sign_in(server.addr, "ann", Some(&first)).await,
+        Err(ErrorCode::BadToken)
+    );
+    assert_eq!(
+        sign_in(server.addr, "ann", Some(&second)).await,
+        Ok(second.clone())
+    );
+    // Signing out revokes it; a name with no game is free again.
+    ann.send(&ClientMessage::SignOut).await;
+    ann.until(|m| matches!(m, ServerMessage::SignedOut).then_some(()))
+        .await;
+    assert!(close_reason(&mut ann).await.contains("signed out"));
+    assert_eq!(
+        sign_in(server.addr, "ann", Some(&second)).await,
+        Err(ErrorCode::BadToken)
+    );
+    assert!(sign_in(server.addr, "ann", None).await.is_ok());
+    server.stop().await;
+}

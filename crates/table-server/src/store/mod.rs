@@ -225,6 +225,12 @@ CREATE INDEX results_by_name ON results(name);
     },
 ];
 
+/// Lets a name go when it has no game (no seat, no person's result):
+/// `$1` the name, `$2` its token's hash. The same in both dialects.
+const LET_GO: &str = "DELETE FROM players WHERE name = $1 AND token_hash = $2 \
+     AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.owner = players.name) \
+     AND NOT EXISTS (SELECT 1 FROM results r WHERE r.name = players.name AND NOT r.computer)";
+
 /// What a sweep removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Swept {
@@ -503,6 +509,31 @@ impl Store {
     /// This instance.
     pub fn instance(&self) -> &Instance {
         &self.instance
+    }
+
+    /// Gives `name` the token `token` in place of `old` (answers false,
+    /// changing nothing, if `old` no longer owns the name).
+    pub async fn replace_token(
+        &self,
+        name: &str,
+        old: &str,
+        token: &str,
+    ) -> Result<bool, StoreError> {
+        let (name, old, new) = (name.to_string(), hash_token(old), hash_token(token));
+        backend!(self.replace_token(name, old, new))
+    }
+
+    /// Revokes `token`, `name`'s: a name with no game is let go, one with
+    /// a game keeps it (its results are history) with a token nobody has.
+    /// Answers whether the name was let go.
+    pub async fn sign_out(&self, name: &str, token: &str) -> Result<bool, StoreError> {
+        let (name, old) = (name.to_string(), hash_token(token));
+        // What no token hashes to: a revoked name can never be signed in.
+        let nobody = format!(
+            "revoked {}",
+            crate::conn::secret(16).map_err(StoreError::Corrupt)?
+        );
+        backend!(self.sign_out(name, old, nobody))
     }
 
     /// The name `token` owns, if any.

@@ -174,6 +174,42 @@ impl Postgres {
         Ok(owner.as_deref() == Some(hash.as_str()))
     }
 
+    pub(super) async fn replace_token(
+        &self,
+        name: String,
+        old: String,
+        new: String,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let changed = client
+            .execute(
+                "UPDATE players SET token_hash = $3 WHERE name = $1 AND token_hash = $2",
+                &[&name, &old, &new],
+            )
+            .await?;
+        Ok(changed == 1)
+    }
+
+    pub(super) async fn sign_out(
+        &self,
+        name: String,
+        old: String,
+        nobody: String,
+    ) -> Result<bool, StoreError> {
+        let mut client = self.client().await?;
+        let t = client.transaction().await?;
+        let freed = t.execute(super::LET_GO, &[&name, &old]).await? == 1;
+        if !freed {
+            t.execute(
+                "UPDATE players SET token_hash = $3 WHERE name = $1 AND token_hash = $2",
+                &[&name, &old, &nobody],
+            )
+            .await?;
+        }
+        t.commit().await?;
+        Ok(freed)
+    }
+
     pub(super) async fn seen(&self, name: String, now: i64) -> Result<(), StoreError> {
         let client = self.client().await?;
         client

@@ -140,6 +140,41 @@ impl Sqlite {
         rx.await.map_err(|_| StoreError::Closed)?
     }
 
+    pub(super) async fn replace_token(
+        &self,
+        name: String,
+        old: String,
+        new: String,
+    ) -> Result<bool, StoreError> {
+        self.call(move |t| {
+            let changed = t.execute(
+                "UPDATE players SET token_hash = ?3 WHERE name = ?1 AND token_hash = ?2",
+                params![name, old, new],
+            )?;
+            Ok(changed == 1)
+        })
+        .await
+    }
+
+    pub(super) async fn sign_out(
+        &self,
+        name: String,
+        old: String,
+        nobody: String,
+    ) -> Result<bool, StoreError> {
+        self.call(move |t| {
+            if t.execute(super::LET_GO, params![name, old])? == 1 {
+                return Ok(true);
+            }
+            t.execute(
+                "UPDATE players SET token_hash = ?3 WHERE name = ?1 AND token_hash = ?2",
+                params![name, old, nobody],
+            )?;
+            Ok(false)
+        })
+        .await
+    }
+
     pub(super) async fn name_of(&self, hash: String) -> Result<Option<String>, StoreError> {
         self.call(move |t| {
             Ok(t.query_row(

@@ -684,3 +684,54 @@ async fn a_sweep_lets_unused_names_and_unstarted_tables_go_and_keeps_history() {
         assert_eq!(later.names, 0, "{}", db.label);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_out_name_with_a_game_is_kept_for_nobody() {
+    for db in databases().await {
+        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
+            .await
+            .expect("open");
+        assert!(store.claim("ann", "t-ann").await.expect("claim"));
+        assert!(store.claim("bob", "t-bob").await.expect("claim"));
+        let table = store.create(new_table()).await.expect("create");
+        store
+            .set_owner(table, 0, Some("ann".into()))
+            .await
+            .expect("owner");
+        store
+            .finish(table, vec![("ann".into(), false, 700, true)], None)
+            .await
+            .expect("finish");
+        // A wrong token changes nothing.
+        assert!(
+            !store
+                .replace_token("ann", "t-bob", "x")
+                .await
+                .expect("replace")
+        );
+        assert!(!store.sign_out("ann", "t-bob").await.expect("sign out"));
+        assert_eq!(
+            store.name_of("t-ann").await.expect("name"),
+            Some("ann".into())
+        );
+        // Ann has a game: her name stays hers, and nobody can sign in.
+        assert!(
+            !store.sign_out("ann", "t-ann").await.expect("sign out"),
+            "{}",
+            db.label
+        );
+        assert_eq!(store.name_of("t-ann").await.expect("name"), None);
+        assert!(
+            !store.claim("ann", "t-thief").await.expect("claim"),
+            "{}",
+            db.label
+        );
+        // Bob has none: his name is let go.
+        assert!(
+            store.sign_out("bob", "t-bob").await.expect("sign out"),
+            "{}",
+            db.label
+        );
+        assert!(store.claim("bob", "t-new").await.expect("claim"));
+    }
+}
