@@ -33,6 +33,11 @@ pub struct ServeArgs {
     /// Milliseconds before each computer move while somebody watches.
     #[arg(long, default_value_t = 500)]
     pub bot_delay: u64,
+    /// Milliseconds of pause after every hazard a hidden coup-fourré chance
+    /// may follow, and the time a person has to call it (0: no pause, and
+    /// no limit, but moves then wait for a pending chance, which tells it).
+    #[arg(long, default_value_t = 2000)]
+    pub coup_fourre_window: u64,
     /// Seconds of silence after which a connection is closed.
     #[arg(long, default_value_t = 120)]
     pub idle: u64,
@@ -94,6 +99,15 @@ pub struct ServeArgs {
     /// the server's certificate first); needs --tls-key.
     #[arg(long, value_name = "FILE", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
+    /// A file holding PostgreSQL's password, for a --database URL without
+    /// one (else the PGPASSWORD environment variable is read): a password
+    /// in the URL is on every local user's process list.
+    #[arg(long, value_name = "FILE")]
+    pub database_password_file: Option<PathBuf>,
+    /// A certificate authority (PEM) PostgreSQL's certificate is checked
+    /// against, besides the system's (TLS follows the URL's sslmode).
+    #[arg(long, value_name = "FILE")]
+    pub database_ca: Option<PathBuf>,
     /// The private key of --tls-cert (PEM).
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
@@ -135,6 +149,7 @@ impl ServeArgs {
         config.limits.away_seconds = self.away;
         config.hand_pause = Duration::from_secs(self.hand_pause);
         config.bot_delay = Duration::from_millis(self.bot_delay);
+        config.coup_fourre_window = Duration::from_millis(self.coup_fourre_window);
         config.limits.idle_seconds = self.idle.max(1);
         config.limits.messages_per_second = self.rate.max(1);
         config.limits.burst = self.rate.max(1) * 2;
@@ -151,6 +166,19 @@ impl ServeArgs {
         config.public_url = self.public_url.clone();
         config.metrics_listen = self.metrics_listen;
         config.registrations_per_hour = self.registrations_per_hour;
+        config.pg.password = match &self.database_password_file {
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .map_err(|source| ServerError::ReadFile {
+                        path: path.clone(),
+                        source,
+                    })?
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string(),
+            ),
+            None => std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()),
+        };
+        config.pg.ca = self.database_ca.clone();
         config.tls = match (&self.tls_cert, &self.tls_key) {
             (Some(cert), Some(key)) => Some(crate::TlsFiles {
                 cert: cert.clone(),

@@ -78,6 +78,12 @@ pub struct Config {
     /// The pause before each computer move while somebody watches, so
     /// that people can follow.
     pub bot_delay: Duration,
+    /// The pause after every hazard that a hidden coup-fourré chance may
+    /// follow, chance or not, which is also the time a person has to call
+    /// it: nothing public happens meanwhile, so that no seat can tell
+    /// whether another holds a chance. Zero: no pause, no time limit, and
+    /// moves wait for a pending chance (which tells that there is one).
+    pub coup_fourre_window: Duration,
     /// How long a new connection has to say `hello`.
     pub handshake: Duration,
     /// The limits of every connection.
@@ -122,6 +128,9 @@ pub struct Config {
     /// Serve HTTPS and WSS with this certificate and key instead of plain
     /// HTTP on the TCP address.
     pub tls: Option<TlsFiles>,
+    /// PostgreSQL's password and certificate authority, apart from
+    /// `database`.
+    pub pg: store::PgSecrets,
     /// A name nobody signed in with for this long, with no game, is let go
     /// (`None`: never).
     pub forget_names_after: Option<Duration>,
@@ -140,6 +149,7 @@ impl Config {
             away: Duration::from_secs(60),
             hand_pause: Duration::from_secs(30),
             bot_delay: Duration::from_millis(500),
+            coup_fourre_window: Duration::from_secs(2),
             handshake: Duration::from_secs(10),
             limits: Limits {
                 max_message_bytes: 16 * 1024,
@@ -163,6 +173,7 @@ impl Config {
             metrics_listen: None,
             registrations_per_hour: 20,
             tls: None,
+            pg: store::PgSecrets::default(),
             forget_names_after: Some(Duration::from_secs(180 * 86_400)),
             close_unstarted_after: Duration::from_secs(86_400),
         }
@@ -188,6 +199,14 @@ pub enum ServerError {
     #[error("cannot create the data directory {path}: {source}")]
     DataDir {
         /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file the options name could not be read.
+    #[error("cannot read {path}: {source}")]
+    ReadFile {
+        /// The file.
         path: PathBuf,
         /// Why.
         source: std::io::Error,
@@ -507,6 +526,11 @@ impl Shared {
         }
     }
 
+    /// How many rankings are kept made.
+    pub fn rankings_cached(&self) -> usize {
+        self.rankings.lock().map_or(0, |c| c.len())
+    }
+
     /// How many tables are open.
     pub fn table_count(&self) -> usize {
         self.tables.lock().map_or(0, |t| t.len())
@@ -811,7 +835,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         address = instance.address,
         "this instance"
     );
-    let (store, stored) = Store::open(&url, instance).await?;
+    let (store, stored) = Store::open_with(&url, instance, &config.pg).await?;
     let database = url;
     let mut taken: Vec<Taken> = stored;
     let files = listen::raise_file_limit();

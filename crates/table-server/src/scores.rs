@@ -52,6 +52,9 @@ pub async fn write<G: ServerGame>(
         .map_err(|e| e.to_string())?
 }
 
+/// The most rankings kept made (with a shared database).
+pub const RANKINGS_CACHED: usize = 16;
+
 /// The rankings of `game` as its score tools print them.
 pub async fn rankings(
     shared: &Shared,
@@ -70,7 +73,13 @@ pub async fn rankings(
         tracing::error!(error = %e, "cannot read the scores");
         BUSY.to_string()
     })?;
-    let key = (game, kind.clone(), min_games);
+    // Mille Bornes has one table whatever the kind asked.
+    let key_kind = if game == GameKind::Mille {
+        String::new()
+    } else {
+        kind.clone()
+    };
+    let key = (game, key_kind, min_games);
     if let Ok(cache) = shared.rankings.lock()
         && let Some((count, text)) = cache.get(&key)
         && *count == records.len()
@@ -100,6 +109,12 @@ pub async fn rankings(
     .await
     .map_err(|e| e.to_string())??;
     if let Ok(mut cache) = shared.rankings.lock() {
+        // The key is the client's words: however many it sends, the cache
+        // keeps a few (started over when full; the usual ones come back at
+        // once).
+        if cache.len() >= RANKINGS_CACHED && !cache.contains_key(&key) {
+            cache.clear();
+        }
         cache.insert(key, (count, text.clone()));
     }
     Ok(text)

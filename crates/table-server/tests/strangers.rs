@@ -634,3 +634,47 @@ async fn a_token_is_replaced_or_revoked_and_the_old_one_signs_in_nowhere() {
     assert!(sign_in(server.addr, "ann", None).await.is_ok());
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rankings_kept_made_are_few_whatever_is_asked() {
+    // Only a shared database keeps rankings made.
+    let Some(cluster) = std::env::var("TABLE_SERVER_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        assert!(
+            std::env::var_os("TABLE_SERVER_REQUIRE_POSTGRES").is_none(),
+            "TABLE_SERVER_REQUIRE_POSTGRES is set and TABLE_SERVER_TEST_POSTGRES is not"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let name = format!("r_{}", std::process::id());
+    let url = table_server::store::create_database(&cluster, &name)
+        .await
+        .expect("a database");
+    let mut config = common::config(dir.path());
+    config.database = Some(url);
+    config.socket = None;
+    config.limits.messages_per_second = 1000;
+    config.limits.burst = 2000;
+    let server = table_server::start(config).await.expect("start");
+    let mut c = Client::open(server.addr).await;
+    c.hello("ann", None).await;
+    for k in 0..100 {
+        c.send(&ClientMessage::Rankings {
+            game: table_protocol::GameKind::Cubes,
+            kind: Some(format!("kind {k}")),
+            min_games: Some(k),
+        })
+        .await;
+        c.until(|m| matches!(m, ServerMessage::Rankings { .. }).then_some(()))
+            .await;
+    }
+    let kept = server.shared.rankings_cached();
+    assert!(
+        (1..=table_server::scores::RANKINGS_CACHED).contains(&kept),
+        "{kept} rankings kept"
+    );
+    server.stop().await;
+}

@@ -262,6 +262,17 @@ pub enum DatabaseUrl {
     Postgres(String),
 }
 
+/// What PostgreSQL needs besides its URL, kept out of the URL so that no
+/// command line shows it.
+#[derive(Clone, Debug, Default)]
+pub struct PgSecrets {
+    /// The password, when the URL has none (from `PGPASSWORD` or a file).
+    pub password: Option<String>,
+    /// A certificate authority the database's certificate is checked
+    /// against, besides the system's.
+    pub ca: Option<PathBuf>,
+}
+
 impl DatabaseUrl {
     /// Reads `sqlite:PATH` or `postgres://…` (`postgresql://…`).
     pub fn parse(text: &str) -> Result<DatabaseUrl, StoreError> {
@@ -283,8 +294,15 @@ impl DatabaseUrl {
             })?;
             return Ok(DatabaseUrl::Postgres(text.to_string()));
         }
+        // Only the scheme is repeated: the rest may hold a password.
+        let scheme = text.split_once("://").map_or("", |(s, _)| s);
         Err(StoreError::BadUrl(format!(
-            "--database is sqlite:PATH or postgres://USER@HOST:PORT/DATABASE, not {text:?}"
+            "--database is sqlite:PATH or postgres://USER@HOST:PORT/DATABASE, not {}",
+            if scheme.is_empty() {
+                "that".to_string()
+            } else {
+                format!("{scheme}://…")
+            }
         )))
     }
 }
@@ -480,6 +498,16 @@ impl Store {
         url: &DatabaseUrl,
         instance: Instance,
     ) -> Result<(Store, Vec<Taken>), StoreError> {
+        Store::open_with(url, instance, &PgSecrets::default()).await
+    }
+
+    /// [`Store::open`], with PostgreSQL's password and certificate
+    /// authority given apart from the URL.
+    pub async fn open_with(
+        url: &DatabaseUrl,
+        instance: Instance,
+        secrets: &PgSecrets,
+    ) -> Result<(Store, Vec<Taken>), StoreError> {
         let instance = Arc::new(instance);
         let (backend, tables) = match url {
             DatabaseUrl::Sqlite(path) => {
@@ -487,7 +515,7 @@ impl Store {
                 (Backend::Sqlite(b), tables)
             }
             DatabaseUrl::Postgres(url) => (
-                Backend::Postgres(postgres::Postgres::open(url, &instance).await?),
+                Backend::Postgres(postgres::Postgres::open(url, &instance, secrets).await?),
                 Vec::new(),
             ),
         };

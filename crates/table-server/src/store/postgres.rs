@@ -18,7 +18,6 @@ use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMe
 use std::sync::Arc;
 use std::time::Duration;
 use table_protocol::{GameKind, SeatRef, TableId, TableStatus, TableSummary};
-use tokio_postgres::NoTls;
 
 /// The database's clock, in milliseconds since 1970.
 const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
@@ -42,6 +41,37 @@ fn pool_error(e: impl std::fmt::Display) -> StoreError {
     StoreError::Pool(e.to_string())
 }
 
+/// TLS to PostgreSQL, used as its `sslmode` says (`prefer` by default):
+/// the server's certificate is checked against the system's authorities
+/// and `ca`, and its name against the host's.
+fn tls(
+    ca: Option<&std::path::Path>,
+) -> Result<tokio_postgres_rustls::MakeRustlsConnect, StoreError> {
+    use rustls_pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        let _ = roots.add(cert);
+    }
+    if let Some(path) = ca {
+        let bad = |e: &dyn std::fmt::Display| {
+            StoreError::BadUrl(format!(
+                "cannot read the database's authority {}: {e}",
+                path.display()
+            ))
+        };
+        for cert in rustls_pki_types::CertificateDer::pem_file_iter(path).map_err(|e| bad(&e))? {
+            roots.add(cert.map_err(|e| bad(&e))?).map_err(|e| bad(&e))?;
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| StoreError::BadUrl(e.to_string()))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
 fn lease_ms(instance: &Instance) -> i64 {
     i64::try_from(instance.lease.as_millis()).unwrap_or(i64::MAX / 4)
 }
@@ -49,16 +79,26 @@ fn lease_ms(instance: &Instance) -> i64 {
 impl Postgres {
     /// Connects to `url`, migrates the schema (refusing a newer one) and
     /// registers `instance`.
-    pub async fn open(url: &str, instance: &Instance) -> Result<Postgres, StoreError> {
-        let config: tokio_postgres::Config = url.parse().map_err(|e| {
+    pub async fn open(
+        url: &str,
+        instance: &Instance,
+        secrets: &super::PgSecrets,
+    ) -> Result<Postgres, StoreError> {
+        let mut config: tokio_postgres::Config = url.parse().map_err(|e| {
             StoreError::BadUrl(format!(
                 "the --database address is not a PostgreSQL one: {e}"
             ))
         })?;
+        if config.get_password().is_none()
+            && let Some(password) = &secrets.password
+        {
+            config.password(password.as_bytes());
+        }
+        let tls = tls(secrets.ca.as_deref())?;
         let build = |size: usize, wait: Duration| {
             let manager = Manager::from_config(
                 config.clone(),
-                NoTls,
+                tls.clone(),
                 ManagerConfig {
                     recycling_method: RecyclingMethod::Fast,
                 },

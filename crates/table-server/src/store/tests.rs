@@ -735,3 +735,55 @@ async fn a_signed_out_name_with_a_game_is_kept_for_nobody() {
         assert!(store.claim("bob", "t-new").await.expect("claim"));
     }
 }
+
+#[test]
+fn a_password_is_never_repeated() {
+    let e = DatabaseUrl::parse("postgress://games:SECRETPW@db.internal/games")
+        .expect_err("a mistyped scheme");
+    assert!(!e.to_string().contains("SECRETPW"), "{e}");
+    assert!(e.to_string().contains("postgress://"), "{e}");
+    let e = DatabaseUrl::parse("games:SECRETPW@db.internal").expect_err("no scheme");
+    assert!(!e.to_string().contains("SECRETPW"), "{e}");
+    let url = DatabaseUrl::parse("postgres://games:SECRETPW@db.internal:5433/games").expect("url");
+    let shown = url.to_string();
+    assert!(
+        !shown.contains("SECRETPW") && shown.contains("db.internal:5433"),
+        "{shown}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_takes_its_password_apart_and_honours_sslmode() {
+    let Some(cluster) = cluster() else {
+        return;
+    };
+    let url = fresh_postgres(&cluster).await;
+    // The test cluster trusts every local connection: the password given
+    // apart is sent, and does not stop the store from opening.
+    let secrets = PgSecrets {
+        password: Some("SECRETPW".into()),
+        ca: None,
+    };
+    let (store, _) = Store::open_with(
+        &DatabaseUrl::Postgres(url.clone()),
+        instance("a", Duration::from_secs(30)),
+        &secrets,
+    )
+    .await
+    .expect("open");
+    drop(store);
+    // The cluster speaks no TLS: a URL that requires it is refused, and
+    // the refusal does not show the password.
+    let required = format!("{url}?sslmode=require");
+    let e = Store::open_with(
+        &DatabaseUrl::Postgres(required),
+        instance("b", Duration::from_secs(30)),
+        &secrets,
+    )
+    .await
+    .err()
+    .expect("TLS is required and the cluster has none");
+    let text = e.to_string();
+    assert!(!text.contains("SECRETPW"), "{text}");
+    assert!(text.to_lowercase().contains("tls"), "{text}");
+}
