@@ -37,6 +37,10 @@ fn start(database: &str, data: &Path) -> Server {
 fn start_at(addr: Option<SocketAddr>, database: &str, data: &Path) -> Server {
     let os = std::ffi::OsStr::new;
     let lease = LEASE.to_string();
+    // Every instance proves its links with the same secret.
+    std::fs::create_dir_all(data).expect("data directory");
+    let secret = data.join("link.secret");
+    std::fs::write(&secret, "the instances' shared link secret\n").expect("secret");
     let args = [
         os("--database"),
         os(database),
@@ -46,6 +50,8 @@ fn start_at(addr: Option<SocketAddr>, database: &str, data: &Path) -> Server {
         os("600"),
         os("--lease"),
         os(&lease),
+        os("--link-secret-file"),
+        secret.as_os_str(),
     ];
     match addr {
         Some(addr) => Server::start_at(addr, &args),

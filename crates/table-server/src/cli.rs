@@ -108,6 +108,10 @@ pub struct ServeArgs {
     /// against, besides the system's (TLS follows the URL's sslmode).
     #[arg(long, value_name = "FILE")]
     pub database_ca: Option<PathBuf>,
+    /// A file holding the secret the instances sharing a database prove
+    /// their links with (the same file on every instance).
+    #[arg(long, value_name = "FILE")]
+    pub link_secret_file: Option<PathBuf>,
     /// The private key of --tls-cert (PEM).
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
@@ -179,6 +183,24 @@ impl ServeArgs {
             None => std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()),
         };
         config.pg.ca = self.database_ca.clone();
+        config.link_secret = match &self.link_secret_file {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|source| ServerError::ReadFile {
+                        path: path.clone(),
+                        source,
+                    })?;
+                let secret = text.trim().to_string();
+                if secret.len() < 16 {
+                    return Err(ServerError::ReadFile {
+                        path: path.clone(),
+                        source: std::io::Error::other("a link secret has 16 characters or more"),
+                    });
+                }
+                Some(secret)
+            }
+            None => None,
+        };
         config.tls = match (&self.tls_cert, &self.tls_key) {
             (Some(cert), Some(key)) => Some(crate::TlsFiles {
                 cert: cert.clone(),

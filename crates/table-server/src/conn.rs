@@ -78,6 +78,8 @@ struct Session {
     id: u64,
     /// Where it comes from, for the caps and the log.
     client: Client,
+    /// Whether it proved to be another instance's link.
+    linked: bool,
     name: Option<String>,
     /// The name's token, for the links to other instances.
     token: Option<String>,
@@ -104,8 +106,9 @@ static NAME_LOG: Throttle = Throttle::new(30);
 /// opened at once.
 pub const TABLES_PER_NAME: usize = 5;
 
-/// Serves one WebSocket from `client` until it closes.
-pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
+/// Serves one WebSocket from `client` until it closes; `linked`: its
+/// request carried the instances' link secret.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client, linked: bool) {
     shared.metrics.connections.inc();
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Out>(OUTBOX);
@@ -157,6 +160,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client) {
     let mut session = Session {
         id: shared.next_conn(),
         client,
+        linked,
         name: None,
         token: None,
         tables: HashSet::new(),
@@ -342,6 +346,16 @@ async fn handle(
             },
         ) => {
             session.forwarded = client.as_deref() == Some(crate::forward::FORWARDED);
+            if session.forwarded && shared.config.link_secret.is_some() && !session.linked {
+                refused!(
+                    CLOSE_LOG,
+                    session.client,
+                    "a link without the instances' secret"
+                );
+                let why = "only another instance of this server, with its secret, may link here";
+                refuse(&out, ErrorCode::Handshake, why);
+                return Err(why.into());
+            }
             return hello(shared, session, version, name, token).await;
         }
         (Some(_), ClientMessage::Hello { .. }) => {
@@ -642,7 +656,7 @@ async fn route(
             Place::Held { instance, address }
                 if instance != me.id && address != me.address && !session.forwarded =>
             {
-                match link(session, &instance, &address).await {
+                match link(shared, session, &instance, &address).await {
                     Ok(link) if link.send(msg) => {
                         session.remote.insert(table, instance);
                         return Reached::Elsewhere;
@@ -699,6 +713,7 @@ fn send_here(
 
 /// This connection's link to `instance`, opened if need be.
 async fn link<'s>(
+    shared: &Shared,
     session: &'s mut Session,
     instance: &str,
     address: &str,
@@ -707,7 +722,15 @@ async fn link<'s>(
         let (Some(name), Some(token)) = (&session.name, &session.token) else {
             return Err("not signed in".into());
         };
-        let link = Link::open(address, name, token, session.out.clone()).await?;
+        let link = Link::open(
+            address,
+            name,
+            token,
+            session.out.clone(),
+            shared.config.link_secret.as_deref(),
+            shared.link_tls.as_ref(),
+        )
+        .await?;
         session.links.insert(instance.to_string(), link);
     }
     session

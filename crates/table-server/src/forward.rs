@@ -10,6 +10,7 @@
 
 use crate::Outbox;
 use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
 use std::time::Duration;
 use table_protocol::{ClientMessage, ServerMessage, VERSION, WS_PATH};
 use tokio::sync::mpsc;
@@ -22,6 +23,51 @@ const CONNECT: Duration = Duration::from_secs(3);
 /// forwards it further (a table it does not run is waited for, then taken
 /// over), so that no link can lead back to where it started.
 pub const FORWARDED: &str = "table-server forwarding";
+
+/// The header a link proves itself with: the instances' shared secret
+/// (`--link-secret-file`).
+pub const LINK_HEADER: &str = "x-table-link";
+
+/// Whether `given` is the link secret `secret`, compared in time that does
+/// not depend on where they differ.
+pub fn secret_matches(secret: &str, given: &str) -> bool {
+    use sha2::{Digest, Sha256};
+    let (a, b) = (
+        Sha256::digest(secret.as_bytes()),
+        Sha256::digest(given.as_bytes()),
+    );
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
+/// The TLS setup links to instances speaking TLS use: the system's
+/// authorities and this instance's own certificate chain (instances that
+/// share a certificate, or one from a private authority, trust each
+/// other).
+pub fn link_tls(own_chain: Option<&std::path::Path>) -> Result<Arc<rustls::ClientConfig>, String> {
+    use rustls_pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        let _ = roots.add(cert);
+    }
+    if let Some(path) = own_chain {
+        let certs = rustls_pki_types::CertificateDer::pem_file_iter(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for cert in certs {
+            let cert = cert.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let _ = roots.add(cert);
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Arc::new(config))
+}
 
 /// How often a link checks that the other instance answers: one that
 /// died without closing its sockets (a power cut, a network cut) is given
@@ -36,9 +82,32 @@ pub struct Link {
 impl Link {
     /// Connects to the instance at `address` (`ws://host:port`) as
     /// `name` with `token`; what it says goes to `out`.
-    pub async fn open(address: &str, name: &str, token: &str, out: Outbox) -> Result<Link, String> {
+    pub async fn open(
+        address: &str,
+        name: &str,
+        token: &str,
+        out: Outbox,
+        secret: Option<&str>,
+        tls: Option<&Arc<rustls::ClientConfig>>,
+    ) -> Result<Link, String> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let url = format!("{address}{WS_PATH}");
-        let (mut ws, _) = tokio::time::timeout(CONNECT, tokio_tungstenite::connect_async(&url))
+        let mut request = url
+            .as_str()
+            .into_client_request()
+            .map_err(|e| format!("{url}: {e}"))?;
+        if let Some(secret) = secret {
+            let value = secret
+                .parse()
+                .map_err(|_| "the link secret is not a header's text".to_string())?;
+            request.headers_mut().insert(LINK_HEADER, value);
+        }
+        let connector = tls.map(|c| tokio_tungstenite::Connector::Rustls(Arc::clone(c)));
+        // The players' tokens travel in the hello: never in clear to an
+        // instance that speaks TLS.
+        let connecting =
+            tokio_tungstenite::connect_async_tls_with_config(request, None, true, connector);
+        let (mut ws, _) = tokio::time::timeout(CONNECT, connecting)
             .await
             .map_err(|_| format!("{url} did not answer"))?
             .map_err(|e| format!("cannot reach {url}: {e}"))?;

@@ -131,6 +131,9 @@ pub struct Config {
     /// PostgreSQL's password and certificate authority, apart from
     /// `database`.
     pub pg: store::PgSecrets,
+    /// The secret the instances sharing a database prove their links
+    /// with; `None`: links are taken on their word (a warning at start).
+    pub link_secret: Option<String>,
     /// A name nobody signed in with for this long, with no game, is let go
     /// (`None`: never).
     pub forget_names_after: Option<Duration>,
@@ -174,6 +177,7 @@ impl Config {
             registrations_per_hour: 20,
             tls: None,
             pg: store::PgSecrets::default(),
+            link_secret: None,
             forget_names_after: Some(Duration::from_secs(180 * 86_400)),
             close_unstarted_after: Duration::from_secs(86_400),
         }
@@ -361,6 +365,8 @@ pub struct Shared {
     registrations: Mutex<HashMap<[u8; 8], std::collections::VecDeque<std::time::Instant>>>,
     /// The connections' caps.
     pub gate: Arc<listen::Gate>,
+    /// TLS for links to other instances.
+    pub link_tls: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl Shared {
@@ -839,6 +845,23 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
     let database = url;
     let mut taken: Vec<Taken> = stored;
     let files = listen::raise_file_limit();
+    let link_tls = if store.shared() {
+        let own = config.tls.as_ref().map(|t| t.cert.as_path());
+        match forward::link_tls(own) {
+            Ok(c) => Some(c),
+            Err(why) => {
+                tracing::warn!(why, "links to other instances cannot use TLS");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    if store.shared() && config.link_secret.is_none() {
+        tracing::warn!(
+            "links between instances are taken on their word: give every instance --link-secret-file"
+        );
+    }
     let max_connections = config
         .max_connections
         .unwrap_or_else(|| listen::connections_for(files));
@@ -864,6 +887,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         registrations: Mutex::new(HashMap::new()),
         signed_in: Mutex::new(HashMap::new()),
         gate: listen::Gate::new(config.connections_per_address, max_connections),
+        link_tls,
     });
     tracing::info!(
         max_connections,
@@ -1171,6 +1195,15 @@ async fn upgrade(
     } else {
         None
     };
+    let linked = match (
+        &shared.config.link_secret,
+        headers.get(forward::LINK_HEADER),
+    ) {
+        (Some(secret), Some(given)) => given
+            .to_str()
+            .is_ok_and(|g| forward::secret_matches(secret, g)),
+        _ => false,
+    };
     if cross_site(&headers, shared.config.public_url.as_deref()) {
         listen::refused!(UPGRADE_LOG, client, "a page of another site was refused");
         return (
@@ -1189,7 +1222,7 @@ async fn upgrade(
         .on_upgrade(move |socket| async move {
             // The connection keeps its places at the gate while it lives.
             let _held = (peer.permit, forwarded);
-            conn::serve(socket, shared, client).await;
+            conn::serve(socket, shared, client, linked).await;
         })
         .into_response()
 }

@@ -678,3 +678,54 @@ async fn the_rankings_kept_made_are_few_whatever_is_asked() {
     );
     server.stop().await;
 }
+
+/// Says hello as another instance's link does.
+async fn link_hello(c: &mut Client) {
+    let hello = ClientMessage::Hello {
+        version: VERSION,
+        name: Some("ann".into()),
+        token: None,
+        client: Some(table_server::forward::FORWARDED.into()),
+    };
+    let text = serde_json::to_string(&hello).expect("json");
+    c.send_text(&text).await.expect("sent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_without_the_instances_secret_is_refused() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.link_secret = Some("the instances' shared link secret".into());
+    let server = table_server::start(config).await.expect("start");
+    // A client that says it is a link, without the secret or with another.
+    for given in [None, Some("a guess at the secret")] {
+        let headers: Vec<(&'static str, &str)> = given
+            .map(|g| vec![(table_server::forward::LINK_HEADER, g)])
+            .unwrap_or_default();
+        let mut c = ws_from("127.0.0.1", server.addr, &headers)
+            .await
+            .expect("ws");
+        link_hello(&mut c).await;
+        match c.recv().await {
+            ServerMessage::Error(e) => {
+                assert_eq!(e.code, table_protocol::ErrorCode::Handshake, "{e:?}")
+            }
+            other => panic!("a link without the secret was welcomed: {other:?}"),
+        }
+        assert!(close_reason(&mut c).await.contains("secret"));
+    }
+    // With it, the link is welcomed.
+    let mut link = ws_from(
+        "127.0.0.1",
+        server.addr,
+        &[(
+            table_server::forward::LINK_HEADER,
+            "the instances' shared link secret",
+        )],
+    )
+    .await
+    .expect("ws");
+    link_hello(&mut link).await;
+    assert!(matches!(link.recv().await, ServerMessage::Welcome { .. }));
+    server.stop().await;
+}
