@@ -133,7 +133,7 @@ for run in $(seq 1 "$runs"); do
     # The generator is one address standing for thousands of players.
     RUST_LOG=warn "$server_bin" serve --listen "127.0.0.1:$p" --no-socket \
       --data "$data" "${database_args[@]}" --bot-delay 0 --hand-pause 0 \
-      --connections-per-address 1000000 --registrations-per-hour 1000000 >"$log" 2>&1 &
+      --uncapped-address 127.0.0.1 >"$log" 2>&1 &
     server=$!
     servers+=("$server")
     logs+=("$log")

@@ -83,6 +83,10 @@ pub struct ServeArgs {
     /// logged by the client they carry.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// An address held to no per-address cap, only to the total (a load
+    /// generator, a monitoring host; repeat for more).
+    #[arg(long = "uncapped-address", value_name = "IP")]
+    pub uncapped: Vec<std::net::IpAddr>,
     /// The address people open the page at, `https://HOST[:PORT]`, when it
     /// is a name (a page at an IP address or localhost is always the
     /// server's own; one at any other name is refused).
@@ -167,6 +171,7 @@ impl ServeArgs {
             usize::try_from(self.connections_per_address).unwrap_or(usize::MAX);
         config.max_connections = self.max_connections;
         config.trusted_proxies = self.trusted_proxies.clone();
+        config.uncapped = self.uncapped.clone();
         config.public_url = self.public_url.clone();
         config.metrics_listen = self.metrics_listen;
         config.registrations_per_hour = self.registrations_per_hour;

@@ -118,6 +118,9 @@ pub struct Config {
     pub max_connections: Option<usize>,
     /// Proxies whose `X-Forwarded-For` / `Forwarded` name the client.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Addresses held to no per-address cap (connections, registrations),
+    /// only to the total: a load generator, a monitoring host.
+    pub uncapped: Vec<std::net::IpAddr>,
     /// The origin of the page as people reach it (`https://HOST[:PORT]`,
     /// see [`public_origin`]), when that is a name and not an address.
     pub public_url: Option<String>,
@@ -172,6 +175,7 @@ impl Config {
             connections_per_address: 32,
             max_connections: None,
             trusted_proxies: Vec::new(),
+            uncapped: Vec::new(),
             public_url: None,
             metrics_listen: None,
             registrations_per_hour: 20,
@@ -444,6 +448,9 @@ impl Shared {
     /// `registrations_per_hour` in the last hour (the Unix socket's users
     /// are this machine's, and not counted).
     pub fn may_register(&self, client: listen::Client) -> bool {
+        if self.uncapped(client) {
+            return true;
+        }
         let Some(key) = client.key() else {
             return true;
         };
@@ -464,6 +471,14 @@ impl Shared {
         });
         all.get(&key)
             .is_none_or(|t| t.len() < self.config.registrations_per_hour)
+    }
+
+    /// Whether `client` is held to no per-address cap.
+    pub fn uncapped(&self, client: listen::Client) -> bool {
+        match client {
+            listen::Client::Ip(ip) => self.config.uncapped.contains(&ip),
+            listen::Client::Local => false,
+        }
     }
 
     /// Connection `conn` signed in as `name`.
@@ -1179,7 +1194,7 @@ async fn upgrade(
     let client = peer.client(&headers, trusted);
     // Behind a proxy, the forwarded client is counted against its own cap
     // (the proxy's connection already counts in the total).
-    let forwarded = if peer.via_proxy(trusted) {
+    let forwarded = if peer.via_proxy(trusted) && !shared.uncapped(client) {
         match shared.gate.admit(Some(client), false) {
             Ok(p) => Some(p),
             Err(full) => {

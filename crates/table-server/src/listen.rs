@@ -400,10 +400,9 @@ pub async fn serve<L: Listener>(
         };
         // A proxy's connections carry many clients: only the total counts
         // them here, and each WebSocket is counted by its forwarded client.
-        let per_address = (!trusted.contains(&canonical(
-            socket.map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |s| s.ip()),
-        )))
-        .then_some(client);
+        let from =
+            canonical(socket.map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |s| s.ip()));
+        let per_address = (!trusted.contains(&from) && !shared.uncapped(client)).then_some(client);
         let permit = match shared.gate.admit(per_address, true) {
             Ok(p) => Arc::new(p),
             Err(full) => {

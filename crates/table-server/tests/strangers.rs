@@ -729,3 +729,31 @@ async fn a_link_without_the_instances_secret_is_refused() {
     assert!(matches!(link.recv().await, ServerMessage::Welcome { .. }));
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uncapped_address_is_held_to_the_total_only() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = common::config(dir.path());
+    config.connections_per_address = 2;
+    config.registrations_per_hour = 1;
+    config.uncapped = vec!["127.0.0.1".parse().expect("ip")];
+    let server = table_server::start(config).await.expect("start");
+    let mut generator = Vec::new();
+    for k in 0..4 {
+        let mut c = ws_from("127.0.0.1", server.addr, &[])
+            .await
+            .expect("uncapped");
+        assert!(welcomed(&mut c, &format!("load {k}")).await);
+        generator.push(c);
+    }
+    let mut a = ws_from("127.0.0.2", server.addr, &[]).await.expect("first");
+    let _b = ws_from("127.0.0.2", server.addr, &[])
+        .await
+        .expect("second");
+    assert_eq!(
+        ws_from("127.0.0.2", server.addr, &[]).await.err(),
+        Some(503)
+    );
+    assert!(welcomed(&mut a, "stranger").await);
+    server.stop().await;
+}
