@@ -388,3 +388,70 @@ test("the cubes table fits 360 px wide and a 4K screen", async () => {
     await tom.context.close();
   }
 });
+
+test("dice that score only together say so at once, and Keep waits for all of them (scripted server)", async () => {
+  // The page's WebSocket answered by the test: a roll of One, three Fours
+  // and a Six, with the keeps an engine allows for it.
+  const p = await newPlayer(browser);
+  const { page } = p;
+  const dice5 = ["One", "Four", "Four", "Four", "Six"];
+  const obs = {
+    seat: 0,
+    settings: { name: "Standard", target: 10000, on_board: 500, off_board: 500, overtime_lead: 250, jokers: "Never" },
+    jokers: false,
+    players: [{ score: 0, on_board: false, turns: 0 }, { score: 0, on_board: false, turns: 0 }],
+    current: 0,
+    turn: { dice: dice5, states: Array(5).fill("Rolled"), points: 0, held_points: 0, rolls: 1 },
+    phase: "Rolled",
+    winner: null,
+    viewer: { seat: 0 },
+    legal: [{ Keep: 1 }, { Keep: 14 }, { Keep: 15 }],
+    hold_value: null,
+    events: [{ Rolled: { seat: 0, dice: dice5, rolled: 31 } }],
+    seat_info: [{ name: "ann", kind: "human" }, { name: "Steady Sam", kind: "computer", level: "steady" }],
+  };
+  const sent = [];
+  await p.context.routeWebSocket(/\/ws$/, (route) => {
+    route.onMessage((text) => {
+      const m = JSON.parse(text);
+      sent.push(m);
+      const reply = (r) => route.send(JSON.stringify(r));
+      if (m.type === "hello") {
+        reply({ type: "welcome", version: 1, server: "script", name: m.name, token: "0123456789abcdef",
+          limits: { max_message_bytes: 65536, messages_per_second: 20, burst: 40, idle_seconds: 120, away_seconds: 60 },
+          seats: [{ table: 1, game: "cubes", seat: 0 }], games: [{ game: "cubes", levels: ["steady"] }] });
+      } else if (m.type === "join") reply({ type: "joined", table: 1, seat: 0, seq: 9, observation: obs });
+      else if (m.type === "list") reply({ type: "tables", tables: [] });
+      else if (m.type === "ping") reply({ type: "pong" });
+    });
+  });
+  try {
+    await page.goto(`${server.url}#/table/1`);
+    await page.locator("#name").fill("ann");
+    await page.getByRole("button", { name: "Play" }).click();
+    await page.locator('#die-5[data-face="Six"]').waitFor();
+    const caption = (n) => page.locator(`#die-${n} .cu-caption`).textContent();
+    for (const n of [1, 2, 3, 4]) assert.equal(await caption(n), "scores", `die ${n}`);
+    assert.equal(await caption(5), "no score");
+    // One Four alone is no keep: the page says which dice it needs, and Keep waits.
+    await page.locator("#die-2").click();
+    assert.equal(await page.locator("#die-2").getAttribute("aria-pressed"), "true");
+    await page.locator("#cu-pick-note").filter({ hasText: "The picked dice score only with dice 3 and 4: pick them too, or unpick." }).waitFor();
+    assert.ok(await page.locator("#cu-keep").isDisabled(), "Keep waits for the other Fours");
+    await page.locator("#announce p").filter({ hasText: /score only with dice 3 and 4/ }).waitFor({ state: "attached" });
+    await screenshot(page, "cubes-partial-keep");
+    await page.keyboard.press("3");
+    await page.keyboard.press("4");
+    assert.equal(await page.locator("#cu-pick-note").textContent(), "");
+    assert.ok(await page.locator("#cu-keep").isEnabled());
+    assert.equal(await page.locator("#cu-keep").textContent(), "Keep 3 and roll 2");
+    // The Six: refused at once, by the key too.
+    await page.keyboard.press("5");
+    assert.equal(await page.locator("#die-5").getAttribute("aria-pressed"), "false");
+    await page.locator("#cu-problem").filter({ hasText: "Die 5, a Six, scores nothing in this roll: it cannot be kept." }).waitFor();
+    assert.equal(sent.filter((m) => m.type === "move").length, 0, "no move was sent");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
