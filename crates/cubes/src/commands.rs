@@ -166,7 +166,7 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
             bail!("the game at a table server needs a terminal");
         }
         let me = check_name(&player_name(cli))?;
-        return crate::online::play(address, me, cli.blitz, cli.jokers);
+        return crate::online::play(address, cli.ca.as_deref(), me, cli.blitz, cli.jokers);
     }
     if !cli.plain && !terminal {
         bail!("the full-screen game needs a terminal; use --plain to play on lines of text");

@@ -70,6 +70,11 @@ pub struct Cli {
         conflicts_with_all = ["computers", "humans", "watch", "seed", "no_record"]
     )]
     pub connect: Option<String>,
+    /// With --connect wss://..., trust the server's certificate when the
+    /// authority in this PEM file signed it (a private authority, or the
+    /// server's own certificate), instead of the system's roots.
+    #[arg(long, value_name = "FILE", requires = "connect")]
+    pub ca: Option<std::path::PathBuf>,
     /// Do not write the result to the score file.
     #[arg(long)]
     pub no_record: bool,
@@ -95,6 +100,11 @@ pub enum Command {
         /// or nothing or `local` for the one on this machine.
         #[arg(long, value_name = "HOST[:PORT]", num_args = 0..=1, default_missing_value = "local")]
         connect: Option<String>,
+        /// With --connect wss://..., trust the server's certificate when
+        /// the authority in this PEM file signed it, instead of the
+        /// system's roots.
+        #[arg(long, value_name = "FILE", requires = "connect")]
+        ca: Option<std::path::PathBuf>,
     },
     /// A player's statistics, and who is playing now (cubestat).
     Stat {
@@ -108,6 +118,11 @@ pub enum Command {
         /// nothing or `local` for the one on this machine.
         #[arg(long, value_name = "HOST[:PORT]", num_args = 0..=1, default_missing_value = "local")]
         connect: Option<String>,
+        /// With --connect wss://..., trust the server's certificate when
+        /// the authority in this PEM file signed it, instead of the
+        /// system's roots.
+        #[arg(long, value_name = "FILE", requires = "connect")]
+        ca: Option<std::path::PathBuf>,
     },
     /// Host tables of cubes and mille for people at other terminals (the
     /// same server as `mille serve`).
@@ -163,15 +178,28 @@ fn main() -> Result<ExitCode> {
             min_games,
             blitz,
             connect: Some(address),
-        }) => online::rank(address, &commands::login_name()?, *min_games, *blitz),
+            ca,
+        }) => online::rank(
+            address,
+            ca.as_deref(),
+            &commands::login_name()?,
+            *min_games,
+            *blitz,
+        ),
         Some(Command::Rank {
             min_games, blitz, ..
         }) => commands::rank(*min_games, *blitz),
         Some(Command::Stat {
             name,
             connect: Some(address),
+            ca,
             ..
-        }) => online::stat(address, &commands::login_name()?, name.as_deref()),
+        }) => online::stat(
+            address,
+            ca.as_deref(),
+            &commands::login_name()?,
+            name.as_deref(),
+        ),
         Some(Command::Stat {
             name, min_games, ..
         }) => commands::stat(name.as_deref(), *min_games),

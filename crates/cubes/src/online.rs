@@ -7,6 +7,7 @@ use crate::Jokers;
 use anyhow::{Context, Result, anyhow, bail};
 use cubes_engine::Settings;
 use cubes_tui::{App, Stop, Ttys};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 use table_client::protocol::{
@@ -76,8 +77,16 @@ pub fn presets(blitz: bool, jokers: Jokers) -> Vec<Preset> {
 /// `cubes --connect`: the lobby, then the game at the chosen table, full
 /// screen. The exit code is 128 + the signal's number when a signal ended
 /// it, else success.
-pub fn play(address: &str, name: String, blitz: bool, jokers: Jokers) -> Result<ExitCode> {
-    let target = Target::parse(address)?;
+/// A TLS server's certificate is checked against the authority in `ca`
+/// if one is given, else against the system's roots.
+pub fn play(
+    address: &str,
+    ca: Option<&Path>,
+    name: String,
+    blitz: bool,
+    jokers: Jokers,
+) -> Result<ExitCode> {
+    let target = Target::parse_trusting(address, ca)?;
     let tokens = TokenStore::open_default()?;
     let stop = Stop::install().context("cannot catch signals")?;
     let ttys = Ttys::now();
@@ -151,7 +160,9 @@ pub fn unreachable(target: &Target, reason: &str) -> String {
             "no table server runs on this machine (nothing answers at its socket {}: {reason})",
             path.display()
         ),
-        Target::Tcp { .. } => format!("no table server answers at {target} ({reason})"),
+        Target::Tcp { .. } | Target::Tls { .. } => {
+            format!("no table server answers at {target} ({reason})")
+        }
     };
     format!(
         "{place}.\nStart one with `cubes serve`, or give the address of a running one: \
@@ -166,8 +177,8 @@ fn signal_code(sig: i32) -> ExitCode {
 
 /// `cubes stat --connect`: the cubes games waiting or playing at the
 /// server, and who is in each (only `name`'s, if given).
-pub fn stat(address: &str, me: &str, name: Option<&str>) -> Result<()> {
-    let target = Target::parse(address)?;
+pub fn stat(address: &str, ca: Option<&Path>, me: &str, name: Option<&str>) -> Result<()> {
+    let target = Target::parse_trusting(address, ca)?;
     let answer = ask(&target, me, ClientMessage::List, |m| {
         matches!(m, ServerMessage::Tables { .. })
     })?;
@@ -241,8 +252,8 @@ fn seat_text(s: &SeatSummary) -> String {
 }
 
 /// `cubes rank --connect`: the server's rankings of its cubes games.
-pub fn rank(address: &str, me: &str, min_games: u32, blitz: bool) -> Result<()> {
-    let target = Target::parse(address)?;
+pub fn rank(address: &str, ca: Option<&Path>, me: &str, min_games: u32, blitz: bool) -> Result<()> {
+    let target = Target::parse_trusting(address, ca)?;
     let kind = if blitz {
         Settings::blitz().name
     } else {

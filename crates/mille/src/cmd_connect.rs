@@ -77,7 +77,9 @@ pub fn unreachable(target: &Target, reason: &str) -> String {
             "no table server runs on this machine (nothing answers at its socket {}: {reason})",
             path.display()
         ),
-        Target::Tcp { .. } => format!("no table server answers at {target} ({reason})"),
+        Target::Tcp { .. } | Target::Tls { .. } => {
+            format!("no table server answers at {target} ({reason})")
+        }
     };
     format!(
         "{place}.\nStart one with `mille serve`, or give the address of a running one: \
@@ -108,9 +110,10 @@ fn server_name(
 }
 
 /// Plays at the table server `address` (empty or `local`: the local
-/// server's Unix socket) under `name`.
-pub fn play(address: &str, name: Option<&str>) -> anyhow::Result<()> {
-    let target = Target::parse(address)?;
+/// server's Unix socket) under `name`, a TLS server's certificate checked
+/// against the authority in `ca` if one is given.
+pub fn play(address: &str, ca: Option<&std::path::Path>, name: Option<&str>) -> anyhow::Result<()> {
+    let target = Target::parse_trusting(address, ca)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("mille --connect needs a terminal to play full screen");
     }

@@ -85,8 +85,9 @@ pub struct PlayArgs {
     name: Option<String>,
 
     /// Play with others at a table server: `mille serve` starts one.
-    /// HOST or HOST:PORT (port 8780 if not given); alone or `local`, the
-    /// server on this machine (its Unix socket). A lobby lists the tables
+    /// HOST or HOST:PORT (port 8780 if not given); wss://HOST[:PORT] or
+    /// https://HOST[:PORT] over TLS (port 443 if not given); alone or
+    /// `local`, the server on this machine (its Unix socket). A lobby lists the tables
     /// to join or watch and opens new ones; then the game is played on this
     /// same screen, the other players' names at their places.
     #[arg(
@@ -97,6 +98,12 @@ pub struct PlayArgs {
         conflicts_with_all = ["file", "rules", "players", "stacking", "level", "seed", "plain", "scores", "clear_scores"]
     )]
     connect: Option<String>,
+
+    /// With --connect wss://..., trust the server's certificate when the
+    /// authority in this PEM file signed it (a private authority, or the
+    /// server's own certificate), instead of the system's roots.
+    #[arg(long, value_name = "FILE", requires = "connect")]
+    ca: Option<std::path::PathBuf>,
 
     /// Show the high-score table (the three best totals over 5000 and the
     /// three best spreads) and exit.
@@ -173,7 +180,7 @@ pub fn one_sentence(e: &anyhow::Error) -> String {
 
 fn play(args: PlayArgs) -> anyhow::Result<()> {
     if let Some(address) = &args.connect {
-        return crate::cmd_connect::play(address, args.name.as_deref());
+        return crate::cmd_connect::play(address, args.ca.as_deref(), args.name.as_deref());
     }
     if args.scores || args.clear_scores {
         return high_scores(&args);

@@ -1,6 +1,7 @@
-//! One WebSocket connection to a table server, over TCP or its Unix socket:
-//! opening it, sending and reading protocol messages (typed, or as raw text
-//! for tests and fuzzers), and the `hello` handshake.
+//! One WebSocket connection to a table server, over TCP (plain or TLS) or
+//! its Unix socket: opening it, sending and reading protocol messages
+//! (typed, or as raw text for tests and fuzzers), and the `hello`
+//! handshake.
 
 use crate::Target;
 use futures_util::{SinkExt, StreamExt};
@@ -73,6 +74,37 @@ pub enum ClientError {
     /// The server refused what was asked (`hello` here).
     #[error("the table server refused: {}", .0.message)]
     Refused(ErrorBody),
+    /// The server's certificate could not be trusted: it is not signed by
+    /// an authority this client trusts, it is for another name, it has
+    /// expired... Trying again would be refused the same way.
+    #[error(
+        "the table server at {target} cannot be trusted: {reason} (a server whose certificate comes from a private authority needs --ca FILE, that authority's certificate)"
+    )]
+    Certificate {
+        /// The address.
+        target: String,
+        /// What is wrong with the certificate.
+        reason: String,
+    },
+    /// The TLS handshake failed for another reason than the certificate
+    /// (the server does not speak TLS there, or no common version).
+    #[error(
+        "the TLS handshake with {target} failed: {reason} (is it a TLS address? a plain server is written HOST:PORT)"
+    )]
+    Tls {
+        /// The address.
+        target: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The certificate authority given (`--ca`) cannot be used.
+    #[error("cannot use the certificate authority in {path}: {reason}")]
+    Authority {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A Unix socket was asked for where there are none.
     #[error("Unix sockets are not available on this system; give HOST:PORT")]
     NoUnixSockets,
@@ -179,6 +211,27 @@ impl Connection {
                 // Moves are small messages that should leave at once.
                 let _ = tcp.set_nodelay(true);
                 Box::new(tcp)
+            }
+            Target::Tls { host, port, ca } => {
+                // The authority is read before anything is sent: a file
+                // that cannot be used is the player's to fix.
+                let connector = crate::tls::connector(ca.as_deref())?;
+                let name = crate::tls::server_name(host).map_err(|reason| ClientError::Tls {
+                    target: target.to_string(),
+                    reason,
+                })?;
+                let tcp = tokio::net::TcpStream::connect((host.as_str(), *port))
+                    .await
+                    .map_err(unreachable)?;
+                if target.is_this_machine() {
+                    reached = tcp.peer_addr().is_ok_and(|a| a.ip().is_loopback());
+                }
+                let _ = tcp.set_nodelay(true);
+                let tls = connector
+                    .connect(name, tcp)
+                    .await
+                    .map_err(|e| crate::tls::handshake_error(target, e))?;
+                Box::new(tls)
             }
             #[cfg(unix)]
             Target::Unix(path) => Box::new(

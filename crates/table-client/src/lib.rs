@@ -13,6 +13,7 @@ mod fake_server_tests;
 mod resume;
 mod session;
 mod target;
+mod tls;
 mod tokens;
 
 pub use connection::{
@@ -20,7 +21,7 @@ pub use connection::{
 };
 pub use resume::{PendingMove, Place, Presence, Resume, error_concerns_move};
 pub use session::{Backoff, Failure, Link, Note, Session};
-pub use target::{Target, TargetError};
+pub use target::{TLS_DEFAULT_PORT, Target, TargetError};
 pub use tokens::{Credentials, TOKENS_FILE, TokenError, TokenStore};
 
 /// The protocol's types, so a client needs no second dependency for them.

@@ -582,8 +582,15 @@ impl Background {
 async fn greet(target: &Target, who: &mut Identity) -> Greeting {
     let mut conn = match Connection::open(target).await {
         Ok(conn) => conn,
-        Err(ClientError::NoUnixSockets) => {
-            return Greeting::GiveUp(ClientError::NoUnixSockets.to_string(), None);
+        // Another try would be refused the same way: a certificate not to
+        // be trusted stays so (and a session must not keep knocking at
+        // what may be somebody else's server).
+        Err(
+            e @ (ClientError::NoUnixSockets
+            | ClientError::Certificate { .. }
+            | ClientError::Authority { .. }),
+        ) => {
+            return Greeting::GiveUp(e.to_string(), None);
         }
         Err(e) => {
             let reason = match &e {

@@ -1,5 +1,6 @@
-//! Where a table server is: its Unix socket on this machine, or a host and
-//! port, read from what a person types (`--connect`).
+//! Where a table server is: its Unix socket on this machine, a host and
+//! port, or a host and port speaking TLS (`wss://`, `https://`), read from
+//! what a person types (`--connect`).
 
 use std::fmt;
 use std::net::Ipv6Addr;
@@ -20,7 +21,26 @@ pub enum Target {
         /// The port.
         port: u16,
     },
+    /// A server reached over TCP and TLS (`wss://` or `https://`): its
+    /// certificate is checked for `host`, against the system's roots or
+    /// the authority in `ca`.
+    Tls {
+        /// A host name, an IPv4 address or an IPv6 address (without
+        /// brackets): the name the certificate must carry.
+        host: String,
+        /// The port.
+        port: u16,
+        /// A private certificate authority (a PEM file) to trust instead
+        /// of the system's roots (`--ca`); not part of the server's
+        /// identity ([`Target::key`]).
+        ca: Option<PathBuf>,
+    },
 }
+
+/// The port of a `wss://` or `https://` address that gives none, as for
+/// any web address (a server behind a proxy, or `mille serve --tls-cert`
+/// on `--listen 0.0.0.0:443`).
+pub const TLS_DEFAULT_PORT: u16 = 443;
 
 /// Why a text is not a table server's address.
 #[derive(Debug, Error)]
@@ -51,7 +71,9 @@ impl Target {
     /// address is taken on the default port). The page's address as a
     /// browser shows it is read too: `http://HOST:PORT/` or
     /// `ws://HOST:PORT/ws` (port 80 if none is given, as for any web
-    /// address), and `HOST:PORT/`. Spaces around it are ignored.
+    /// address), `https://HOST:PORT/` or `wss://HOST:PORT/ws` over TLS
+    /// (port 443 if none is given: [`TLS_DEFAULT_PORT`]), and
+    /// `HOST:PORT/`. Spaces around it are ignored.
     pub fn parse(text: &str) -> Result<Target, TargetError> {
         Self::parse_with(text, Self::local)
     }
@@ -81,10 +103,24 @@ impl Target {
                     };
                     Self::parse_with(&host_port, local).map_err(|_| bad("not a web address"))
                 }
-                "wss" | "https" => Err(bad(
-                    "this program does not speak TLS: give the server's own HOST:PORT",
+                "wss" | "https" => {
+                    let host_port = if authority.ends_with(']') || !authority.contains(':') {
+                        format!("{authority}:{TLS_DEFAULT_PORT}")
+                    } else {
+                        authority.to_string()
+                    };
+                    match Self::parse_with(&host_port, local) {
+                        Ok(Target::Tcp { host, port }) => Ok(Target::Tls {
+                            host,
+                            port,
+                            ca: None,
+                        }),
+                        _ => Err(bad("not a web address")),
+                    }
+                }
+                _ => Err(bad(
+                    "only ws://, wss://, http:// and https:// addresses are read",
                 )),
-                _ => Err(bad("only ws:// and http:// addresses are read")),
             };
         }
         // `HOST:PORT/`, as a browser's address bar may leave it; a socket
@@ -137,6 +173,40 @@ impl Target {
         })
     }
 
+    /// The same server, its certificate checked against the authority in
+    /// the PEM file `ca` instead of the system's roots. Only a TLS address
+    /// has a certificate: any other is refused (a `--ca` given for a plain
+    /// address would protect nothing, and saying nothing would let the
+    /// player believe it does).
+    pub fn with_ca(self, ca: PathBuf) -> Result<Target, TargetError> {
+        match self {
+            Target::Tls { host, port, .. } => Ok(Target::Tls {
+                host,
+                port,
+                ca: Some(ca),
+            }),
+            other => Err(TargetError::Bad {
+                given: other.to_string(),
+                why: "a certificate authority (--ca) is only for a TLS address (wss://HOST[:PORT] or https://HOST[:PORT])".into(),
+            }),
+        }
+    }
+
+    /// [`Target::parse`], then [`Target::with_ca`] when an authority is
+    /// given (`--connect` and `--ca` on a command line).
+    pub fn parse_trusting(text: &str, ca: Option<&std::path::Path>) -> Result<Target, TargetError> {
+        let target = Target::parse(text)?;
+        match ca {
+            Some(ca) => target.with_ca(ca.to_path_buf()),
+            None => Ok(target),
+        }
+    }
+
+    /// Whether the connection is carried over TLS.
+    pub fn is_tls(&self) -> bool {
+        matches!(self, Target::Tls { .. })
+    }
+
     /// The local server's Unix socket.
     pub fn local() -> Result<Target, TargetError> {
         game_store::socket_path()
@@ -144,27 +214,35 @@ impl Target {
             .map_err(TargetError::NoSocketPath)
     }
 
-    /// A stable name of this server, for keeping its token: `unix:PATH` or
-    /// `tcp:HOST:PORT`, the same for every spelling of one address: host
+    /// A stable name of this server, for keeping its token: `unix:PATH`,
+    /// `tcp:HOST:PORT` or `tls:HOST:PORT`, the same for every spelling of
+    /// one address: host
     /// names in lower case and without a final dot (as DNS reads them),
     /// and this machine's loopback spellings (`localhost`, `127.0.0.1`,
     /// `::1`) as `localhost` on their port. A server listening on both
     /// 127.0.0.1 and ::1 is one server, and so is what `localhost` reaches;
     /// a token kept for this machine is only sent to a connection that
     /// did reach this machine ([`Target::is_this_machine`]).
+    ///
+    /// A TLS server is another server than a plain one at the same host
+    /// and port (`tls:` against `tcp:`): a token given over TLS is never
+    /// sent in clear, nor one given in clear trusted over TLS. The
+    /// authority given with [`Target::with_ca`] is not part of the key.
     pub fn key(&self) -> String {
+        let host_port = |host: &str, port: &u16| {
+            let host = host.trim_end_matches('.').to_ascii_lowercase();
+            if is_loopback_name(&host) {
+                format!("localhost:{port}")
+            } else if host.contains(':') {
+                format!("[{host}]:{port}")
+            } else {
+                format!("{host}:{port}")
+            }
+        };
         match self {
             Target::Unix(path) => format!("unix:{}", path.display()),
-            Target::Tcp { host, port } => {
-                let host = host.trim_end_matches('.').to_ascii_lowercase();
-                if is_loopback_name(&host) {
-                    format!("tcp:localhost:{port}")
-                } else if host.contains(':') {
-                    format!("tcp:[{host}]:{port}")
-                } else {
-                    format!("tcp:{host}:{port}")
-                }
-            }
+            Target::Tcp { host, port } => format!("tcp:{}", host_port(host, port)),
+            Target::Tls { host, port, .. } => format!("tls:{}", host_port(host, port)),
         }
     }
 
@@ -175,31 +253,37 @@ impl Target {
     pub fn is_this_machine(&self) -> bool {
         match self {
             Target::Unix(_) => false,
-            Target::Tcp { host, .. } => {
+            Target::Tcp { host, .. } | Target::Tls { host, .. } => {
                 is_loopback_name(&host.trim_end_matches('.').to_ascii_lowercase())
             }
         }
     }
 
-    /// The WebSocket URL to ask for: `ws://HOST:PORT/ws`, or
-    /// `ws://localhost/ws` over a Unix socket (the host is not looked at
-    /// there, but a request needs one).
+    /// The WebSocket URL to ask for: `ws://HOST:PORT/ws`,
+    /// `wss://HOST:PORT/ws`, or `ws://localhost/ws` over a Unix socket (the
+    /// host is not looked at there, but a request needs one).
     pub fn url(&self) -> String {
         match self {
             Target::Unix(_) => format!("ws://localhost{WS_PATH}"),
             Target::Tcp { .. } => format!("ws://{self}{WS_PATH}"),
+            // Its display starts with `wss://`.
+            Target::Tls { .. } => format!("{self}{WS_PATH}"),
         }
     }
 }
 
 impl fmt::Display for Target {
     /// The address as [`Target::parse`] reads it back: the socket's path,
-    /// `HOST:PORT` or `[IPv6]:PORT`.
+    /// `HOST:PORT`, `[IPv6]:PORT`, or `wss://` and one of those over TLS.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Target::Unix(path) => write!(f, "{}", path.display()),
             Target::Tcp { host, port } if host.contains(':') => write!(f, "[{host}]:{port}"),
             Target::Tcp { host, port } => write!(f, "{host}:{port}"),
+            Target::Tls { host, port, .. } if host.contains(':') => {
+                write!(f, "wss://[{host}]:{port}")
+            }
+            Target::Tls { host, port, .. } => write!(f, "wss://{host}:{port}"),
         }
     }
 }
@@ -379,16 +463,58 @@ mod tests {
         );
     }
 
-    #[test]
-    fn web_addresses_without_tls_only() {
-        for text in ["https://example.org/", "wss://example.org:8780/ws"] {
-            let e = Target::parse_with(text, here).expect_err(text).to_string();
-            assert!(e.contains("TLS"), "{e}");
+    fn tls(host: &str, port: u16) -> Target {
+        Target::Tls {
+            host: host.into(),
+            port,
+            ca: None,
         }
+    }
+
+    #[test]
+    fn tls_addresses_are_read_and_kept_apart() {
+        for (text, want) in [
+            ("https://example.org/", tls("example.org", 443)),
+            ("wss://example.org:8780/ws", tls("example.org", 8780)),
+            ("WSS://[::1]:9/ws", tls("::1", 9)),
+            ("https://[2001:db8::1]", tls("2001:db8::1", 443)),
+        ] {
+            let target = Target::parse_with(text, here).expect(text);
+            assert_eq!(target, want, "{text}");
+            assert!(target.is_tls());
+            // Its display reads back as itself.
+            let again = Target::parse_with(&target.to_string(), here).expect("display");
+            assert_eq!(again, target);
+        }
+        let t = tls("Example.ORG.", 443);
+        assert_eq!(t.to_string(), "wss://Example.ORG.:443");
+        assert_eq!(t.url(), "wss://Example.ORG.:443/ws");
+        assert_eq!(t.key(), "tls:example.org:443");
+        assert_eq!(tls("::1", 9).url(), "wss://[::1]:9/ws");
+        // A TLS server and a plain one at one host and port are two
+        // servers for the tokens: a token given over TLS is never sent in
+        // clear.
+        let key = |text: &str| Target::parse_with(text, here).expect(text).key();
+        assert_ne!(key("wss://localhost:8780"), key("localhost:8780"));
+        assert_ne!(key("https://h.example:1"), key("http://h.example:1"));
+        assert_eq!(
+            key("wss://127.0.0.1:8780/ws"),
+            key("https://localhost:8780/")
+        );
+        // The authority is not part of the server's identity.
+        let with_ca = tls("h.example", 1)
+            .with_ca("/tmp/ca.pem".into())
+            .expect("a TLS address");
+        assert_eq!(with_ca.key(), tls("h.example", 1).key());
+        let e = tcp("h.example", 1)
+            .with_ca("/tmp/ca.pem".into())
+            .expect_err("plain")
+            .to_string();
+        assert!(e.contains("wss://"), "{e}");
         let e = Target::parse_with("ftp://x", here)
             .expect_err("ftp")
             .to_string();
-        assert!(e.contains("ws://"), "{e}");
+        assert!(e.contains("wss://"), "{e}");
         assert_eq!(
             Target::parse_with("http://[::1]:9/", here).expect("v6"),
             tcp("::1", 9)

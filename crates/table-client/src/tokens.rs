@@ -149,7 +149,7 @@ impl TokenStore {
             .load()?
             .into_iter()
             .filter(|(key, names)| *key != here && names.iter().any(|c| c.name == name))
-            .map(|(key, _)| address_of(&key).to_string())
+            .map(|(key, _)| address_of(&key))
             .collect())
     }
 
@@ -258,12 +258,17 @@ fn rekeyed(all: AllTokens) -> AllTokens {
     out
 }
 
-/// The address in a server key: `unix:PATH` or `tcp:HOST:PORT` without its
-/// prefix.
-fn address_of(key: &str) -> &str {
+/// The address in a server key, as [`Target::parse`] reads it: `unix:PATH`
+/// and `tcp:HOST:PORT` without their prefix, `tls:HOST:PORT` as
+/// `wss://HOST:PORT`.
+fn address_of(key: &str) -> String {
+    if let Some(address) = key.strip_prefix("tls:") {
+        return format!("wss://{address}");
+    }
     key.strip_prefix("unix:")
         .or_else(|| key.strip_prefix("tcp:"))
         .unwrap_or(key)
+        .to_string()
 }
 
 #[cfg(test)]
@@ -275,6 +280,36 @@ mod tests {
             name: name.into(),
             token: token.into(),
         }
+    }
+
+    #[test]
+    fn a_tls_server_s_tokens_are_kept_apart_from_a_plain_one_s() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = TokenStore::in_dir(dir.path());
+        let plain = Target::parse("games.example:8780").expect("plain");
+        let tls = Target::parse("wss://games.example:8780").expect("tls");
+        store.set(&tls, creds("ann", "secret")).expect("set");
+        // The token given over TLS is not found for the plain address, so
+        // it is never sent in clear.
+        assert_eq!(store.get(&plain).expect("plain"), None);
+        assert_eq!(store.named(&plain, "ann").expect("plain"), None);
+        assert_eq!(store.get(&tls).expect("tls"), Some(creds("ann", "secret")));
+        // Another spelling of the TLS address finds it, with its authority.
+        let spelled = Target::parse("https://Games.Example:8780/")
+            .expect("https")
+            .with_ca("/tmp/ca.pem".into())
+            .expect("tls");
+        assert_eq!(
+            store.get(&spelled).expect("tls"),
+            Some(creds("ann", "secret"))
+        );
+        // Where else the name is kept reads back as the TLS address.
+        let elsewhere = store.elsewhere(&plain, "ann").expect("elsewhere");
+        assert_eq!(elsewhere, vec!["wss://games.example:8780".to_string()]);
+        assert_eq!(
+            Target::parse(&elsewhere[0]).expect("reads back").key(),
+            tls.key()
+        );
     }
 
     #[test]

@@ -416,7 +416,7 @@ mod tests {
         }
         let three = Plan::new(&args(&["--server", "h:1,h:2,h:3"])).expect("three");
         let port = |t: &Target| match t {
-            Target::Tcp { port, .. } => *port,
+            Target::Tcp { port, .. } | Target::Tls { port, .. } => *port,
             Target::Unix(_) => 0,
         };
         assert_eq!(
