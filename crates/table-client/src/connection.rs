@@ -119,7 +119,7 @@ impl ClientError {
                 }
             }
             other => ClientError::Lost {
-                reason: other.to_string(),
+                reason: crate::printable(&other.to_string()).into_owned(),
             },
         }
     }
@@ -246,7 +246,8 @@ impl Connection {
             .await
             .map_err(|e| ClientError::Handshake {
                 target: target.to_string(),
-                reason: e.to_string(),
+                // What answered may have put anything in its status line.
+                reason: crate::printable(&e.to_string()).into_owned(),
             })?;
         Ok(Connection {
             ws,
@@ -290,13 +291,18 @@ impl Connection {
             .map_err(ClientError::lost)
     }
 
-    /// The next message from the server. Cancel-safe: if the future is
-    /// dropped before it is ready, no message is lost.
+    /// The next message from the server, every string in it made
+    /// [`printable`](crate::printable) (no control character of a server
+    /// reaches a terminal, whichever screen shows it). Cancel-safe: if the
+    /// future is dropped before it is ready, no message is lost.
     pub async fn recv(&mut self) -> Result<ServerMessage, ClientError> {
         let text = self.recv_raw().await?;
-        serde_json::from_str(&text).map_err(|e| ClientError::BadMessage {
+        let bad = |e: serde_json::Error| ClientError::BadMessage {
             reason: format!("{e} in {}", shorten(&text)),
-        })
+        };
+        let mut value: serde_json::Value = serde_json::from_str(&text).map_err(bad)?;
+        crate::printable::clean(&mut value);
+        serde_json::from_value(value).map_err(bad)
     }
 
     /// The next text message from the server as it came. WebSocket pings
@@ -326,7 +332,9 @@ impl Connection {
                     // the server is not left waiting for it.
                     let _ = self.ws.flush().await;
                     let reason = match frame {
-                        Some(f) if !f.reason.is_empty() => f.reason.as_str().to_owned(),
+                        Some(f) if !f.reason.is_empty() => {
+                            crate::printable(f.reason.as_str()).into_owned()
+                        }
                         Some(f) => format!("no reason given (code {})", u16::from(f.code)),
                         None => "no reason given".into(),
                     };
@@ -398,11 +406,12 @@ impl Connection {
     }
 }
 
-/// A message's start, for an error sentence.
+/// A message's start, for an error sentence (printable: it is shown).
 fn shorten(text: &str) -> String {
     const MAX: usize = 120;
+    let text = crate::printable(text);
     match text.char_indices().nth(MAX) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_owned(),
+        None => text.into_owned(),
     }
 }

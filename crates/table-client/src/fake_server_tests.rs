@@ -637,3 +637,119 @@ fn a_token_kept_for_127_0_0_1_is_sent_to_localhost_on_the_same_port() {
     drop(session);
     server.join().expect("the server's script held");
 }
+
+/// Every string in a message, keys included.
+fn strings(message: &ServerMessage) -> Vec<String> {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+            Value::Object(map) => {
+                for (k, v) in map {
+                    out.push(k.clone());
+                    walk(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(&serde_json::to_value(message).expect("a value"), &mut out);
+    out
+}
+
+/// What a hostile server puts in its strings: a screen clear, a window
+/// title, a bell, a C1 control sequence introducer, a carriage return.
+const HOSTILE: &str = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31m\r\u{7f}";
+
+#[test]
+fn no_control_character_of_a_server_reaches_the_caller() {
+    use table_protocol::{GameKind, SeatKindSummary, SeatSummary, TableStatus, TableSummary};
+    let (target, server) = serve(|listener| async move {
+        let mut peer = accept(&listener).await;
+        let _ = hear(&mut peer).await;
+        say(&mut peer, welcome(&format!("ann{HOSTILE}"), "t", 30)).await;
+        let seat = |player: &str| SeatSummary {
+            kind: SeatKindSummary::Human,
+            level: Some(format!("steady{HOSTILE}")),
+            player: Some(player.to_string()),
+            connected: true,
+            away: false,
+        };
+        let table = TableSummary {
+            id: 7,
+            game: GameKind::Cubes,
+            ruleset: format!("Blitz{HOSTILE}"),
+            setup: serde_json::json!({ format!("key{HOSTILE}"): format!("value{HOSTILE}") }),
+            seats: vec![seat(&format!("bob{HOSTILE}")), seat("cy\u{1b}P+q\u{1b}\\")],
+            status: TableStatus::Playing,
+            private: false,
+            spectators: 0,
+            seq: 1,
+        };
+        say(
+            &mut peer,
+            ServerMessage::Tables {
+                tables: vec![table],
+            },
+        )
+        .await;
+        say(
+            &mut peer,
+            ServerMessage::Rankings {
+                game: GameKind::Cubes,
+                text: format!("1. ann{HOSTILE}\n2. bob\t9\n"),
+            },
+        )
+        .await;
+        say(
+            &mut peer,
+            ServerMessage::error(ErrorCode::BadMessage, format!("no{HOSTILE}")),
+        )
+        .await;
+        // A message that is not the protocol's, then a close whose reason
+        // carries the same.
+        peer.send(Message::text(format!("{{\"type\":{HOSTILE}")))
+            .await
+            .expect("send");
+        peer.close(Some(tokio_tungstenite::tungstenite::protocol::CloseFrame {
+            code: tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode::Normal,
+            reason: format!("bye{HOSTILE}").into(),
+        }))
+        .await
+        .expect("close");
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let clean = |s: &str| s.chars().all(|c| c == '\n' || !c.is_control());
+    runtime.block_on(async {
+        let mut conn = crate::Connection::open(&target).await.expect("open");
+        let welcome = conn.hello(Some("ann"), None).await.expect("welcome");
+        assert!(clean(&welcome.name), "{:?}", welcome.name);
+        assert!(welcome.name.starts_with("ann"));
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            let message = conn.recv().await.expect("a message");
+            for s in strings(&message) {
+                assert!(clean(&s), "{s:?} in {message:?}");
+            }
+            seen.push(message);
+        }
+        match &seen[1] {
+            ServerMessage::Rankings { text, .. } => {
+                assert_eq!(text.lines().count(), 2, "{text:?}");
+                assert!(text.contains("2. bob 9"), "{text:?}");
+                assert!(text.contains(crate::REPLACEMENT), "{text:?}");
+            }
+            other => panic!("not the rankings: {other:?}"),
+        }
+        let bad = conn.recv().await.expect_err("not a message").to_string();
+        assert!(clean(&bad), "{bad:?}");
+        let closed = conn.recv().await.expect_err("closed").to_string();
+        assert!(clean(&closed), "{closed:?}");
+        assert!(closed.contains("bye"), "{closed}");
+    });
+    server.join().expect("server");
+}

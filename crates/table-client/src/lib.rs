@@ -2,7 +2,9 @@
 //! terminal games, the tests and load generators:
 //!
 //! - [`Target`]: where a server is (its Unix socket, or host and port);
-//! - [`Connection`]: one async WebSocket connection, typed or raw;
+//! - [`Connection`]: one async WebSocket connection, typed or raw, whose
+//!   typed messages carry no control character ([`printable`]): no server
+//!   writes escape sequences to a player's terminal;
 //! - [`TokenStore`]: the tokens that keep a player's name, per server;
 //! - [`Session`]: a blocking session for a game's loop that reconnects by
 //!   itself and resumes where it was ([`Resume`]: what is sent again).
@@ -10,6 +12,7 @@
 mod connection;
 #[cfg(test)]
 mod fake_server_tests;
+mod printable;
 mod resume;
 mod session;
 mod target;
@@ -19,6 +22,7 @@ mod tokens;
 pub use connection::{
     CLIENT_NAME, CONNECT_TIMEOUT, ClientError, Connection, HELLO_TIMEOUT, Welcome,
 };
+pub use printable::{REPLACEMENT, printable};
 pub use resume::{PendingMove, Place, Presence, Resume, error_concerns_move};
 pub use session::{Backoff, Failure, Link, Note, Session};
 pub use target::{TLS_DEFAULT_PORT, Target, TargetError};
