@@ -73,6 +73,14 @@ pub enum Failure {
         /// The name.
         name: String,
     },
+    /// The player signed out (`sign_out`): the server revoked the token,
+    /// and it is forgotten here too. Connecting again would register the
+    /// name afresh (or be refused it): that is the player's choice, not
+    /// the session's.
+    SignedOut {
+        /// The name signed out.
+        name: String,
+    },
     /// Anything else (another version of the protocol, damaged tokens...).
     Other,
 }
@@ -319,6 +327,16 @@ fn final_refusal(code: ErrorCode) -> bool {
     )
 }
 
+/// How a welcomed connection ended.
+enum Served {
+    /// It dropped (the reason): the session connects again.
+    Dropped(String),
+    /// The game stopped the session.
+    Stopped,
+    /// The player signed out: the session ends.
+    SignedOut,
+}
+
 /// The background thread's side.
 struct Background {
     target: Target,
@@ -433,9 +451,17 @@ impl Background {
                     attempt = 0;
                     backoff = Backoff::new();
                     self.welcomed(&mut who, &welcome);
-                    match self.serve(*conn, &welcome, &mut keep).await {
-                        Some(why) => why,
-                        None => return,
+                    match self.serve(*conn, &welcome, &mut who, &mut keep).await {
+                        Served::Dropped(why) => why,
+                        Served::Stopped => return,
+                        Served::SignedOut => {
+                            let name = who.name.clone();
+                            let why = format!(
+                                "you signed out of {} as {name}: the server revoked the name's token and it is forgotten here",
+                                self.target
+                            );
+                            return self.give_up(Failure::SignedOut { name }, why);
+                        }
                     }
                 }
                 Greeting::Retry(why) => why,
@@ -504,23 +530,39 @@ impl Background {
         self.note(Note::Message(welcome.clone().into()));
     }
 
-    /// Runs a welcomed connection until it drops (the reason) or the game
-    /// stops the session (`None`).
+    /// A new token from the server (`new_token`): kept, for this
+    /// connection's next `hello` and the next run's.
+    fn new_token(&self, who: &mut Identity, token: &str) {
+        who.token = Some(token.to_string());
+        let credentials = Credentials {
+            name: who.name.clone(),
+            token: token.to_string(),
+        };
+        if let Err(e) = self.tokens.set(&self.target, credentials) {
+            self.note(Note::Connection(Link::Warning(format!(
+                "the new token could not be kept: the name will not be recognised next time: {e}"
+            ))));
+        }
+    }
+
+    /// Runs a welcomed connection until it drops, the game stops the
+    /// session or the player signs out.
     async fn serve(
         &mut self,
         mut conn: Connection,
         welcome: &Welcome,
+        who: &mut Identity,
         keep: &mut Keep,
-    ) -> Option<String> {
+    ) -> Served {
         for message in keep.resume.after_welcome() {
             if let Err(e) = conn.send(&message).await {
-                return Some(e.to_string());
+                return Served::Dropped(e.to_string());
             }
         }
         // Each held message leaves the outbox only once sent.
         while let Some(message) = keep.outbox.front() {
             if let Err(e) = conn.send(message).await {
-                return Some(e.to_string());
+                return Served::Dropped(e.to_string());
             }
             keep.outbox.pop_front();
         }
@@ -536,38 +578,55 @@ impl Background {
                 command = self.commands.recv() => {
                     let Some(message) = command else {
                         conn.close().await;
-                        return None;
+                        return Served::Stopped;
                     };
                     keep.resume.sent(&message);
                     if let Err(e) = conn.send(&message).await {
                         if !matches!(message, ClientMessage::Move { .. }) {
                             keep.queue(message);
                         }
-                        return Some(e.to_string());
+                        return Served::Dropped(e.to_string());
                     }
                 }
                 incoming = conn.recv() => {
                     let message = match incoming {
                         Ok(message) => message,
-                        Err(e) => return Some(e.to_string()),
+                        Err(e) => return Served::Dropped(e.to_string()),
                     };
                     heard = Instant::now();
                     if message == ServerMessage::Pong && own_pings > 0 {
                         own_pings -= 1;
                         continue;
                     }
+                    match &message {
+                        ServerMessage::Token { token } => self.new_token(who, token),
+                        ServerMessage::SignedOut => {
+                            // The token proves nothing any more: forgotten
+                            // before anything else can send it.
+                            if let Err(e) = self.tokens.remove(&self.target, &who.name) {
+                                self.note(Note::Connection(Link::Warning(format!(
+                                    "the revoked token could not be forgotten here: {e}"
+                                ))));
+                            }
+                            who.token = None;
+                            self.note(Note::Message(message));
+                            conn.close().await;
+                            return Served::SignedOut;
+                        }
+                        _ => {}
+                    }
                     keep.resume.received(&message);
                     self.note(Note::Message(message));
                 }
                 _ = ticks.tick() => {
                     if heard.elapsed() >= idle {
-                        return Some(format!(
+                        return Served::Dropped(format!(
                             "the table server has not answered for {} s",
                             idle.as_secs()
                         ));
                     }
                     if let Err(e) = conn.send(&ClientMessage::Ping).await {
-                        return Some(e.to_string());
+                        return Served::Dropped(e.to_string());
                     }
                     own_pings += 1;
                 }

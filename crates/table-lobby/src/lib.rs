@@ -1,6 +1,7 @@
 //! The lobby of a table server in the terminal, the same for both games:
 //! the tables with their seats, a new table from the game's presets, join,
-//! watch, join a private table by its code. [`Lobby`] is the pure model
+//! watch, join a private table by its code, and the name's token: a new
+//! one in place of the old, or signing out. [`Lobby`] is the pure model
 //! (keys and server messages in, [`Step`]s out) and [`draw`] its view;
 //! [`run`] is the loop over a [`Session`] that returns what the player
 //! chose.
@@ -95,6 +96,10 @@ pub enum Screen {
         /// The name typed so far.
         text: String,
     },
+    /// Asking whether to sign out.
+    SignOut,
+    /// Signed out: what it did, in full; only quitting is left.
+    SignedOut(String),
 }
 
 /// A request of the lobby's that the server has not answered yet: its
@@ -347,6 +352,18 @@ impl Lobby {
                 seq,
                 observation,
             }),
+            ServerMessage::Token { .. } => {
+                // The session has kept it already.
+                let name = self.name.as_deref().unwrap_or("your name");
+                self.status = format!(
+                    "a new token for {name} is kept on this machine: the old one signs in nowhere now"
+                );
+                Step::Stay
+            }
+            ServerMessage::SignedOut => {
+                self.status = "signed out".into();
+                Step::Stay
+            }
             ServerMessage::Error(e) => self.error(e),
             _ => Step::Stay,
         }
@@ -408,7 +425,68 @@ impl Lobby {
             } => self.new_key(key.code, preset, seats, line, private),
             Screen::Code(text) => self.code_key(key.code, text),
             Screen::Name { why, text } => self.name_key(key.code, why, text),
+            Screen::SignOut => self.sign_out_key(key.code),
+            Screen::SignedOut(_) => match key.code {
+                KeyCode::Char('q') | KeyCode::Esc | KeyCode::Enter => Step::Done(Choice::Quit),
+                _ => Step::Stay,
+            },
         }
+    }
+
+    /// The answer to "sign out?": `y` signs out, any other key goes back.
+    fn sign_out_key(&mut self, code: KeyCode) -> Step {
+        self.screen = Screen::List;
+        match code {
+            KeyCode::Char('y' | 'Y') => {
+                self.status = "signing out...".into();
+                Step::Send(ClientMessage::SignOut)
+            }
+            _ => {
+                self.status = match &self.name {
+                    Some(name) => format!("still signed in as {name}"),
+                    None => String::new(),
+                };
+                Step::Stay
+            }
+        }
+    }
+
+    /// What signing out does to the name, for the question: a name with
+    /// games is kept for their history and nobody signs in with it again.
+    pub fn sign_out_text(&self) -> String {
+        let name = self.name.as_deref().unwrap_or("your name");
+        let mut text = format!(
+            "Sign out of {} as {name}?\n\nThe server revokes the token that proves {name} is yours, \
+             and this machine forgets it.\n\n",
+            self.server
+        );
+        let held: Vec<String> = self
+            .tables
+            .iter()
+            .filter(|t| self.holds(t))
+            .map(|t| t.id)
+            .chain(self.held.iter().copied())
+            .map(|t| t.to_string())
+            .fold(Vec::new(), |mut v, t| {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+                v
+            });
+        if held.is_empty() {
+            text.push_str(&format!(
+                "If {name} has games at this server, signing out keeps the name for nobody: \
+                 their history stays under it, and nobody (you neither) can play as {name} again. \
+                 Without games the name is free for anyone to take."
+            ));
+        } else {
+            text.push_str(&format!(
+                "WARNING: {name} has games at this server (tables {}): signing out keeps the name \
+                 for nobody. You leave those seats, and nobody (you neither) can play as {name} again.",
+                held.join(", ")
+            ));
+        }
+        text
     }
 
     /// The session gave up, saying `why` (and, if it can, `failure`). A
@@ -420,6 +498,11 @@ impl Lobby {
         self.online = false;
         match failure {
             Some(Failure::Unreachable { .. }) if self.name.is_none() => Step::Done(Choice::Quit),
+            Some(Failure::SignedOut { .. }) => {
+                self.status = "signed out: q quits".into();
+                self.screen = Screen::SignedOut(why);
+                Step::Stay
+            }
             Some(Failure::NameTaken { .. } | Failure::BadName { .. }) => {
                 self.status = "the server refused the name".into();
                 self.screen = Screen::Name {
@@ -515,6 +598,24 @@ impl Lobby {
             }
             KeyCode::Char('c') => {
                 self.screen = Screen::Code(String::new());
+                Step::Stay
+            }
+            KeyCode::Char('t') => match &self.name {
+                Some(name) if self.online => {
+                    self.status = format!("asking for a new token for {name}...");
+                    Step::Send(ClientMessage::NewToken)
+                }
+                _ => {
+                    self.status = "not connected: a new token needs the server".into();
+                    Step::Stay
+                }
+            },
+            KeyCode::Char('s') => {
+                if self.name.is_some() && self.online {
+                    self.screen = Screen::SignOut;
+                } else {
+                    self.status = "not connected: signing out needs the server".into();
+                }
                 Step::Stay
             }
             _ => Step::Stay,
@@ -729,13 +830,19 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
     // A long status (why the connection is down) takes up to three lines
     // rather than being cut.
     let status_lines = wrap(&line, f.area().width).len().clamp(1, 3);
+    // The keys take a second line rather than lose one.
+    let keys = key_lines(keys_text(lobby), f.area().width);
     let [head, body, help, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
-        Constraint::Length(1),
+        Constraint::Length(u16::try_from(keys.len().clamp(1, 2)).unwrap_or(1)),
         Constraint::Length(u16::try_from(status_lines).unwrap_or(1)),
     ])
     .areas(f.area());
+    f.render_widget(
+        Paragraph::new(keys.into_iter().map(Line::from).collect::<Vec<_>>()),
+        help,
+    );
     let who = lobby.name.as_deref().unwrap_or("...");
     f.render_widget(
         Paragraph::new(format!(
@@ -755,7 +862,6 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     .block(Block::default().borders(Borders::ALL).title(" tables ")),
                 body,
             );
-            f.render_widget(Paragraph::new("q quit"), help);
         }
         Screen::List => {
             // Every column fits the width, the long ones wrapped on more
@@ -814,9 +920,6 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     hint,
                 );
             }
-            let keys =
-                "Enter join  w watch  n new table  c private table by code  r refresh  q quit";
-            f.render_widget(Paragraph::new(keys), help);
         }
         Screen::New {
             preset,
@@ -873,10 +976,6 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     .block(Block::default().borders(Borders::ALL).title(" new table ")),
                 body,
             );
-            f.render_widget(
-                Paragraph::new("Up/Down line  Left/Right change  Enter open and sit  Esc back"),
-                help,
-            );
         }
         Screen::Code(text) => {
             f.render_widget(
@@ -887,7 +986,6 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                 ),
                 body,
             );
-            f.render_widget(Paragraph::new("Enter join  Esc back"), help);
         }
         Screen::Name { why, text } => {
             let lines = vec![
@@ -901,7 +999,25 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     .block(Block::default().borders(Borders::ALL).title(" your name ")),
                 body,
             );
-            f.render_widget(Paragraph::new("Enter try this name  Esc quit"), help);
+        }
+        Screen::SignOut => {
+            f.render_widget(
+                Paragraph::new(lobby.sign_out_text())
+                    .wrap(Wrap { trim: false })
+                    .block(Block::default().borders(Borders::ALL).title(" sign out ")),
+                body,
+            );
+        }
+        Screen::SignedOut(why) => {
+            f.render_widget(
+                Paragraph::new(format!(
+                    "{}.\n\nConnecting again under this name registers it afresh if nobody holds it.",
+                    capitalised(why)
+                ))
+                .wrap(Wrap { trim: false })
+                .block(Block::default().borders(Borders::ALL).title(" signed out ")),
+                body,
+            );
         }
     }
     let status_text: Vec<Line> = wrap(&line, status.width)
@@ -909,6 +1025,43 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
         .map(Line::from)
         .collect();
     f.render_widget(Paragraph::new(status_text), status);
+}
+
+/// The keys of the new table's form.
+const NEW_KEYS: &str = "Up/Down line  Left/Right change  Enter open and sit  Esc back";
+
+/// The keys of the lobby's screen, two spaces between two keys.
+fn keys_text(lobby: &Lobby) -> &'static str {
+    match &lobby.screen {
+        Screen::List if lobby.failed.is_some() => "q quit",
+        Screen::List => {
+            "Enter join  w watch  n new table  c private table by code  r refresh  \
+             t new token  s sign out  q quit"
+        }
+        Screen::New { .. } => NEW_KEYS,
+        Screen::Code(_) => "Enter join  Esc back",
+        Screen::Name { .. } => "Enter try this name  Esc quit",
+        Screen::SignOut => "y sign out  any other key: back",
+        Screen::SignedOut(_) => "q quit",
+    }
+}
+
+/// The keys on lines of `width`, a key never cut from what it does.
+fn key_lines(keys: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for key in keys.split("  ") {
+        if !line.is_empty() && line.chars().count() + 2 + key.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push_str("  ");
+        }
+        line.push_str(key);
+    }
+    lines.push(line);
+    lines
 }
 
 /// The letter of team `k` (from 0): A, B, C...
@@ -1771,5 +1924,89 @@ mod tests {
             "{text}"
         );
         assert!(flat.contains("`cubes serve` starts one)"), "{text}");
+    }
+
+    #[test]
+    fn the_keys_for_the_token_are_shown_and_fit_80_columns() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        lobby.note(Note::Connection(Link::Connected));
+        lobby.message(welcome(vec![]));
+        let s = screen_of(&lobby, 80, 24);
+        for key in [
+            "Enter join",
+            "n new table",
+            "r refresh",
+            "t new token",
+            "s sign out",
+            "q quit",
+        ] {
+            assert!(s.contains(key), "{key}:\n{s}");
+        }
+        assert!(s.lines().all(|l| l.chars().count() <= 80));
+    }
+
+    #[test]
+    fn a_new_token_is_asked_for_and_said() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        // Offline: nothing to ask.
+        assert_eq!(lobby.key(key(KeyCode::Char('t'))), Step::Stay);
+        lobby.note(Note::Connection(Link::Connected));
+        lobby.message(welcome(vec![]));
+        assert_eq!(
+            lobby.key(key(KeyCode::Char('t'))),
+            Step::Send(ClientMessage::NewToken)
+        );
+        lobby.message(ServerMessage::Token {
+            token: "1".repeat(32),
+        });
+        assert!(
+            lobby.status.contains("new token for ann"),
+            "{}",
+            lobby.status
+        );
+    }
+
+    #[test]
+    fn signing_out_asks_first_and_warns_of_the_games() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        lobby.note(Note::Connection(Link::Connected));
+        lobby.message(welcome(vec![]));
+        lobby.message(ServerMessage::Tables {
+            tables: vec![table(4, GameKind::Mille)],
+        });
+        // Any other key than y goes back.
+        assert_eq!(lobby.key(key(KeyCode::Char('s'))), Step::Stay);
+        assert_eq!(lobby.screen, Screen::SignOut);
+        let s = screen_of(&lobby, 80, 24);
+        assert!(s.contains("Sign out of localhost as ann?"), "{s}");
+        assert!(s.contains("keeps the name for nobody"), "{s}");
+        assert!(s.contains("y sign out"), "{s}");
+        assert_eq!(lobby.key(key(KeyCode::Char('n'))), Step::Stay);
+        assert_eq!(lobby.screen, Screen::List);
+
+        // With a seat at an unfinished game, the warning names it.
+        let seated = SeatRef {
+            table: 4,
+            game: GameKind::Mille,
+            seat: 0,
+        };
+        lobby.message(welcome(vec![seated]));
+        lobby.asked = None;
+        lobby.key(key(KeyCode::Char('s')));
+        let s = screen_of(&lobby, 80, 24);
+        assert!(s.contains("WARNING"), "{s}");
+        assert!(s.contains("tables 4"), "{s}");
+        assert_eq!(
+            lobby.key(key(KeyCode::Char('y'))),
+            Step::Send(ClientMessage::SignOut)
+        );
+        lobby.message(ServerMessage::SignedOut);
+        let why = "you signed out of localhost as ann: the server revoked the name's token";
+        let failure = Failure::SignedOut { name: "ann".into() };
+        assert_eq!(lobby.gave_up(why.into(), Some(failure)), Step::Stay);
+        let s = screen_of(&lobby, 80, 24);
+        assert!(s.contains("You signed out of localhost as ann"), "{s}");
+        assert_eq!(lobby.key(key(KeyCode::Char('j'))), Step::Stay);
+        assert_eq!(lobby.key(key(KeyCode::Char('q'))), Step::Done(Choice::Quit));
     }
 }
