@@ -99,8 +99,11 @@ struct Session {
 /// Connections closed for what they did (a flood, silence, a bad frame).
 static CLOSE_LOG: Throttle = Throttle::new(60);
 
-/// Registrations refused over the cap.
+/// Registrations refused over the cap, unknown tokens.
 static NAME_LOG: Throttle = Throttle::new(30);
+
+/// Connections over the message rate.
+static RATE_LOG: Throttle = Throttle::new(30);
 
 /// The most unfinished tables (waiting or playing) one name may have
 /// opened at once.
@@ -215,6 +218,14 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client, linke
                 "more than {} messages a second: this one was dropped",
                 limits.messages_per_second
             );
+            if bucket.refused == 1 {
+                refused!(
+                    RATE_LOG,
+                    session.client,
+                    conn = session.id,
+                    "messages over the rate were dropped"
+                );
+            }
             refuse(&session.out, ErrorCode::RateLimited, &why);
             continue;
         }
@@ -776,6 +787,7 @@ async fn hello(
             };
             match (owner, name) {
                 (None, _) => {
+                    refused!(NAME_LOG, session.client, "a hello with an unknown token");
                     refuse(
                         out,
                         ErrorCode::BadToken,
