@@ -95,11 +95,11 @@ fn no_update_follows_its_ack_by_40_ms() {
                 ServerMessage::Error(e) => panic!("refused: {e:?} after {last}"),
                 _ => continue,
             }
-            if let Some(Some(seq)) = pending {
-                if let (Some(ack), Some(update)) = (acks.get(&seq), updates.get(&seq)) {
-                    gaps.push(update.saturating_duration_since(*ack));
-                    pending = None;
-                }
+            if let Some(Some(seq)) = pending
+                && let (Some(ack), Some(update)) = (acks.get(&seq), updates.get(&seq))
+            {
+                gaps.push(update.saturating_duration_since(*ack));
+                pending = None;
             }
             if pending.is_some() {
                 continue;
