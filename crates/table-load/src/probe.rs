@@ -194,12 +194,12 @@ pub async fn server_figures(target: &Target) -> Option<ServerFigures> {
     let ask = async {
         let text = match target {
             Target::Tcp { host, port } => {
-                get_metrics(
-                    tokio::net::TcpStream::connect((host.as_str(), *port))
-                        .await
-                        .ok()?,
-                )
-                .await
+                let tcp = tokio::net::TcpStream::connect((host.as_str(), *port))
+                    .await
+                    .ok()?;
+                // Like every socket of the clients: a request leaves whole.
+                let _ = tcp.set_nodelay(true);
+                get_metrics(tcp).await
             }
             Target::Unix(path) => {
                 get_metrics(tokio::net::UnixStream::connect(path).await.ok()?).await
