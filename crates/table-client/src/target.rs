@@ -50,7 +50,7 @@ pub enum TargetError {
     NoSocketPath(#[source] game_store::StoreError),
     /// The host part is not a host name or address.
     #[error(
-        "{given:?} is not a table server's address: {why} (write HOST, HOST:PORT, [IPv6]:PORT, a socket's path, or local)"
+        "{given:?} is not a table server's address: {why} (write HOST, HOST:PORT, [IPv6]:PORT, wss://HOST[:PORT], a socket's path, or local)"
     )]
     Bad {
         /// What was given.
