@@ -36,6 +36,83 @@ fn legal(observation: &Value) -> Option<Value> {
     observation["legal"].as_array()?.first().cloned()
 }
 
+/// Plays [`MOVES`] moves as `name` and returns, for each, how long after
+/// its `ack` its `update` came (zero if it came first).
+async fn measure(target: &Target, name: &str) -> Vec<Duration> {
+    let mut conn = Connection::open(target).await.expect("open");
+    conn.hello(Some(name), None).await.expect("welcome");
+    let mut table = new_table(&mut conn).await;
+    // When the ack and the update of each move came, by its seq.
+    let mut acks: HashMap<u64, Instant> = HashMap::new();
+    let mut updates: HashMap<u64, Instant> = HashMap::new();
+    let mut gaps = Vec::new();
+    let mut next_id = 1;
+    // The seq of the move on its way, once acked; whether one is.
+    let mut pending: Option<Option<u64>> = None;
+    let mut last = Value::Null;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while gaps.len() < MOVES {
+        assert!(Instant::now() < deadline, "{} moves in time", gaps.len());
+        let message = tokio::time::timeout(Duration::from_secs(20), conn.recv())
+            .await
+            .unwrap_or_else(|_| panic!("the server answers; last: {last}"))
+            .expect("a message");
+        let now = Instant::now();
+        match message {
+            ServerMessage::Ack { seq, .. } => {
+                acks.insert(seq, now);
+                pending = Some(Some(seq));
+            }
+            ServerMessage::Update {
+                table: t,
+                seq,
+                observation,
+                ..
+            } if t == table => {
+                updates.insert(seq, now);
+                last = observation;
+            }
+            ServerMessage::Joined {
+                table: t,
+                observation,
+                ..
+            } if t == table => last = observation,
+            ServerMessage::Error(e) => panic!("refused: {e:?} after {last}"),
+            _ => continue,
+        }
+        if let Some(Some(seq)) = pending
+            && let (Some(ack), Some(update)) = (acks.get(&seq), updates.get(&seq))
+        {
+            gaps.push(update.saturating_duration_since(*ack));
+            pending = None;
+        }
+        if pending.is_some() {
+            continue;
+        }
+        if last["phase"] == "Over" {
+            table = new_table(&mut conn).await;
+            last = Value::Null;
+            // A new table counts its seq from the start.
+            acks.clear();
+            updates.clear();
+            continue;
+        }
+        if let Some(action) = legal(&last) {
+            conn.send(&ClientMessage::Move {
+                table,
+                id: next_id,
+                action,
+            })
+            .await
+            .expect("send");
+            next_id += 1;
+            pending = Some(None);
+        }
+    }
+    conn.close().await;
+    gaps
+}
+
 #[test]
 fn no_update_follows_its_ack_by_40_ms() {
     let dir = tempfile::tempdir().expect("dir");
@@ -53,86 +130,21 @@ fn no_update_follows_its_ack_by_40_ms() {
     let server = rt.block_on(table_server::start(c)).expect("start");
     let target = Target::parse(&format!("127.0.0.1:{}", server.addr.port())).expect("tcp");
 
-    let gaps = rt.block_on(async {
-        let mut conn = Connection::open(&target).await.expect("open");
-        conn.hello(Some("ann"), None).await.expect("welcome");
-        let mut table = new_table(&mut conn).await;
-        // When the ack and the update of each move came, by its seq.
-        let mut acks: HashMap<u64, Instant> = HashMap::new();
-        let mut updates: HashMap<u64, Instant> = HashMap::new();
-        let mut gaps = Vec::new();
-        let mut next_id = 1;
-        // The seq of the move on its way, once acked; whether one is.
-        let mut pending: Option<Option<u64>> = None;
-        let mut last = Value::Null;
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while gaps.len() < MOVES {
-            assert!(Instant::now() < deadline, "{} moves in time", gaps.len());
-            let message = tokio::time::timeout(Duration::from_secs(20), conn.recv())
-                .await
-                .unwrap_or_else(|_| panic!("the server answers; last: {last}"))
-                .expect("a message");
-            let now = Instant::now();
-            match message {
-                ServerMessage::Ack { seq, .. } => {
-                    acks.insert(seq, now);
-                    pending = Some(Some(seq));
-                }
-                ServerMessage::Update {
-                    table: t,
-                    seq,
-                    observation,
-                    ..
-                } if t == table => {
-                    updates.insert(seq, now);
-                    last = observation;
-                }
-                ServerMessage::Joined {
-                    table: t,
-                    observation,
-                    ..
-                } if t == table => last = observation,
-                ServerMessage::Error(e) => panic!("refused: {e:?} after {last}"),
-                _ => continue,
-            }
-            if let Some(Some(seq)) = pending
-                && let (Some(ack), Some(update)) = (acks.get(&seq), updates.get(&seq))
-            {
-                gaps.push(update.saturating_duration_since(*ack));
-                pending = None;
-            }
-            if pending.is_some() {
-                continue;
-            }
-            if last["phase"] == "Over" {
-                table = new_table(&mut conn).await;
-                last = Value::Null;
-                // A new table counts its seq from the start.
-                acks.clear();
-                updates.clear();
-                continue;
-            }
-            if let Some(action) = legal(&last) {
-                conn.send(&ClientMessage::Move {
-                    table,
-                    id: next_id,
-                    action,
-                })
-                .await
-                .expect("send");
-                next_id += 1;
-                pending = Some(None);
-            }
+    // A loaded machine may stall a thread for 40 ms once in a while;
+    // Nagle's algorithm delays about one update in eight, so a second
+    // measure tells them apart.
+    let mut late = Vec::new();
+    for name in ["ann", "bob"] {
+        let gaps = rt.block_on(measure(&target, name));
+        late = gaps.into_iter().filter(|g| *g >= NAGLE).collect();
+        if late.is_empty() {
+            break;
         }
-        conn.close().await;
-        gaps
-    });
+    }
     rt.block_on(server.stop());
-    let late: Vec<&Duration> = gaps.iter().filter(|g| **g >= NAGLE).collect();
     assert!(
         late.is_empty(),
-        "{} of {} updates came 40 ms or more after their ack: {late:?}",
+        "{} of {MOVES} updates came 40 ms or more after their ack, twice: {late:?}",
         late.len(),
-        gaps.len()
     );
 }
