@@ -742,7 +742,7 @@ class MilleTable {
       : el("div", { ...pileAttrs, role: "img" }, content);
     return el(
       "div",
-      { class: cls.join(" "), "data-target": target ? key : null, "data-legal": this.targets.has(key) ? "true" : null, "data-tip": `area:${kind === "distance" ? "distance" : kind}` },
+      { class: cls.join(" "), "data-target": target ? key : null, "data-legal": this.targets.has(key) ? "true" : null, "data-tip": `area:${topic}` },
       el("div", { class: "area-head" }, el("span", { class: "area-label", id: labelId }, label), this.helpButton(topic, `${label} (${this.teamName(team)})`)),
       pile,
     );
