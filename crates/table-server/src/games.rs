@@ -73,6 +73,23 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
     fn secret_decision(_state: &Self::State) -> bool {
         false
     }
+    /// After `action` was played into `state`: the seats that may now hold
+    /// a decision nobody else is shown (the attacked side of a hazard,
+    /// whichever of its seats holds the safety, if any), and the seat the
+    /// others see to act next. `None` when no such decision can follow.
+    /// The table pauses after every such move, decision or not, so that
+    /// nothing tells the two apart.
+    fn hidden_chance_after(
+        _state: &Self::State,
+        _action: Self::Action,
+    ) -> Option<(Vec<usize>, Option<usize>)> {
+        None
+    }
+    /// The answer that lets a pending secret decision pass (a declined
+    /// coup fourré), for a chance whose time is up.
+    fn let_pass(_state: &Self::State) -> Option<Self::Action> {
+        None
+    }
     /// A finished game's score record (JSON), if the game keeps scores:
     /// what [`ServerGame::write_score`] writes to its score file.
     fn score(_state: &Self::State, _seats: &[SeatInfo]) -> Option<Value> {
@@ -178,6 +195,38 @@ impl ServerGame for Mille {
 
     fn secret_decision(state: &mille_engine::State) -> bool {
         matches!(state.phase(), mille_engine::Phase::CoupFourre { .. })
+    }
+
+    fn hidden_chance_after(
+        state: &mille_engine::State,
+        action: MilleAction,
+    ) -> Option<(Vec<usize>, Option<usize>)> {
+        let MilleAction::Play { card, team } = action else {
+            return None;
+        };
+        if card.kind() != mille_engine::Kind::Hazard {
+            return None;
+        }
+        let seats = (0..Mille::seat_count(state))
+            .filter(|&k| side_of(state, k) == Some(team))
+            .collect();
+        // The seat to act as everybody but a holder sees the game: the one
+        // it goes on with after a decline.
+        let mut seen = state.clone();
+        while Self::secret_decision(&seen) {
+            if seen.apply(MilleAction::DeclineCoupFourre).is_err() {
+                break;
+            }
+        }
+        let next = match Mille::turn(&seen) {
+            Turn::Seat(s) => Some(s),
+            Turn::Host | Turn::Over => None,
+        };
+        Some((seats, next))
+    }
+
+    fn let_pass(state: &mille_engine::State) -> Option<MilleAction> {
+        Self::secret_decision(state).then_some(MilleAction::DeclineCoupFourre)
     }
 
     fn host_action(state: &mille_engine::State) -> Option<MilleAction> {

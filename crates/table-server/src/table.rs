@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use table_protocol::{
     ErrorBody, ErrorCode, GameKind, SeatKindSummary, SeatSummary, ServerMessage, TableId,
     TableStatus, TableSummary,
@@ -160,17 +160,48 @@ pub struct Actor<G: ServerGame> {
     empty_at: Option<Instant>,
     /// When a table whose game has not started closes, whoever waits.
     unstarted_by: Instant,
-    /// Per seat: a move waiting for a coup-fourré chance to be answered.
-    held: Vec<Option<Held<G::Action>>>,
+    /// The pause after a move that a hidden decision may follow (a
+    /// hazard, which a coup fourré may answer), whether one does or not.
+    window: Option<Window>,
+    /// People's moves waiting for the window to end (or, without windows,
+    /// for a pending secret decision to be made), in the order they came.
+    waiting: VecDeque<(usize, Held<G::Action>)>,
+    /// When the last window that ran its course opened: the computer move
+    /// after it is paced from then.
+    paced_from: Option<Instant>,
 }
 
-/// A person's move held until a hidden decision is made.
+/// A person's move held until the table may answer it.
 struct Held<A> {
     out: Outbox,
     id: u64,
-    action: A,
+    /// The action, or why it is not one (answered when the others are,
+    /// so that not even a malformed move is answered sooner).
+    action: Result<A, String>,
     at: Instant,
 }
+
+/// The pause after a hazard. Until it ends nothing public happens: the
+/// moves that come are answered when it ends, computers wait, and a
+/// coup-fourré chance (if there is one) is decided within it. The same
+/// pause follows a hazard whether a seat holds the safety or not, so that
+/// neither the answers nor their times tell.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    opened: Instant,
+    /// A chance still open then is let pass (a little before the end, so
+    /// that writing the decline does not delay what the end releases).
+    decide_by: Instant,
+    ends: Instant,
+}
+
+/// The pause after a hazard on a side of computers only: they decide at
+/// once, so it need only cover their thinking and the writing of their
+/// answer.
+const COMPUTER_WINDOW: Duration = Duration::from_millis(100);
+
+/// How many moves of one seat may wait for a window's end.
+const MAX_WAITING: usize = 16;
 
 fn bot_seed(seed: u64, seat: usize) -> u64 {
     seed ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -287,9 +318,14 @@ impl<G: ServerGame> Actor<G> {
             failures: 0,
             empty_at: None,
             unstarted_by,
-            held: Vec::new(),
+            window: None,
+            waiting: VecDeque::new(),
+            paced_from: None,
         };
-        actor.held = (0..actor.slots.len()).map(|_| None).collect();
+        // Stopped during a chance: it gets a whole window again.
+        if G::secret_decision(actor.table.state()) {
+            actor.open_window(actor.shared.config.coup_fourre_window);
+        }
         // Nobody is connected after a restart: the away clock starts for
         // every person.
         let away_at = Instant::now() + actor.shared.config.away;
@@ -438,6 +474,12 @@ impl<G: ServerGame> Actor<G> {
             .chain(self.host_at)
             .chain(self.empty_at)
             .chain((self.status == TableStatus::Waiting).then_some(self.unstarted_by))
+            .chain(self.window.map(|w| w.ends))
+            .chain(
+                self.window
+                    .filter(|_| G::secret_decision(self.table.state()))
+                    .map(|w| w.decide_by),
+            )
             .min()
     }
 
@@ -523,11 +565,49 @@ impl<G: ServerGame> Actor<G> {
     /// Runs computer players and the host until a person must act.
     async fn advance(&mut self) -> Result<(), Halt> {
         loop {
+            let now = Instant::now();
+            if let Some(w) = self.window
+                && now >= w.ends
+            {
+                self.window = None;
+                self.paced_from = Some(w.opened);
+            }
             if self.status != TableStatus::Playing {
+                self.window = None;
                 return Ok(());
             }
-            if self.held.iter().any(Option::is_some) {
-                self.release_held().await?;
+            if let (Some(w), Turn::Seat(holder)) = (self.window, self.table.turn())
+                && now >= w.decide_by
+                && G::secret_decision(self.table.state())
+                && let Some(pass) = G::let_pass(self.table.state())
+            {
+                // The chance's time is up: it passes, as if declined.
+                self.table
+                    .replay(pass)
+                    .map_err(|e| Halt::Broken(e.to_string()))?;
+                self.record(Some(holder), pass, None).await?;
+                self.broadcast_news();
+                continue;
+            }
+            if !self.waiting.is_empty() {
+                self.release_waiting().await?;
+            }
+            let secret = G::secret_decision(self.table.state());
+            if self.window.is_some() {
+                // Nothing public before the window ends: only a computer
+                // with a chance answers it, at once (unseen, or a coup
+                // fourré that everybody sees and that ends the window).
+                match self.table.turn() {
+                    Turn::Seat(seat)
+                        if secret && matches!(self.table.player(seat), Some(Player::Bot(_))) =>
+                    {
+                        if !self.bot_step().await? {
+                            return Ok(());
+                        }
+                        continue;
+                    }
+                    _ => return Ok(()),
+                }
             }
             match self.table.turn() {
                 Turn::Over => {
@@ -561,11 +641,12 @@ impl<G: ServerGame> Actor<G> {
                     if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
                         return Ok(());
                     }
-                    if !self.conns.is_empty()
-                        && !self.shared.config.bot_delay.is_zero()
-                        && !G::secret_decision(self.table.state())
-                    {
-                        tokio::time::sleep(self.shared.config.bot_delay).await;
+                    let delay = self.shared.config.bot_delay;
+                    if !self.conns.is_empty() && !delay.is_zero() && !secret {
+                        // Paced from the hazard when a window came between:
+                        // the window is part of the pause.
+                        let from = self.paced_from.take().unwrap_or_else(Instant::now);
+                        tokio::time::sleep_until((from + delay).into()).await;
                     }
                     if !self.bot_step().await? {
                         return Ok(());
@@ -644,6 +725,13 @@ impl<G: ServerGame> Actor<G> {
         let last = self.events_at.last().copied().unwrap_or(0);
         if public::<G>(&self.table, last) {
             self.events_at.push(self.table.event_count());
+            self.paced_from = None;
+            // A move everybody sees during a window (a coup fourré called)
+            // tells everything the window hid: the game goes on at once.
+            self.window = None;
+            if let Some((seats, next)) = G::hidden_chance_after(self.table.state(), action) {
+                self.window_after(&seats, next);
+            }
         }
         let public_seq = self.seq();
         if let (Some(seat), Some(id)) = (seat, client_id)
@@ -1024,7 +1112,7 @@ impl<G: ServerGame> Actor<G> {
             return Ok(());
         };
         let seat = *seat;
-        if self.held[seat].as_ref().is_some_and(|h| h.id == id) {
+        if self.waiting.iter().any(|(s, h)| *s == seat && h.id == id) {
             // Sent again while it waits: it is answered once played.
             return Ok(());
         }
@@ -1059,7 +1147,12 @@ impl<G: ServerGame> Actor<G> {
             }
             TableStatus::Playing => {}
         }
-        let action = match G::read_action(&action) {
+        let action = G::read_action(&action);
+        if self.must_wait(seat) {
+            self.hold(seat, out, id, action, at);
+            return Ok(());
+        }
+        let action = match action {
             Ok(a) => a,
             Err(why) => {
                 self.refuse(&out, ErrorCode::BadMessage, why, Some(id));
@@ -1069,10 +1162,82 @@ impl<G: ServerGame> Actor<G> {
         self.try_move(seat, out, id, action, at).await
     }
 
-    /// Plays a person's move, or refuses it with the engine's reason, or
-    /// holds it: a move from the seat that everybody but the holder of a
-    /// pending coup-fourré chance sees to act waits for the chance's
-    /// answer (refusing it would tell the mover that the chance exists).
+    /// Whether a move of `seat` must wait: during a window, every move
+    /// but a seat's answer to its own chance; without windows (a zero
+    /// `coup_fourre_window`), every move of another seat while a chance is
+    /// pending, which then tells that there is one.
+    fn must_wait(&self, seat: usize) -> bool {
+        let secret = G::secret_decision(self.table.state());
+        if secret && self.table.turn() == Turn::Seat(seat) {
+            return false;
+        }
+        self.window.is_some() || (secret && self.shared.config.coup_fourre_window.is_zero())
+    }
+
+    /// Keeps a move until the table may answer it.
+    fn hold(
+        &mut self,
+        seat: usize,
+        out: Outbox,
+        id: u64,
+        action: Result<G::Action, String>,
+        at: Instant,
+    ) {
+        if self.waiting.iter().filter(|(s, _)| *s == seat).count() >= MAX_WAITING {
+            let why = "too many moves of yours are waiting".to_string();
+            self.refuse(&out, ErrorCode::NotYourTurn, why, Some(id));
+            return;
+        }
+        self.waiting.push_back((
+            seat,
+            Held {
+                out,
+                id,
+                action,
+                at,
+            },
+        ));
+    }
+
+    /// After a move everybody sees: a pause if a hidden decision may
+    /// follow it, decision or not. `seats` may hold one (the attacked
+    /// side); `next` is the seat the others see to act.
+    fn window_after(&mut self, seats: &[usize], next: Option<usize>) {
+        let length = self.shared.config.coup_fourre_window;
+        if length.is_zero() || seats.is_empty() {
+            return;
+        }
+        let person = |k: usize| matches!(self.table.player(k), Some(Player::Person));
+        // A person whose chance comes with its own turn takes its time as
+        // on any turn: nothing waits for it that would not wait anyway.
+        if let [only] = seats
+            && Some(*only) == next
+            && person(*only)
+        {
+            return;
+        }
+        let length = if seats.iter().any(|&k| person(k)) {
+            length
+        } else {
+            length.min(COMPUTER_WINDOW)
+        };
+        self.open_window(length);
+    }
+
+    fn open_window(&mut self, length: Duration) {
+        if length.is_zero() {
+            return;
+        }
+        let now = Instant::now();
+        let margin = (length / 4).min(Duration::from_millis(100));
+        self.window = Some(Window {
+            opened: now,
+            decide_by: now + length - margin,
+            ends: now + length,
+        });
+    }
+
+    /// Plays a person's move, or refuses it with the engine's reason.
     async fn try_move(
         &mut self,
         seat: usize,
@@ -1083,24 +1248,6 @@ impl<G: ServerGame> Actor<G> {
     ) -> Result<(), StoreError> {
         if let Err(e) = self.table.act(seat, action) {
             let (code, why) = match e {
-                TableError::NotYourTurn {
-                    turn: Turn::Seat(_),
-                    ..
-                } if G::secret_decision(self.table.state()) => {
-                    if self.held[seat].is_none() {
-                        self.held[seat] = Some(Held {
-                            out,
-                            id,
-                            action,
-                            at,
-                        });
-                        return Ok(());
-                    }
-                    (
-                        ErrorCode::NotYourTurn,
-                        "a move of yours is already waiting".to_string(),
-                    )
-                }
                 TableError::Illegal { reason, .. } => (ErrorCode::Illegal, reason.to_string()),
                 TableError::NotYourTurn { turn, .. } => (
                     ErrorCode::NotYourTurn,
@@ -1129,15 +1276,20 @@ impl<G: ServerGame> Actor<G> {
         Ok(())
     }
 
-    /// Once a coup-fourré chance is answered, the moves held meanwhile are
-    /// played or refused.
-    async fn release_held(&mut self) -> Result<(), StoreError> {
-        for seat in 0..self.held.len() {
-            if G::secret_decision(self.table.state()) {
+    /// Answers the moves that waited, in the order they came, as far as
+    /// the table may answer them now.
+    async fn release_waiting(&mut self) -> Result<(), StoreError> {
+        while let Some(&(seat, _)) = self.waiting.front() {
+            // A move played meanwhile may have opened a new window.
+            if self.must_wait(seat) {
                 break;
             }
-            if let Some(h) = self.held[seat].take() {
-                self.try_move(seat, h.out, h.id, h.action, h.at).await?;
+            let Some((seat, h)) = self.waiting.pop_front() else {
+                break;
+            };
+            match h.action {
+                Ok(action) => self.try_move(seat, h.out, h.id, action, h.at).await?,
+                Err(why) => self.refuse(&h.out, ErrorCode::BadMessage, why, Some(h.id)),
             }
         }
         Ok(())

@@ -186,6 +186,8 @@ pub fn config(dir: &std::path::Path) -> Config {
     let mut c = Config::new(dir.to_path_buf());
     c.listen = "127.0.0.1:0".parse().expect("addr");
     c.bot_delay = Duration::ZERO;
+    // No pause after hazards (the test of the pause sets its own).
+    c.coup_fourre_window = Duration::ZERO;
     c.hand_pause = Duration::from_millis(300);
     // Tests register many names from one address; the cap has a test of
     // its own.
