@@ -103,16 +103,16 @@ fn is_hazard(card: Card) -> bool {
     card.kind() == Kind::Hazard
 }
 
-/// A seat's move: a coup fourré if `call` (else let it pass), a hazard on
-/// side `target` first (one of `answerable` if it can), never a safety
-/// (`keep`: they stay in the hand for chances), else the draw, a play, a
-/// discard.
+/// A seat's move: a coup fourré if `call` (else let it pass); a hazard
+/// on a side of `targets`, one it can answer (`answerable`) if there is
+/// one; else the draw, a play, a discard, never a safety if `keep` (they
+/// stay in the hand for chances); else any move.
 fn choose(
     legal: &[Action],
     call: bool,
-    target: Option<u8>,
+    targets: &[u8],
     keep: bool,
-    answerable: &[Card],
+    answerable: &[(u8, Card)],
 ) -> Option<Action> {
     let safety = |c: Card| c.kind() == Kind::Safety;
     if let Some(&cf) = legal.iter().find(|a| matches!(a, Action::CoupFourre(_))) {
@@ -122,8 +122,8 @@ fn choose(
         return Some(Action::DeclineCoupFourre);
     }
     let find = |f: &dyn Fn(&Action) -> bool| legal.iter().copied().find(|a| f(a));
-    let attack = |a: &Action| matches!(a, Action::Play { card, team } if is_hazard(*card) && Some(*team) == target);
-    let answered = |a: &Action| matches!(a, Action::Play { card, .. } if answerable.contains(card));
+    let attack = |a: &Action| matches!(a, Action::Play { card, team } if is_hazard(*card) && targets.contains(team));
+    let answered = |a: &Action| matches!(a, Action::Play { card, team } if answerable.contains(&(*team, *card)));
     find(&|a| attack(a) && answered(a))
         .or_else(|| find(&attack))
         .or_else(|| find(&|a| *a == Action::Draw))
@@ -214,7 +214,9 @@ async fn nothing_tells_another_seat_of_a_hidden_coup_fourre_chance() {
     c.limits.messages_per_second = 1000;
     c.limits.burst = 2000;
     c.hand_pause = Duration::from_millis(50);
+    c.fixed_seed = Some(SEED);
     let server = table_server::start(c).await.expect("start");
+    let db = dir.path().join("server.db");
     let mut ann = Conn::open(server.addr, "ann").await;
     let mut cy = Conn::open(server.addr, "cy").await;
     let mut probes: Vec<Probe> = Vec::new();
@@ -227,7 +229,7 @@ async fn nothing_tells_another_seat_of_a_hidden_coup_fourre_chance() {
             "{} hazards probed in 150 s",
             probes.len()
         );
-        let table = play_one_game(&mut ann, &mut cy, &mut probes, &mut id).await;
+        let table = play_one_game(&mut ann, &mut cy, &mut probes, &mut id, &db).await;
         tables.push(table);
     }
     server.stop().await;
@@ -235,19 +237,10 @@ async fn nothing_tells_another_seat_of_a_hidden_coup_fourre_chance() {
     // Which hazards a chance followed, from the log: the move after the
     // hazard is the holder's `decline` (or its coup fourré, which
     // everybody sees: such hazards are left out).
-    let db = rusqlite::Connection::open(dir.path().join("server.db")).expect("db");
+    let db = rusqlite::Connection::open(&db).expect("db");
     let mut after: HashMap<(TableId, u64), String> = HashMap::new();
     for &table in &tables {
-        let mut query = db
-            .prepare("SELECT action FROM moves WHERE table_id = ?1 ORDER BY seq")
-            .expect("query");
-        let moves: Vec<String> = query
-            .query_map([i64::try_from(table).expect("id")], |r| r.get(0))
-            .expect("rows")
-            .map(|r| r.expect("row"))
-            // Kept in their wire form: a JSON string.
-            .map(|a: String| serde_json::from_str(&a).unwrap_or(a))
-            .collect();
+        let moves = logged_moves(&db, table);
         let mut public = 0;
         for (k, action) in moves.iter().enumerate() {
             if action != "decline" {
@@ -371,13 +364,13 @@ async fn nothing_tells_another_seat_of_a_hidden_coup_fourre_chance() {
 fn plan(
     me: &Player,
     call: bool,
-    target: Option<u8>,
+    targets: &[u8],
     keep: bool,
-    answerable: &[Card],
+    answerable: &[(u8, Card)],
 ) -> Option<(Action, Instant)> {
     let legal = actions(&me.observation);
     let action = match me.refused {
-        0 => choose(&legal, call, target, keep, answerable)?,
+        0 => choose(&legal, call, targets, keep, answerable)?,
         n => *legal.get(n % legal.len().max(1))?,
     };
     let think = if action == Action::DeclineCoupFourre {
@@ -395,6 +388,7 @@ async fn play_one_game(
     cy: &mut Conn,
     probes: &mut Vec<Probe>,
     id: &mut u64,
+    db: &std::path::Path,
 ) -> TableId {
     ann.send(&common::create(
         "mille",
@@ -446,29 +440,39 @@ async fn play_one_game(
                 }
                 continue;
             }
-            // ann takes her chances and plays hazards on cy; cy keeps her
-            // safeties for chances, and plays no hazard.
-            let (call, target, keep) = if who == 0 {
-                (true, Some(1), false)
+            // ann takes her chances and plays hazards on the others; cy
+            // keeps her safeties for chances, and plays no hazard.
+            let (call, targets, keep): (bool, &[u8], bool) = if who == 0 {
+                (true, &[1, 2], false)
             } else {
-                (false, None, true)
+                (false, &[], true)
             };
-            // The test knows cy's hand (the server cannot know that ann
-            // does): ann attacks where cy has a chance whenever she can, so
-            // that many hazards come with one.
-            let answerable: Vec<Card> = players[1].observation["hand"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|c| serde_json::from_value::<Card>(c.clone()).ok())
-                .filter(|c| c.kind() == Kind::Safety)
-                .flat_map(|safety| {
-                    HAZARD_CARDS
-                        .into_iter()
-                        .filter(move |h| h.safety().map(|s| s.card()) == Some(safety))
-                })
-                .collect();
-            let Some((action, due)) = plan(me, call, target, keep, &answerable) else {
+            // The test knows every hand (cy's from her observation, the
+            // computer's from the deal and the log; the server cannot know
+            // that ann does): ann attacks where a chance follows whenever
+            // she can, so that many hazards come with one.
+            let answerable = if who == 0 && !actions(&me.observation).is_empty() {
+                let mut held: Vec<(u8, Card)> = players[1].observation["hand"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| serde_json::from_value::<Card>(c.clone()).ok())
+                    .map(|c| (1, c))
+                    .collect();
+                held.extend(computer_hand(db, table).into_iter().map(|c| (2, c)));
+                held.into_iter()
+                    .filter(|(_, c)| c.kind() == Kind::Safety)
+                    .flat_map(|(team, safety)| {
+                        HAZARD_CARDS
+                            .into_iter()
+                            .filter(move |h| h.safety().map(|s| s.card()) == Some(safety))
+                            .map(move |h| (team, h))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let Some((action, due)) = plan(me, call, targets, keep, &answerable) else {
                 players[who].fresh = false;
                 continue;
             };
@@ -627,6 +631,40 @@ async fn play_one_game(
             _ => {}
         }
     }
+}
+
+/// Every table's deal.
+const SEED: u64 = 36;
+
+/// The moves of `table` so far, from the server's log.
+fn logged_moves(db: &rusqlite::Connection, table: TableId) -> Vec<String> {
+    let mut query = db
+        .prepare("SELECT action FROM moves WHERE table_id = ?1 ORDER BY seq")
+        .expect("query");
+    query
+        .query_map([i64::try_from(table).expect("id")], |r| r.get(0))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        // Kept in their wire form: a JSON string.
+        .map(|a: String| serde_json::from_str(&a).unwrap_or(a))
+        .collect()
+}
+
+/// The computer's hand now: the deal replayed with the log.
+fn computer_hand(db: &std::path::Path, table: TableId) -> Vec<Card> {
+    let config = mille_engine::GameConfig {
+        rules: mille_engine::RulesetId::Classic,
+        players: 3,
+        stacking: false,
+    };
+    let db = rusqlite::Connection::open(db).expect("db");
+    let mut state = mille_engine::State::new(config, SEED).expect("deal");
+    for action in logged_moves(&db, table) {
+        let action: Action = action.parse().expect("an action");
+        state.apply(action).expect("a logged move");
+    }
+    let seat = state.rules().seat(2).expect("seat 2");
+    state.hand(seat).to_vec()
 }
 
 fn settled(p: &Probe) -> bool {
