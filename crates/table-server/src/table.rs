@@ -272,6 +272,7 @@ impl<G: ServerGame> Actor<G> {
         let mut table = Table::new(state, players);
         let mut events_at = vec![table.event_count()];
         let mut accepted = vec![VecDeque::new(); slots.len()];
+        let mut last_public = None;
         for (seq, (seat, action, client_id)) in stored.moves.iter().enumerate() {
             let action = G::read_action(action).map_err(|e| format!("move {}: {e}", seq + 1))?;
             table
@@ -280,6 +281,7 @@ impl<G: ServerGame> Actor<G> {
             let last = events_at.last().copied().unwrap_or(0);
             if public::<G>(&table, last) {
                 events_at.push(table.event_count());
+                last_public = Some(action);
             }
             if let (Some(seat), Some(id)) = (seat, client_id)
                 && let Some(ids) = accepted.get_mut(*seat)
@@ -322,9 +324,12 @@ impl<G: ServerGame> Actor<G> {
             waiting: VecDeque::new(),
             paced_from: None,
         };
-        // Stopped during a chance: it gets a whole window again.
-        if G::secret_decision(actor.table.state()) {
-            actor.open_window(actor.shared.config.coup_fourre_window);
+        // Stopped right after a hazard: the pause starts again (a chance
+        // still open gets its whole time again).
+        if let Some(action) = last_public
+            && let Some((seats, next)) = G::hidden_chance_after(actor.table.state(), action)
+        {
+            actor.window_after(&seats, next);
         }
         // Nobody is connected after a restart: the away clock starts for
         // every person.
