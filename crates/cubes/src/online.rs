@@ -134,9 +134,11 @@ pub fn play(
         return Ok(signal_code(sig));
     }
     outcome?;
+    // The commands shown are the ones that work: with the authority given.
+    let trusting = ca.map_or_else(String::new, |ca| format!(" --ca {}", ca.display()));
     match app.obs.view.winner {
         Some(w) => println!(
-            "{} won at table {table}. `cubes rank --connect {server}{}` shows the rankings.",
+            "{} won at table {table}. `cubes rank --connect {server}{trusting}{}` shows the rankings.",
             app.name(w),
             if app.obs.view.settings.name == Settings::blitz().name {
                 " --blitz"
@@ -145,7 +147,7 @@ pub fn play(
             }
         ),
         None if seat.is_some() => println!(
-            "You left table {table} at {server}; the game goes on. `cubes --connect {server}` takes you back to your seat."
+            "You left table {table} at {server}; the game goes on. `cubes --connect {server}{trusting}` takes you back to your seat."
         ),
         None => {}
     }
