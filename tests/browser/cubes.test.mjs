@@ -389,10 +389,11 @@ test("the cubes table fits 360 px wide and a 4K screen", async () => {
   }
 });
 
-test("dice that score only together say so at once, and Keep waits for all of them (scripted server)", async () => {
+test("dice that score only together say so at once, and Keep waits for all of them; the last roll, faded, keeps its captions legible (scripted server)", async () => {
   // The page's WebSocket answered by the test: a roll of One, three Fours
   // and a Six, with the keeps an engine allows for it.
   const p = await newPlayer(browser);
+  const eve = await newPlayer(browser);
   const { page } = p;
   const dice5 = ["One", "Four", "Four", "Four", "Six"];
   const obs = {
@@ -411,7 +412,9 @@ test("dice that score only together say so at once, and Keep waits for all of th
     seat_info: [{ name: "ann", kind: "human" }, { name: "Steady Sam", kind: "computer", level: "steady" }],
   };
   const sent = [];
+  let ws = null;
   await p.context.routeWebSocket(/\/ws$/, (route) => {
+    ws = route;
     route.onMessage((text) => {
       const m = JSON.parse(text);
       sent.push(m);
@@ -450,8 +453,44 @@ test("dice that score only together say so at once, and Keep waits for all of th
     assert.equal(await page.locator("#die-5").getAttribute("aria-pressed"), "false");
     await page.locator("#cu-problem").filter({ hasText: "Die 5, a Six, scores nothing in this roll: it cannot be kept." }).waitFor();
     assert.equal(sent.filter((m) => m.type === "move").length, 0, "no move was sent");
+
+    // The next player's turn: the last roll stays in view, faded, its held
+    // dice captioned "held", legible still (checked by the screenshot's axe run).
+    const next = { ...obs, current: 1, phase: "Start", legal: [], hold_value: null,
+      turn: { dice: dice5, states: Array(5).fill("Idle"), points: 0, held_points: 0, rolls: 0 },
+      events: [{ Rolled: { seat: 0, dice: dice5, rolled: 3 } }, { Bust: { seat: 0, lost: 0 } }, { TurnStarted: { seat: 1 } }] };
+    ws.send(JSON.stringify({ type: "update", table: 1, seq: 10, observation: next }));
+    await page.locator(".cu-dice.past").waitFor();
+    assert.equal(await caption(3), "held");
+    await screenshot(page, "cubes-last-roll");
+
+    // A spectator's dice are not buttons (a disabled button's text is not
+    // held to a contrast): its view of the same is checked too.
+    await eve.context.routeWebSocket(/\/ws$/, (route) => {
+      route.onMessage((text) => {
+        const m = JSON.parse(text);
+        const reply = (r) => route.send(JSON.stringify(r));
+        if (m.type === "hello") {
+          reply({ type: "welcome", version: 1, server: "script", name: m.name, token: "0123456789abcdef",
+            limits: { max_message_bytes: 65536, messages_per_second: 20, burst: 40, idle_seconds: 120, away_seconds: 60 },
+            seats: [], games: [{ game: "cubes", levels: ["steady"] }] });
+        } else if (m.type === "watch") {
+          reply({ type: "watching", table: 1, seq: 9, observation: { ...obs, viewer: "spectator", legal: [] } });
+          setTimeout(() => reply({ type: "update", table: 1, seq: 10, observation: { ...next, viewer: "spectator" } }), 50);
+        } else if (m.type === "list") reply({ type: "tables", tables: [] });
+        else if (m.type === "ping") reply({ type: "pong" });
+      });
+    });
+    await eve.page.goto(`${server.url}#/table/1?watch`);
+    await eve.page.locator("#name").fill("eve");
+    await eve.page.getByRole("button", { name: "Play" }).click();
+    await eve.page.locator(".cu-dice.past").waitFor();
+    assert.equal(await eve.page.locator("#die-3 .cu-caption").textContent(), "held");
+    await screenshot(eve.page, "cubes-last-roll-spectator");
     noErrors(p, assert);
+    noErrors(eve, assert);
   } finally {
     await p.context.close();
+    await eve.context.close();
   }
 });
