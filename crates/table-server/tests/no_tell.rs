@@ -1,9 +1,11 @@
 //! No tell: from another seat, nothing tells whether a seat holds a hidden
 //! coup-fourré chance. At classic tables of three (the prober ann, who
-//! plays hazards on cy; cy, a scripted person who keeps her safeties, lets
-//! every chance pass and thinks as long whether she had one or not; and a
-//! random computer), ann sends the same probe moves right after every
-//! hazard on another side, and times their answers and her next update.
+//! plays hazards on the others, on cy where she has a chance when the test
+//! knows it; cy, a scripted person who keeps her safeties, lets every
+//! chance pass and thinks as long whether she had one or not; and a
+//! random computer, which calls every coup fourré it can, in the open),
+//! ann sends the same probe moves right after every hazard on another
+//! side, and times their answers and her next update.
 //! After the games, the table's log says which hazards a chance followed
 //! (a `decline` right after the hazard). In each public position (the side
 //! attacked, the seat shown to act) the answers must be the same with and
@@ -14,7 +16,7 @@
 mod common;
 
 use futures_util::{SinkExt, StreamExt};
-use mille_engine::{Action, Card, Kind};
+use mille_engine::{Action, Card, GameConfig, Kind, RulesetId, State};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
@@ -214,7 +216,8 @@ async fn nothing_tells_another_seat_of_a_hidden_coup_fourre_chance() {
     c.limits.messages_per_second = 1000;
     c.limits.burst = 2000;
     c.hand_pause = Duration::from_millis(50);
-    c.fixed_seed = Some(SEED);
+    let seed = SEED;
+    c.fixed_seed = Some(seed);
     let server = table_server::start(c).await.expect("start");
     let db = dir.path().join("server.db");
     let mut ann = Conn::open(server.addr, "ann").await;
@@ -229,7 +232,7 @@ async fn nothing_tells_another_seat_of_a_hidden_coup_fourre_chance() {
             "{} hazards probed in 150 s",
             probes.len()
         );
-        let table = play_one_game(&mut ann, &mut cy, &mut probes, &mut id, &db).await;
+        let table = play_one_game(&mut ann, &mut cy, &mut probes, &mut id, &db, seed).await;
         tables.push(table);
     }
     server.stop().await;
@@ -389,6 +392,7 @@ async fn play_one_game(
     probes: &mut Vec<Probe>,
     id: &mut u64,
     db: &std::path::Path,
+    seed: u64,
 ) -> TableId {
     ann.send(&common::create(
         "mille",
@@ -447,28 +451,12 @@ async fn play_one_game(
             } else {
                 (false, &[], true)
             };
-            // The test knows every hand (cy's from her observation, the
-            // computer's from the deal and the log; the server cannot know
-            // that ann does): ann attacks where a chance follows whenever
-            // she can, so that many hazards come with one.
+            // The test knows cy's hand (from the deal and the log; the
+            // server cannot know that ann does): ann attacks where a
+            // chance follows whenever she can, so that many hazards come
+            // with one.
             let answerable = if who == 0 && !actions(&me.observation).is_empty() {
-                let mut held: Vec<(u8, Card)> = players[1].observation["hand"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|c| serde_json::from_value::<Card>(c.clone()).ok())
-                    .map(|c| (1, c))
-                    .collect();
-                held.extend(computer_hand(db, table).into_iter().map(|c| (2, c)));
-                held.into_iter()
-                    .filter(|(_, c)| c.kind() == Kind::Safety)
-                    .flat_map(|(team, safety)| {
-                        HAZARD_CARDS
-                            .into_iter()
-                            .filter(move |h| h.safety().map(|s| s.card()) == Some(safety))
-                            .map(move |h| (team, h))
-                    })
-                    .collect()
+                answerable(&logged_state(db, table, seed))
             } else {
                 Vec::new()
             };
@@ -633,9 +621,6 @@ async fn play_one_game(
     }
 }
 
-/// Every table's deal.
-const SEED: u64 = 36;
-
 /// The moves of `table` so far, from the server's log.
 fn logged_moves(db: &rusqlite::Connection, table: TableId) -> Vec<String> {
     let mut query = db
@@ -650,21 +635,43 @@ fn logged_moves(db: &rusqlite::Connection, table: TableId) -> Vec<String> {
         .collect()
 }
 
-/// The computer's hand now: the deal replayed with the log.
-fn computer_hand(db: &std::path::Path, table: TableId) -> Vec<Card> {
-    let config = mille_engine::GameConfig {
-        rules: mille_engine::RulesetId::Classic,
-        players: 3,
-        stacking: false,
-    };
+const CLASSIC_3: GameConfig = GameConfig {
+    rules: RulesetId::Classic,
+    players: 3,
+    stacking: false,
+};
+
+/// The game of `table` now: its deal replayed with its log.
+fn logged_state(db: &std::path::Path, table: TableId, seed: u64) -> State {
     let db = rusqlite::Connection::open(db).expect("db");
-    let mut state = mille_engine::State::new(config, SEED).expect("deal");
+    let mut state = State::new(CLASSIC_3, seed).expect("deal");
     for action in logged_moves(&db, table) {
         let action: Action = action.parse().expect("an action");
         state.apply(action).expect("a logged move");
     }
-    let seat = state.rules().seat(2).expect("seat 2");
-    state.hand(seat).to_vec()
+    state
+}
+
+/// Every table's deal.
+const SEED: u64 = 36;
+
+/// The hazards cy (side 1) could answer with a coup fourré now. (The
+/// computer calls every coup fourré it can: its chances are public.)
+fn answerable(state: &State) -> Vec<(u8, Card)> {
+    let mut found = Vec::new();
+    for side in [1u8] {
+        let Some(seat) = state.rules().seat(side) else {
+            continue;
+        };
+        for &safety in state.hand(seat) {
+            for hazard in HAZARD_CARDS {
+                if hazard.safety().map(|s| s.card()) == Some(safety) {
+                    found.push((side, hazard));
+                }
+            }
+        }
+    }
+    found
 }
 
 fn settled(p: &Probe) -> bool {
