@@ -9,8 +9,8 @@
 //!   first round of every run here saw such delays (40 to 48 ms), and with
 //!   it on none.
 //! - The client's own socket, exactly: small messages sent a few
-//!   milliseconds apart to a server that only reads arrive as they were
-//!   sent, not 40 ms apart.
+//!   milliseconds apart to a server that only reads arrive at once, not
+//!   held back until the one before is acknowledged.
 
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -126,6 +126,7 @@ async fn measure(target: &Target, name: &str) -> Vec<Duration> {
 
 #[test]
 fn no_update_follows_its_ack_by_40_ms() {
+    let _alone = alone();
     let dir = tempfile::tempdir().expect("dir");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -180,8 +181,8 @@ const BURST: usize = 40;
 /// The longest pause between two of [`BURST`] small messages a client
 /// sends 2 ms apart, as a server that only reads receives them. Such a
 /// server delays its acknowledgements (it has nothing to send them with),
-/// and without `TCP_NODELAY` each message then waits for the one before to
-/// be acknowledged: 40 ms.
+/// and without `TCP_NODELAY` a message waits until the one before is
+/// acknowledged: 40 ms.
 async fn longest_pause() -> Duration {
     use futures_util::StreamExt;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -219,19 +220,32 @@ async fn longest_pause() -> Duration {
 }
 
 /// The client's own socket: with `TCP_NODELAY` off, this measure found a
-/// 41 ms pause every time; with it on, about 3 ms.
+/// pause of 41 or 42 ms every time; with it on, about 3 ms.
 #[test]
 fn the_client_s_small_messages_are_not_held_back() {
+    let _alone = alone();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
-    // Measured again before failing: one stall of a loaded machine is not
-    // a socket's delay, which comes every time.
-    let pauses = [rt.block_on(longest_pause()), rt.block_on(longest_pause())];
-    assert!(
-        pauses.iter().any(|p| *p < NAGLE),
-        "a message waited for the one before to be acknowledged: {pauses:?}"
-    );
+    // Measured up to three times before failing: a stall of a loaded
+    // machine is not a socket's delay, which comes every time.
+    let mut pauses = Vec::new();
+    for _ in 0..3 {
+        let pause = rt.block_on(longest_pause());
+        pauses.push(pause);
+        if pause < NAGLE {
+            return;
+        }
+    }
+    panic!("a message waited for the one before to be acknowledged: {pauses:?}");
+}
+
+/// Runs this file's tests one at a time: the players' load would stall
+/// the other's measure.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
