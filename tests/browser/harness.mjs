@@ -11,6 +11,7 @@ import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { connect } from "node:net";
+import { get as httpsGet } from "node:https";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,12 +29,41 @@ function milleBinary() {
   return bin;
 }
 
+/** The text at an address: plain HTTP, or HTTPS with any certificate (a
+ *  test's own, which nothing trusts). */
+function getText(url) {
+  if (!url.startsWith("https:")) return fetch(url).then((r) => r.text());
+  return new Promise((ok, fail) => {
+    httpsGet(url, { rejectUnauthorized: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (text += d));
+      res.on("end", () => ok(text));
+    }).on("error", fail);
+  });
+}
+
+/** Makes a self-signed certificate for 127.0.0.1 and localhost with
+ *  openssl, in `dir`; answers {cert, key} (the files' paths). */
+export function makeCertificate(dir) {
+  const cert = join(dir, "cert.pem");
+  const key = join(dir, "key.pem");
+  const made = spawnSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-days", "1", "-keyout", key, "-out", cert],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.error?.message || made.stderr}`);
+  return { cert, key };
+}
+
 /** Starts a server. Options: away, handPause, botDelay (seconds/ms as the
  *  server's flags take them), rate, extra args, `data` (a directory the
  *  caller keeps, e.g. to restart a server on it), `listen` (an address,
- *  e.g. a stopped server's). Answers {url, addr, data, stop(), kill()}.
+ *  e.g. a stopped server's), `tls` ({cert, key}: the server speaks HTTPS
+ *  and WSS). Answers {url, addr, data, stop(), kill()}.
  *  With $WEB_DIR set, the page is served from that directory. */
-export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate = 200, args = [], data, listen = "127.0.0.1:0" } = {}) {
+export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate = 200, args = [], data, listen = "127.0.0.1:0", tls } = {}) {
   const dir = data || mkdtempSync(join(tmpdir(), "page-test-"));
   const flags = [
     "serve",
@@ -46,6 +76,7 @@ export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate
     "--rate", String(rate),
     ...args,
   ];
+  if (tls) flags.push("--tls-cert", tls.cert, "--tls-key", tls.key);
   if (process.env.WEB_DIR) flags.push("--web", process.env.WEB_DIR);
   const child = spawn(milleBinary(), flags, {
     env: { ...process.env, GAMES_DATA_DIR: dir, RUST_LOG: process.env.RUST_LOG || "warn" },
@@ -56,7 +87,7 @@ export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate
     const timer = setTimeout(() => fail(new Error("the server did not start in 20 s")), 20000);
     child.on("exit", (code) => fail(new Error(`the server exited (${code})`)));
     lines.on("line", (line) => {
-      const m = /listening on ws:\/\/([^/\s]+)\/ws/.exec(line);
+      const m = /listening on wss?:\/\/([^/\s]+)\/ws/.exec(line);
       if (m) {
         clearTimeout(timer);
         ok(m[1]);
@@ -64,17 +95,18 @@ export async function startServer({ away = 60, handPause = 3, botDelay = 0, rate
     });
   });
   const exited = new Promise((ok) => child.on("exit", ok));
+  const url = `${tls ? "https" : "http"}://${addr}/`;
   // A server built before the page last changed would test an old page.
   const web = process.env.WEB_DIR || WEB;
   for (const name of readdirSync(web)) {
-    const served = await (await fetch(`http://${addr}/${name}`)).text();
+    const served = await getText(`${url}${name}`);
     if (served !== readFileSync(join(web, name), "utf8")) {
       child.kill("SIGKILL");
       throw new Error(`the server's ${name} is not the tree's: rebuild it (cargo build -p mille) or set WEB_DIR`);
     }
   }
   return {
-    url: `http://${addr}/`,
+    url,
     addr,
     data: dir,
     child,
@@ -101,9 +133,10 @@ export async function launch() {
 
 /** A player: a browser context of its own (its own storage, so its own
  *  name and token) with a page, every console error and page error kept
- *  in `errors`. Options: viewport, reducedMotion, colorScheme. */
-export async function newPlayer(browser, { viewport = { width: 1280, height: 860 }, reducedMotion = "reduce", colorScheme = "light" } = {}) {
-  const context = await browser.newContext({ viewport, reducedMotion, colorScheme });
+ *  in `errors`. Options: viewport, reducedMotion, colorScheme,
+ *  ignoreHTTPSErrors (for a server with a test's own certificate). */
+export async function newPlayer(browser, { viewport = { width: 1280, height: 860 }, reducedMotion = "reduce", colorScheme = "light", ignoreHTTPSErrors = false } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, colorScheme, ignoreHTTPSErrors });
   const page = await context.newPage();
   const errors = [];
   page.on("console", (m) => {

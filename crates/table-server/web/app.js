@@ -86,9 +86,12 @@ client.on("identity", async (err) => {
     client.forget(client.name);
     const name = client.name;
     client.attempt = 0;
+    // Not a sign-out elsewhere: the hello without a key is meant.
+    client.welcome = null;
     client.start(name);
     return;
   }
+  if (err.code === "signed_out") who.replaceChildren();
   askName(err.message);
 });
 
@@ -98,6 +101,10 @@ client.on("welcome", (w) => {
     el("strong", {}, w.name),
     " ",
     el("a", { href: "#/name", class: "small" }, "change"),
+    " ",
+    el("button", { type: "button", id: "new-token", onclick: replaceToken }, "New key"),
+    " ",
+    el("button", { type: "button", id: "sign-out", onclick: signOut }, "Sign out"),
   );
   if (w.reconnected && current) announce("Connected again.");
   else go();
@@ -323,6 +330,59 @@ async function showScores(game) {
   main.append(tabs);
   main.append(...(await rankingNodes(client, game)));
   document.title = "Scores – Mille Bornes & cubes";
+}
+
+/** "New key": the server replaces the name's token (whoever saw the old
+ *  one can no longer play under the name; other tabs of this browser read
+ *  the new one when they connect again). */
+async function replaceToken() {
+  const choice = await dialog({
+    title: "Replace this name's key?",
+    body: [
+      el("p", {}, `This browser keeps a secret key that proves "${client.name}" is yours. If somebody else may have seen it, replace it: the old key then works nowhere, and this browser keeps the new one.`),
+      el("p", {}, "Another browser or a terminal client that plays under this name needs the new key to go on."),
+    ],
+    buttons: [
+      { label: "Replace the key", value: true },
+      { label: "Cancel", value: false, primary: true },
+    ],
+  });
+  if (choice !== true) return;
+  try {
+    await client.newToken();
+    announce("The key is replaced: this browser keeps the new one.");
+  } catch (e) {
+    announce(`The key was not replaced: ${e.message}.`, { assertive: true });
+  }
+}
+
+/** "Sign out": the server revokes the token; this browser forgets it and
+ *  asks for a name again. */
+async function signOut() {
+  const name = client.name;
+  const choice = await dialog({
+    title: `Sign out of "${name}"?`,
+    body: [
+      el("p", {}, "Signing out revokes this name's key on the server and forgets it in this browser."),
+      el("p", {}, "If the name has games (a seat at a table, or finished games in the scores), it stays reserved for its results: nobody can play under it again, not even you. If it has no games, it becomes free for anybody."),
+    ],
+    buttons: [
+      { label: "Sign out", value: true },
+      { label: "Stay signed in", value: false, primary: true },
+    ],
+  });
+  if (choice !== true) return;
+  try {
+    await client.signOut();
+  } catch (e) {
+    announce(`Not signed out: ${e.message}.`, { assertive: true });
+    return;
+  }
+  // The client forgot the key when `signed_out` came.
+  who.replaceChildren();
+  history.replaceState(null, "", "#/");
+  route = null;
+  askName(`You are signed out of "${name}".`);
 }
 
 /** The name form: the first screen of a new player, and "change". */

@@ -46,6 +46,8 @@ const REFUSALS = {
   watch: ["no_such_table", "unavailable", "bad_message"],
   create: ["bad_setup", "unavailable", "bad_message"],
   rankings: ["unavailable", "bad_message"],
+  new_token: ["unavailable", "bad_message"],
+  sign_out: ["unavailable", "bad_message"],
   list: [],
 };
 /** How long a request waits for its answer (one dropped by the rate
@@ -128,6 +130,13 @@ export class Client {
       // Read again: another tab of this browser may have played since.
       const token = loadIdentity().tokens[this.name];
       if (token) hello.token = token;
+      else if (this.welcome?.name === this.name) {
+        // This name was welcomed here and its key is gone: another tab
+        // signed out. Without a key, the hello would take a free name again.
+        this.reset();
+        this.emit("identity", { code: "signed_out", message: `You signed out of "${this.name}".` });
+        return;
+      }
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => {
@@ -232,6 +241,19 @@ export class Client {
           if (t && !t.asking) this.tables.delete(msg.table);
           for (const [id, p] of this.pending) if (p.table === msg.table) this.pending.delete(id);
         }
+        break;
+      case "token": {
+        // The old token is revoked already: only this one signs in now.
+        const identity = loadIdentity();
+        identity.tokens[this.name] = msg.token;
+        saveIdentity(identity);
+        break;
+      }
+      case "signed_out":
+        // The server closes the connection next: no reconnecting with a
+        // token that is revoked.
+        this.forget(this.name);
+        this.stopped = true;
         break;
       case "left": {
         // A `left` for an earlier leave must not drop a join made since.
@@ -378,6 +400,21 @@ export class Client {
   /** Says this seat is ready for the next hand. */
   ready(table) {
     this.send({ type: "ready", table });
+  }
+
+  /** Replaces the name's token on the server (the old one then signs in
+   *  nowhere); the new one is kept. Resolves with `token`. */
+  newToken() {
+    return this.request({ type: "new_token" }, "token");
+  }
+
+  /** Revokes the name's token on the server and forgets it here; the
+   *  connection ends. Resolves with `signed_out`. */
+  async signOut() {
+    const answer = await this.request({ type: "sign_out" }, "signed_out");
+    this.reset();
+    this.name = "";
+    return answer;
   }
 
   /** Forgets the name's token in this browser (the name can then be
