@@ -124,6 +124,11 @@ test("a new key replaces the old one, and a reload signs in with it", async () =
     const { page } = p;
     await signIn(p, server.url, "rekeyed");
     const old = await storedToken(page, "rekeyed");
+    // A second tab of the browser: the server closes its connection when
+    // the key is replaced, and it comes back with the new key.
+    const tab = await p.context.newPage();
+    await tab.goto(server.url);
+    await tab.locator("#who strong", { hasText: "rekeyed" }).waitFor();
     await page.locator("#new-token").focus();
     await page.keyboard.press("Enter");
     const dlg = page.locator("dialog[open]");
@@ -136,6 +141,12 @@ test("a new key replaces the old one, and a reload signs in with it", async () =
     }, old);
     const fresh = await storedToken(page, "rekeyed");
     await page.waitForFunction(() => [...document.querySelectorAll("#announce p")].some((p) => /key is replaced/.test(p.textContent)));
+
+    await tab.waitForFunction(() => document.body.dataset.conn !== "open");
+    await tab.locator("#conn.open").waitFor();
+    await tab.locator("#who strong", { hasText: "rekeyed" }).waitFor();
+    assert.equal(await storedToken(tab, "rekeyed"), fresh, "the other tab kept the new key");
+    await tab.close();
 
     await page.reload();
     await page.locator("#conn.open").waitFor();

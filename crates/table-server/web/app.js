@@ -81,6 +81,12 @@ client.on("state", showState);
 
 client.on("identity", async (err) => {
   if (err.code === "bad_token") {
+    // A key replaced meanwhile by another tab of this browser: sign in
+    // with the new one.
+    if (client.sentToken && loadIdentity().tokens[client.name] !== client.sentToken) {
+      client.start(client.name);
+      return;
+    }
     // This server does not know the token any more (its database was
     // reset): the name may be free again.
     client.forget(client.name);

@@ -129,6 +129,7 @@ export class Client {
       const hello = { type: "hello", version: PROTOCOL, name: this.name, client: CLIENT };
       // Read again: another tab of this browser may have played since.
       const token = loadIdentity().tokens[this.name];
+      this.sentToken = token;
       if (token) hello.token = token;
       else if (this.welcome?.name === this.name) {
         // This name was welcomed here and its key is gone: another tab
