@@ -97,7 +97,7 @@ pub fn play(
     let (table, seat, seq, observation) = match choice {
         Choice::Quit => {
             if let Some(Failure::Unreachable { reason }) = session.failure() {
-                eprintln!("cubes: {}", unreachable(&target, &reason));
+                eprintln!("cubes: {}", target.unreachable(&reason, "cubes"));
                 return Ok(ExitCode::FAILURE);
             }
             return Ok(match stop.signal() {
@@ -152,24 +152,6 @@ pub fn play(
         None => {}
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What to say when no table server answers at `target`: where, why, and
-/// the two ways on (start one, or give the address of one).
-pub fn unreachable(target: &Target, reason: &str) -> String {
-    let place = match target {
-        Target::Unix(path) => format!(
-            "no table server runs on this machine (nothing answers at its socket {}: {reason})",
-            path.display()
-        ),
-        Target::Tcp { .. } | Target::Tls { .. } => {
-            format!("no table server answers at {target} ({reason})")
-        }
-    };
-    format!(
-        "{place}.\nStart one with `cubes serve`, or give the address of a running one: \
-         cubes --connect HOST[:PORT]"
-    )
 }
 
 /// The shell's exit code for a signal.

@@ -69,24 +69,6 @@ fn teams(config: GameConfig) -> Vec<Vec<usize>> {
     teams
 }
 
-/// What to say when no table server answers at `target`: where, why, and
-/// the two ways on (start one, or give the address of one).
-pub fn unreachable(target: &Target, reason: &str) -> String {
-    let place = match target {
-        Target::Unix(path) => format!(
-            "no table server runs on this machine (nothing answers at its socket {}: {reason})",
-            path.display()
-        ),
-        Target::Tcp { .. } | Target::Tls { .. } => {
-            format!("no table server answers at {target} ({reason})")
-        }
-    };
-    format!(
-        "{place}.\nStart one with `mille serve`, or give the address of a running one: \
-         mille --connect HOST[:PORT]"
-    )
-}
-
 /// The name to give the server: `--name`, else the one it knows this
 /// player by (kept with its token; `None` lets the session send it),
 /// else the name mille plays under here (asked once and remembered, or
@@ -174,7 +156,7 @@ fn game(
     let (table, seq, observation) = match choice {
         Choice::Quit => {
             if let Some(Failure::Unreachable { reason }) = session.failure() {
-                bail!("{}", unreachable(target, &reason));
+                bail!("{}", target.unreachable(&reason, "mille"));
             }
             return Ok(None);
         }
@@ -270,7 +252,7 @@ mod tests {
     #[test]
     fn an_unreachable_server_is_told_with_the_ways_on() {
         let tcp = Target::parse("127.0.0.1:8780").expect("tcp");
-        let text = unreachable(&tcp, "Connection refused (os error 111)");
+        let text = tcp.unreachable("Connection refused (os error 111)", "mille");
         assert!(
             text.starts_with("no table server answers at 127.0.0.1:8780 (Connection refused"),
             "{text}"
@@ -278,7 +260,7 @@ mod tests {
         assert!(text.contains("`mille serve`"), "{text}");
         assert!(text.contains("mille --connect HOST[:PORT]"), "{text}");
         let unix = Target::Unix("/run/t.sock".into());
-        let text = unreachable(&unix, "No such file or directory");
+        let text = unix.unreachable("No such file or directory", "mille");
         assert!(
             text.starts_with(
                 "no table server runs on this machine (nothing answers at its socket /run/t.sock"

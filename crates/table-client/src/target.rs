@@ -64,6 +64,25 @@ pub enum TargetError {
 const MAX_HOST: usize = 253;
 
 impl Target {
+    /// What to say when no table server answers here: where, why, and the
+    /// two ways on (start one with `PROGRAM serve`, or give the address of
+    /// a running one), for the terminal client `program`.
+    pub fn unreachable(&self, reason: &str, program: &str) -> String {
+        let place = match self {
+            Target::Unix(path) => format!(
+                "no table server runs on this machine (nothing answers at its socket {}: {reason})",
+                path.display()
+            ),
+            Target::Tcp { .. } | Target::Tls { .. } => {
+                format!("no table server answers at {self} ({reason})")
+            }
+        };
+        format!(
+            "{place}.\nStart one with `{program} serve`, or give the address of a running one: \
+             {program} --connect HOST[:PORT]"
+        )
+    }
+
     /// Reads an address as a person writes it: empty or `local` for the
     /// local server's Unix socket ([`game_store::socket_path`]), a path
     /// containing `/` for that socket, `HOST` for `HOST` on the default port

@@ -135,6 +135,24 @@ async fn connect(
         .map_err(|_| std::io::Error::other("connect timed out"))?
 }
 
+/// A WebSocket from `from` (with a small receive buffer if asked), or
+/// `None` if the server turned it away.
+async fn websocket(
+    server: SocketAddr,
+    from: IpAddr,
+    small_buffer: bool,
+) -> Option<tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>> {
+    let stream = connect(server, from, small_buffer).await.ok()?;
+    let url = format!("ws://{server}/ws");
+    let upgrade =
+        tokio_tungstenite::client_async(url, tokio_tungstenite::MaybeTlsStream::Plain(stream));
+    let (ws, _) = tokio::time::timeout(Duration::from_secs(5), upgrade)
+        .await
+        .ok()?
+        .ok()?;
+    Some(ws)
+}
+
 /// Opens silent connections as fast as it may, holding each until the
 /// server closes it.
 async fn silent(server: SocketAddr, from: IpAddr, most: usize, until: Instant, tally: Arc<Tally>) {
@@ -184,17 +202,7 @@ async fn flood(server: SocketAddr, from: IpAddr, k: usize, until: Instant, tally
     let mut round = 0u64;
     while Instant::now() < until {
         round += 1;
-        let Ok(stream) = connect(server, from, true).await else {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            continue;
-        };
-        let url = format!("ws://{server}/ws");
-        let Ok(Ok((mut ws, _))) = tokio::time::timeout(
-            Duration::from_secs(5),
-            tokio_tungstenite::client_async(url, tokio_tungstenite::MaybeTlsStream::Plain(stream)),
-        )
-        .await
-        else {
+        let Some(mut ws) = websocket(server, from, true).await else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
@@ -240,17 +248,7 @@ async fn register(server: SocketAddr, from: IpAddr, until: Instant, tally: Arc<T
     let mut k = 0u64;
     while Instant::now() < until {
         k += 1;
-        let Ok(stream) = connect(server, from, false).await else {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            continue;
-        };
-        let url = format!("ws://{server}/ws");
-        let Ok(Ok((mut ws, _))) = tokio::time::timeout(
-            Duration::from_secs(5),
-            tokio_tungstenite::client_async(url, tokio_tungstenite::MaybeTlsStream::Plain(stream)),
-        )
-        .await
-        else {
+        let Some(mut ws) = websocket(server, from, false).await else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
