@@ -206,7 +206,17 @@ fn a_stopped_match_resumes_and_a_short_one_extends() {
         resumed, fresh,
         "the record's games and the rest are the match"
     );
-    assert_eq!(recorded_games(&record), done + 3);
+    assert_eq!(
+        recorded_games(&record),
+        done + 3,
+        "{done} games were recorded when the match was stopped; the record now:\n{}",
+        std::fs::read_to_string(&record)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.chars().take(24).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     // Nothing left to play: the same summary again.
     let again = untimed(run_match(
         &[&base[..], &["-n", &n, "--resume", rec]].concat(),
