@@ -1307,6 +1307,8 @@ pub mod fixtures {
                 player: (!n.is_empty()).then(|| n.to_string()),
                 connected: !n.is_empty(),
                 away: false,
+                rating: None,
+                stand_in_in: None,
             })
             .collect()
     }
@@ -1763,6 +1765,7 @@ mod remote_tests {
             private: false,
             spectators: 0,
             seq: 0,
+            rated: false,
         };
         a.note(Note::Message(ServerMessage::Tables {
             tables: vec![summary],

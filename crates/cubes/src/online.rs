@@ -342,6 +342,8 @@ mod tests {
             player: player.map(str::to_string),
             connected: player.is_some() && !away,
             away,
+            rating: None,
+            stand_in_in: None,
         }
     }
 
@@ -356,6 +358,7 @@ mod tests {
             private: false,
             spectators: 1,
             seq: 3,
+            rated: false,
         }
     }
 

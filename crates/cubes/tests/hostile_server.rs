@@ -68,6 +68,8 @@ fn hostile_server(answer: Answer) -> (String, std::thread::JoinHandle<()>) {
                 player: Some(player.to_string()),
                 connected: true,
                 away: false,
+                rating: None,
+                stand_in_in: None,
             };
             let message = match answer {
                 Answer::Rankings => ServerMessage::Rankings {
@@ -85,6 +87,7 @@ fn hostile_server(answer: Answer) -> (String, std::thread::JoinHandle<()>) {
                         private: false,
                         spectators: 0,
                         seq: 1,
+                        rated: false,
                     }],
                 },
                 Answer::Refusal => {

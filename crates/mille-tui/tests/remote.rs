@@ -84,6 +84,8 @@ fn seats(free: usize) -> Vec<SeatSummary> {
         player: p.map(str::to_string),
         connected: p.is_some(),
         away: false,
+        rating: None,
+        stand_in_in: None,
     };
     vec![
         person(Some("ann")),
@@ -94,6 +96,8 @@ fn seats(free: usize) -> Vec<SeatSummary> {
             player: Some("Computer 3 (classic)".into()),
             connected: false,
             away: false,
+            rating: None,
+            stand_in_in: None,
         },
     ]
 }

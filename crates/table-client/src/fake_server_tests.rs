@@ -675,6 +675,8 @@ fn no_control_character_of_a_server_reaches_the_caller() {
             player: Some(player.to_string()),
             connected: true,
             away: false,
+            rating: None,
+            stand_in_in: None,
         };
         let table = TableSummary {
             id: 7,
@@ -686,6 +688,7 @@ fn no_control_character_of_a_server_reaches_the_caller() {
             private: false,
             spectators: 0,
             seq: 1,
+            rated: false,
         };
         say(
             &mut peer,

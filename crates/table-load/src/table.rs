@@ -228,6 +228,7 @@ impl Runner {
             seats: vec![SeatRequest::Human, SeatRequest::Human],
             private: false,
             sit: Some(0),
+            rated: None,
         });
         for seat in seats.iter_mut() {
             seat.view = None;

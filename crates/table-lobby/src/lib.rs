@@ -730,6 +730,7 @@ impl Lobby {
                     seats: requests,
                     private,
                     sit: Some(0),
+                    rated: None,
                 };
                 self.screen = Screen::List;
                 self.status = format!("opening a table: {}...", p.label);
@@ -1400,6 +1401,8 @@ mod tests {
                     player: Some("bob".into()),
                     connected: true,
                     away: false,
+                    rating: None,
+                    stand_in_in: None,
                 },
                 SeatSummary {
                     kind: SeatKindSummary::Human,
@@ -1407,12 +1410,15 @@ mod tests {
                     player: None,
                     connected: false,
                     away: false,
+                    rating: None,
+                    stand_in_in: None,
                 },
             ],
             status: TableStatus::Waiting,
             private: false,
             spectators: 1,
             seq: 0,
+            rated: false,
         }
     }
 
@@ -1791,6 +1797,8 @@ mod tests {
                 player: Some((*n).into()),
                 connected: true,
                 away: *n == "bartholomew",
+                rating: None,
+                stand_in_in: None,
             })
             .chain((0..2).map(|_| SeatSummary {
                 kind: SeatKindSummary::Computer,
@@ -1798,6 +1806,8 @@ mod tests {
                 player: None,
                 connected: false,
                 away: false,
+                rating: None,
+                stand_in_in: None,
             }))
             .collect();
         lobby.message(ServerMessage::Tables { tables: vec![t] });

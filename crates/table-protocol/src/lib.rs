@@ -141,6 +141,20 @@ pub enum ClientMessage {
     /// is let go, one with games is kept for its history and nobody can
     /// sign in with it any more); answered with `signed_out`.
     SignOut,
+    /// Ask for a ladder: the ratings of one game and ruleset, best first;
+    /// answered with `ladder`.
+    Ladder {
+        /// The game.
+        game: GameKind,
+        /// The ruleset (mille: `bsd`, `classic`, `milebones`; cubes:
+        /// `standard`, `blitz`, `jokers`); left out: the game's first.
+        #[serde(default)]
+        rules: Option<String>,
+        /// The table size, for rulesets rated by size (mille `classic`:
+        /// 2, 3, 4 or 6); left out: 2.
+        #[serde(default)]
+        players: Option<usize>,
+    },
 }
 
 /// A new table: the game, its setup and who sits where.
@@ -165,6 +179,10 @@ pub struct CreateTable {
     /// Take this seat at once (the creator's place).
     #[serde(default)]
     pub sit: Option<usize>,
+    /// Whether the game's result moves its players' ratings; left out:
+    /// rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
 }
 
 /// Who a new table's seat is for.
@@ -282,6 +300,21 @@ pub enum ServerMessage {
     /// Answer to `sign_out`: the token is revoked and the connection
     /// closes (the name's other connections too).
     SignedOut,
+    /// Sent after `welcome`: how the tables this player had left ended
+    /// while they were away (each told once).
+    Ended {
+        /// The tables, oldest first.
+        tables: Vec<Ending>,
+    },
+    /// A ladder (answer to `ladder`).
+    Ladder {
+        /// The rating category's id (`mille-classic-4`).
+        category: String,
+        /// The category in words ("Mille Bornes, classic, 4 players").
+        title: String,
+        /// The rated players, best first.
+        entries: Vec<LadderEntry>,
+    },
     /// Something the client sent was refused; nothing changed.
     Error(ErrorBody),
 }
@@ -408,6 +441,63 @@ pub struct TableSummary {
     pub spectators: usize,
     /// The table's sequence number.
     pub seq: u64,
+    /// Whether its result moves its players' ratings.
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// How a table a player had left ended, told when they come back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ending {
+    /// The table.
+    pub table: TableId,
+    /// The game.
+    pub game: GameKind,
+    /// The setup in words.
+    pub ruleset: String,
+    /// Whether this player abandoned the game (left and was not back at
+    /// its end, or a computer played most of the seat).
+    pub abandoned: bool,
+    /// What happened, in a sentence or two ("ann won 5000 to 3200; you
+    /// had left, so the game counts as abandoned: your rating 1500 →
+    /// 1478").
+    pub message: String,
+}
+
+/// A player's rating in one category, as the lobby shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingBrief {
+    /// The rating, rounded.
+    pub rating: i32,
+    /// Its deviation, rounded.
+    pub deviation: i32,
+    /// Whether the deviation is still too high to trust the rating (shown
+    /// as `1500?`).
+    pub provisional: bool,
+}
+
+/// One line of a ladder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderEntry {
+    /// The player (a built-in computer level is `computer: LEVEL`).
+    pub name: String,
+    /// The rating, rounded.
+    pub rating: i32,
+    /// Its deviation, rounded (grown by inactivity up to now).
+    pub deviation: i32,
+    /// Whether the rating is provisional.
+    pub provisional: bool,
+    /// Rated games played.
+    pub games: u32,
+    /// Rated games won.
+    pub wins: u32,
+    /// When the last rated game ended, in seconds since 1970.
+    pub last_played: i64,
+    /// Whether the player is a computer.
+    pub computer: bool,
 }
 
 /// Where a table's game is.
@@ -439,6 +529,16 @@ pub struct SeatSummary {
     pub connected: bool,
     /// Whether a computer plays the seat while its person is away.
     pub away: bool,
+    /// The seat's player's rating in the table's category (a rated
+    /// table's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<RatingBrief>,
+    /// For a person who left a game in progress while somebody else is
+    /// still at the table: seconds from this message until a computer
+    /// plays the seat. (With nobody at the table the game is paused and
+    /// no computer plays for anybody.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in_in: Option<u64>,
 }
 
 /// Who a seat was made for.

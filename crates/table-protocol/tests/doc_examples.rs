@@ -91,6 +91,7 @@ fn client_type(m: &ClientMessage) -> &'static str {
         ClientMessage::Ping => "ping",
         ClientMessage::NewToken => "new_token",
         ClientMessage::SignOut => "sign_out",
+        ClientMessage::Ladder { .. } => "ladder",
     }
 }
 
@@ -109,6 +110,8 @@ fn server_type(m: &ServerMessage) -> &'static str {
         ServerMessage::Pong => "pong",
         ServerMessage::Token { .. } => "token",
         ServerMessage::SignedOut => "signed_out",
+        ServerMessage::Ended { .. } => "ended",
+        ServerMessage::Ladder { .. } => "ladder",
         ServerMessage::Error(_) => "error",
     }
 }

@@ -579,6 +579,12 @@ async fn handle(
                 Err(why) => out.send_msg(&ServerMessage::error(ErrorCode::Unavailable, why)),
             };
         }
+        ClientMessage::Ladder { .. } => {
+            out.send_msg(&ServerMessage::error(
+                ErrorCode::Unavailable,
+                "this server keeps no ratings yet",
+            ));
+        }
     }
     Ok(())
 }

@@ -1325,6 +1325,8 @@ impl<G: ServerGame> Actor<G> {
                     },
                     connected,
                     away: slot.away,
+                    rating: None,
+                    stand_in_in: None,
                 }
             })
             .collect()
@@ -1389,6 +1391,7 @@ impl<G: ServerGame> Actor<G> {
                 .filter(|c| c.viewer == Viewer::Spectator)
                 .count(),
             seq: self.seq(),
+            rated: false,
         };
         if let Ok(mut s) = self.summary.lock() {
             *s = summary;
@@ -1462,6 +1465,7 @@ fn empty_summary(id: TableId, game: GameKind) -> TableSummary {
         private: false,
         spectators: 0,
         seq: 0,
+        rated: false,
     }
 }
 
@@ -1555,6 +1559,8 @@ mod tests {
             player: Some("ann".into()),
             connected: true,
             away: false,
+            rating: None,
+            stand_in_in: None,
         }];
         for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
             let observation = table.observe_since(viewer, 0);

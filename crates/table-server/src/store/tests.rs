@@ -298,6 +298,7 @@ async fn lobby_lines_are_seen_by_the_other_instances() {
             private: false,
             spectators: 0,
             seq: 0,
+            rated: false,
         };
         let text = serde_json::to_string(&line).expect("json");
         a.publish(vec![(id, text)]).await.expect("publish");
