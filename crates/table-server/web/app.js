@@ -13,11 +13,15 @@
 //   view.destroy()
 // ctx: {client, table, seat (null for a spectator), code, name, summary
 // (the lobby's line for the table, or null), move(action) -> id, ready(),
-// leave(), announce(text, {assertive})}.
+// leave() (asks first when a game is on), shared() (whether more than one
+// person has a seat here), announce(text, {assertive})}.
+//
+// Above the view, a line says who left the table and when a computer
+// plays for them, from the seats' `connected`, `stand_in_in` and `away`.
 
 import { Client, loadIdentity, nameProblem } from "./net.js";
 import { Lobby } from "./lobby.js";
-import { el, announce, dialog, typing, rankingNodes, sounds } from "./ui.js";
+import { el, announce, dialog, typing, rankingNodes, sounds, leavingHelp } from "./ui.js";
 
 const main = document.getElementById("main");
 const connLine = document.getElementById("conn");
@@ -25,13 +29,16 @@ const who = document.getElementById("who");
 
 const client = new Client();
 let lobby = null;
-let current = null; // {table, view, game, seat, over, hash}
+let current = null; // {table, view, game, seat, over, hash, seats, rated, presence}
 let route = null;
 /** Counts navigations: a table still opening when another screen was
  *  asked for gives up. */
 let navigation = 0;
 /** Set by the table's own "leave" (which asked already). */
 let leaving = false;
+/** How the tables this name had left ended meanwhile (`ended`), shown in
+ *  the lobby until dismissed. */
+let endings = [];
 
 /** The route in the address: {page: "lobby"|"table"|"scores"|"name", table, code, watch}. */
 function parseRoute() {
@@ -120,8 +127,11 @@ for (const type of ["joined", "watching", "update"]) {
   client.on(type, (msg) => {
     if (current && msg.table === current.table) {
       current.over = gameOver(msg.observation);
-      if (current.view) current.view.show(msg);
-      else current.waiting?.push(msg);
+      if (msg.seats) current.seats = msg.seats;
+      if (current.view) {
+        current.view.show(msg);
+        current.presence?.show(current.seats, current.over);
+      } else current.waiting?.push(msg);
     }
     if (type === "update" && msg.seats && lobby) lobby.seatsChanged(msg.table, msg.seats);
   });
@@ -141,6 +151,12 @@ client.on("error", (msg) => {
   }
 });
 client.on("tables", (msg) => lobby?.tables(msg.tables));
+client.on("ended", (msg) => {
+  const fresh = (msg.tables || []).filter((t) => !endings.some((e) => e.table === t.table));
+  if (!fresh.length) return;
+  endings = [...endings, ...fresh];
+  lobby?.showEndings();
+});
 
 /** Shows the screen the address names. */
 async function go() {
@@ -176,14 +192,53 @@ function gameOver(obs) {
 /** Leaving a seat while its game is on lets a computer play it after a
  *  while: ask first (unless the table's own "leave" asked already). */
 async function mayLeave() {
-  if (leaving || !current || current.seat === null || current.over) {
+  if (leaving) {
     leaving = false;
     return true;
   }
+  return confirmLeave();
+}
+
+/** Whether every person's seat of these seats is taken (the game is on,
+ *  unless it is over); unknown seats count as taken. */
+function started(seats) {
+  return !seats || seats.every((s) => s.kind !== "human" || s.player);
+}
+
+/** Asks a player whether to leave a game in progress, saying what the
+ *  server does then: at a shared table a computer plays for the absent
+ *  player after the away time, and not being back at the end abandons the
+ *  game; alone with computers, the game waits. Answers true to leave. */
+async function confirmLeave() {
+  if (!current || current.seat === null || current.over) return true;
   const away = client.welcome?.limits?.away_seconds ?? 60;
+  const seats = current.seats || [];
+  const others = seats.filter((s, i) => s.kind === "human" && i !== current.seat);
+  const body = [el("p", {}, "The seat stays yours: come back to it from the tables.")];
+  if (!others.length) {
+    body.push(el("p", {}, "Nobody else plays at this table: the game is paused until you are back."));
+  } else if (!started(seats)) {
+    body.push(el("p", {}, "The game begins when every seat is taken; if you are not back by then, a computer plays for you after a while."));
+  } else {
+    const here = others.some((s) => s.connected);
+    body.push(
+      el(
+        "p",
+        {},
+        here
+          ? `The others see that you left, and after ${away} seconds a computer plays for you until you are back.`
+          : `Nobody else is at the table now: the game is paused until somebody comes back; then, after ${away} seconds, a computer plays for you.`,
+      ),
+      el(
+        "p",
+        { class: "warning" },
+        `If you are not back at the table when the game ends, you have abandoned it: it ${current.rated ? "counts as a loss in the ratings and " : ""}enters no high-score table.`,
+      ),
+    );
+  }
   const choice = await dialog({
-    title: `Leave table ${current.table}?`,
-    body: [el("p", {}, `The seat stays yours: come back to it from the tables. While you are away, a computer plays it after ${away} seconds.`)],
+    title: "Leave the table?",
+    body,
     buttons: [
       { label: "Leave the table", value: true },
       { label: "Stay", value: false, primary: true },
@@ -192,9 +247,93 @@ async function mayLeave() {
   return choice === true;
 }
 
+/** The line above a table that says who left it: "NAME left: a computer
+ *  plays for NAME in 45 s" (counted down here from the seat's
+ *  `stand_in_in`, set again by every update), "a computer plays for NAME"
+ *  once it does, and to a spectator "paused: nobody is at the table".
+ *  Screen readers hear each change once, not every second. */
+class Presence {
+  constructor(me) {
+    this.me = me;
+    this.box = el("div", { class: "presence", id: "presence", hidden: true });
+    this.deadlines = new Map(); // seat -> Date.now() when a computer takes it
+    this.states = null; // seat -> "here" | "counting" | "away" | "gone"; "paused"
+    this.timer = null;
+  }
+
+  /** The seats of a summary or an update, and whether the game is over. */
+  show(seats, over) {
+    if (!seats) return;
+    this.seats = seats;
+    this.over = over;
+    const now = Date.now();
+    this.deadlines.clear();
+    seats.forEach((s, i) => {
+      if (typeof s.stand_in_in === "number" && !s.away) this.deadlines.set(i, now + s.stand_in_in * 1000);
+    });
+    const on = !over && started(seats);
+    const people = seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "human" && s.player);
+    const states = new Map();
+    for (const [s, i] of people) {
+      if (i === this.me) continue;
+      states.set(i, s.connected ? "here" : s.away ? "away" : this.deadlines.has(i) ? "counting" : "gone");
+    }
+    const paused = on && people.length > 0 && people.every(([s]) => !s.connected);
+    // Changes since the last seats, said once (not on the first seats:
+    // the line itself is there to be read).
+    if (this.states && on) {
+      const said = [];
+      for (const [i, st] of states) {
+        const was = this.states.get(i);
+        if (st === was) continue;
+        const name = seats[i].player;
+        if (st === "counting") said.push(`${name} left: a computer plays for ${name} in ${this.secondsLeft(i)} seconds.`);
+        else if (st === "away") said.push(`A computer plays for ${name} now.`);
+        else if (st === "gone" && was === "here") said.push(`${name} left.`);
+        else if (st === "here" && was && was !== "here") said.push(`${name} is back.`);
+      }
+      if (paused && !this.paused) said.push("The game is paused: nobody is at the table.");
+      if (said.length) announce(said.join(" "));
+    }
+    this.states = states;
+    this.paused = paused;
+    this.on = on;
+    this.render();
+    clearInterval(this.timer);
+    this.timer = this.deadlines.size && on ? setInterval(() => this.render(), 1000) : null;
+  }
+
+  secondsLeft(seat) {
+    return Math.max(0, Math.ceil((this.deadlines.get(seat) - Date.now()) / 1000));
+  }
+
+  render() {
+    const lines = [];
+    if (this.on && this.paused) lines.push(el("p", { class: "paused" }, "Paused: nobody is at the table."));
+    else if (this.on) {
+      for (const [i, st] of this.states) {
+        const name = this.seats[i].player;
+        if (st === "counting") {
+          const n = this.secondsLeft(i);
+          lines.push(el("p", { "data-seat": i }, `${name} left: a computer plays for ${name} ${n > 0 ? `in ${n} s` : "in a moment"}.`));
+        } else if (st === "away") lines.push(el("p", { "data-seat": i }, `${name} left: a computer plays for ${name}.`));
+        else if (st === "gone") lines.push(el("p", { "data-seat": i }, `${name} left.`));
+      }
+    }
+    this.box.replaceChildren(...lines);
+    this.box.hidden = !lines.length;
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
 function closeTable({ keep = false } = {}) {
   if (!current) return;
   current.view?.destroy();
+  current.presence?.destroy();
   if (!keep) client.leave(current.table);
   current = null;
   document.body.dataset.game = "";
@@ -202,7 +341,13 @@ function closeTable({ keep = false } = {}) {
 
 function showLobby() {
   lobby?.destroy();
-  lobby = new Lobby(main, client, { open: (table, opts) => navigate(table, opts) });
+  lobby = new Lobby(main, client, {
+    open: (table, opts) => navigate(table, opts),
+    endings: () => endings,
+    dismissEndings: () => {
+      endings = [];
+    },
+  });
   document.title = "Tables – Mille Bornes & cubes";
   main.focus({ preventScroll: true });
 }
@@ -264,22 +409,30 @@ async function openTable({ table, code, watch }) {
     summary,
     move: (action) => client.move(table, action),
     ready: () => client.ready(table),
-    leave: () => {
+    leave: async () => {
+      if (!(await confirmLeave())) return;
       leaving = true;
       location.hash = "#/";
     },
+    shared: () => (opening.seats || []).filter((s) => s.kind === "human").length > 1,
     announce,
   };
   document.body.dataset.game = game;
   const viewRoot = el("div", { class: "table-view" });
-  main.replaceChildren(tableBar(table, game, summary, seat, code), viewRoot);
-  Object.assign(opening, { game, seat, over: gameOver(obs) });
+  const presence = new Presence(seat);
+  main.replaceChildren(tableBar(table, game, summary, seat, code), presence.box, viewRoot);
+  Object.assign(opening, { game, seat, over: gameOver(obs), seats: summary?.seats || null, rated: !!summary?.rated, presence });
   const view = mod.mount(viewRoot, ctx);
   // The answer, then whatever came after it, in order.
   view.show(msg);
-  for (const m of opening.waiting) if (m !== msg && m.type === "update") view.show(m);
+  for (const m of opening.waiting) {
+    if (m === msg || m.type !== "update") continue;
+    view.show(m);
+    if (m.seats) opening.seats = m.seats;
+  }
   opening.view = view;
   opening.waiting = [];
+  presence.show(opening.seats, opening.over);
   if (note) announce(note);
   const whoSits = seat === null ? "watching" : `seat ${seat + 1}`;
   document.title = `Table ${table} (${whoSits}) – ${game === "cubes" ? "cubes" : "Mille Bornes"}`;
@@ -312,7 +465,14 @@ function tableBar(table, game, summary, seat, code) {
   return el(
     "div",
     { class: "table-bar" },
-    el("h1", {}, `Table ${table}: ${game === "cubes" ? "cubes" : "Mille Bornes"}`, el("span", { class: "ruleset" }, ` ${what}`), seat === null ? el("span", { class: "badge" }, "watching") : null),
+    el(
+      "h1",
+      {},
+      `Table ${table}: ${game === "cubes" ? "cubes" : "Mille Bornes"}`,
+      el("span", { class: "ruleset" }, ` ${what}`),
+      summary && !summary.rated ? el("span", { class: "badge casual" }, "casual") : null,
+      seat === null ? el("span", { class: "badge" }, "watching") : null,
+    ),
     el("span", { class: "bar-actions" }, copy, field, " ", el("a", { href: "#/", class: "button", id: "leave" }, seat === null ? "Stop watching" : "Back to the tables")),
   );
 }
@@ -452,6 +612,7 @@ function generalHelp() {
       el("p", {}, "The tables of this server: open one with New table, or join a free seat. Computers fill the seats nobody takes."),
       el("p", {}, "A private table is not listed: send its invitation link to the people you want to play with."),
       el("p", {}, "At a table, F1 explains the screen and its keys."),
+      leavingHelp(client),
     ],
   });
 }

@@ -5,7 +5,7 @@
 // move is refused from the server's `error.message`, and every number
 // shown is one the observation carries.
 
-import { el, svg, announce, dialog, reducedMotion, rankingNodes, tips, sounds } from "./ui.js";
+import { el, svg, announce, dialog, reducedMotion, rankingNodes, tips, sounds, leavingHelp } from "./ui.js";
 import { dieSvg } from "./cards.js";
 
 const DIGIT = { One: "1", Two: "2", Three: "3", Four: "4", Five: "5", Six: "6", Joker: "J" };
@@ -179,19 +179,21 @@ class CubesView {
     this.seats = seats;
     if (!old) return;
     const news = [];
+    // Who is away and back is said by the page's line above the table;
+    // here it is only logged.
+    const logged = [];
     seats.forEach((s, i) => {
       const was = old[i] || {};
       if (s.kind !== "human") return;
       if (s.player && s.player !== was.player) news.push(`${s.player} sits down at seat ${i + 1}.`);
       else if (!s.player && was.player) news.push(`${was.player} leaves seat ${i + 1}.`);
-      else if (s.away && !was.away) news.push(`${s.player} is away: a computer plays seat ${i + 1} for now.`);
-      else if (!s.away && was.away) news.push(`${s.player} is back.`);
+      else if (s.away && !was.away) logged.push(`${s.player} is away: a computer plays seat ${i + 1} for now.`);
+      else if (!s.away && was.away) logged.push(`${s.player} is back.`);
     });
     const began = old.some((s) => s.kind === "human" && !s.player) && !this.waiting();
     if (began) news.push(`Everybody is here: the game begins, ${this.obs.current === this.ctx.seat ? "you first" : `${this.name(this.obs.current)} first`}.`);
-    if (!news.length) return;
-    for (const line of news) this.log.push({ line, kind: "Seat" });
-    announce(news.join(" "));
+    for (const line of [...news, ...logged]) this.log.push({ line, kind: "Seat" });
+    if (news.length) announce(news.join(" "));
   }
 
   refused(error) {
@@ -208,8 +210,13 @@ class CubesView {
   }
 
   key(e) {
-    if (!this.player || !this.obs) return false;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (k === "q") {
+      // Leaves (asking first while a game with the player in it is on).
+      this.ctx.leave();
+      return true;
+    }
+    if (!this.player || !this.obs) return false;
     const onControl = e.target instanceof HTMLElement && e.target.closest("button, a, summary");
     if ((k === " " || k === "Enter") && onControl) return false;
     const roll = () => this.roll();
@@ -266,9 +273,11 @@ class CubesView {
             ["a", "pick all scoring dice"],
             ["r, Space, Enter", "roll (at the start), or keep the picked dice and roll the rest"],
             ["h or b", "hold: bank the turn"],
+            ["q", "leave the table (your seat stays yours; asks first while the game is on)"],
             ["F1", "this help"],
           ].map(([k, v]) => [el("dt", {}, el("kbd", {}, k)), el("dd", {}, v)]),
         ),
+        leavingHelp(this.ctx.client),
       ],
     });
   }

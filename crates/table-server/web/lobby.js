@@ -1,8 +1,10 @@
-// The lobby: every table of both games with its seats, the seats this name
-// holds, and the form that opens a new table (game, rules, seats, computer
-// levels, private with an invitation link).
+// The lobby: every table of both games with its seats (and, at a rated
+// table, each seated player's rating), the seats this name holds, how the
+// tables it had left ended, and the form that opens a new table (game,
+// rules, seats, computer levels, rated or casual, private with an
+// invitation link).
 
-import { el, announce } from "./ui.js";
+import { el, announce, ratingLabel } from "./ui.js";
 
 const MILLE_RULES = [
   { id: "bsd", label: "BSD mille (2 players)", players: [2] },
@@ -40,11 +42,29 @@ export function milleTeam(seat, players) {
   return seat;
 }
 
+/** A seat's rating at a rated table: "1540" in view, "rating 1540,
+ *  provisional" to a screen reader; nothing when the server sends none. */
+function ratingNode(s) {
+  const label = ratingLabel(s.rating);
+  if (!label) return null;
+  return el(
+    "span",
+    { class: `rating${s.rating.provisional ? " provisional" : ""}` },
+    " ",
+    el("span", { "aria-hidden": "true" }, label),
+    el("span", { class: "sr-only" }, `rating ${s.rating.rating}${s.rating.provisional ? ", provisional" : ""}`),
+  );
+}
+
 export class Lobby {
-  constructor(root, client, { open }) {
+  /** `endings()`: the tables this name had left that ended meanwhile
+   *  (shown until `dismissEndings()`). */
+  constructor(root, client, { open, endings = () => [], dismissEndings = () => {} }) {
     this.root = root;
     this.client = client;
     this.open = open;
+    this.endings = endings;
+    this.dismissEndings = dismissEndings;
     this.list = [];
     this.build();
     this.refresh();
@@ -73,10 +93,13 @@ export class Lobby {
     const held = this.client.welcome?.seats || [];
     this.heldBox = el("div", { class: "held" });
     this.showHeld(held);
+    this.endBox = el("div", { class: "endings-box" });
+    this.showEndings();
     this.tableBox = el("div", { class: "table-list", "aria-live": "off" });
     this.formBox = el("div", { class: "new-table" });
     this.root.replaceChildren(
-      el("h1", {}, "Tables"),
+      el("h1", { tabindex: "-1" }, "Tables"),
+      this.endBox,
       this.heldBox,
       el(
         "p",
@@ -86,10 +109,56 @@ export class Lobby {
         el("button", { type: "button", id: "new-cubes", onclick: () => this.form("cubes") }, "New cubes table"),
         " ",
         el("a", { href: "#/scores", class: "button" }, "Scores"),
+        " ",
+        el("a", { href: "/ladder", class: "button", id: "ladder-link" }, "Ladder"),
       ),
       this.formBox,
       this.tableBox,
     );
+  }
+
+  /** How the tables this name had left ended while it was away (the
+   *  server's `ended`), until dismissed; said once when it comes. */
+  showEndings() {
+    const list = this.endings();
+    if (!list.length) {
+      this.endBox.replaceChildren();
+      this.told = 0;
+      return;
+    }
+    const gameName = (g) => (g === "cubes" ? "cubes" : "Mille Bornes");
+    const dismiss = el(
+      "button",
+      {
+        type: "button",
+        id: "endings-dismiss",
+        onclick: () => {
+          this.dismissEndings();
+          this.showEndings();
+          this.root.querySelector("h1")?.focus();
+        },
+      },
+      "Dismiss",
+    );
+    this.endBox.replaceChildren(
+      el(
+        "section",
+        { class: "panel endings", "aria-labelledby": "endings-title" },
+        el("h2", { id: "endings-title" }, list.length === 1 ? "A table you had left has ended" : "Tables you had left have ended"),
+        el(
+          "ul",
+          {},
+          list.map((e) =>
+            el("li", { class: e.abandoned ? "abandoned" : null }, el("strong", {}, `Table ${e.table} (${gameName(e.game)}, ${e.ruleset}): `), e.message),
+          ),
+        ),
+        el("p", { class: "actions" }, dismiss),
+      ),
+    );
+    if (list.length > (this.told || 0)) {
+      announce(`While you were away: ${list.slice(this.told || 0).map((e) => `table ${e.table}: ${e.message}`).join(" ")}`);
+      this.told = list.length;
+    }
   }
 
   showHeld(held) {
@@ -181,14 +250,14 @@ export class Lobby {
                 "tr",
                 {},
                 el("th", { scope: "row" }, `${t.id}${t.private ? " (private)" : ""}`),
-                el("td", {}, t.ruleset),
+                el("td", {}, t.ruleset, t.rated ? null : el("span", { class: "badge casual" }, "casual")),
                 el(
                   "td",
                   {},
                   el(
                     "ol",
                     { class: "seats" },
-                    t.seats.map((s) => el("li", { class: s.player === me ? "me" : null }, describeSeat(s))),
+                    t.seats.map((s) => el("li", { class: s.player === me ? "me" : null }, describeSeat(s), t.rated ? ratingNode(s) : null)),
                   ),
                 ),
                 el("td", {}, state + watchers),
@@ -219,6 +288,8 @@ export class Lobby {
     let jokers;
     const stacking = el("input", { type: "checkbox", id: "stacking" });
     const priv = el("input", { type: "checkbox", id: "private" });
+    const rated = el("input", { type: "radio", name: "rated", id: "rated", value: "rated", checked: true });
+    const casual = el("input", { type: "radio", name: "rated", id: "casual", value: "casual" });
 
     const seatRows = () => {
       const n = Number(players.value);
@@ -304,6 +375,7 @@ export class Lobby {
         seats,
         private: priv.checked,
         sit: 0,
+        rated: rated.checked,
       };
       try {
         const created = await this.client.request(msg, "created");
@@ -324,6 +396,13 @@ export class Lobby {
         el("h2", { id: "form-title" }, game === "mille" ? "New Mille Bornes table" : "New cubes table"),
         setup,
         seatsBox,
+        el(
+          "fieldset",
+          { class: "rated-choice" },
+          el("legend", {}, "Result"),
+          el("span", { class: "check" }, rated, el("label", { for: "rated" }, "Rated: the result moves the players' ratings")),
+          el("span", { class: "check" }, casual, el("label", { for: "casual" }, "Casual: no ratings")),
+        ),
         el("span", { class: "check" }, priv, el("label", { for: "private" }, "Private: not listed; people join with its invitation link")),
         problem,
         el(

@@ -7,7 +7,7 @@
 // comes from `observation.legal`, and a refused move shows the server's
 // reason next to its card.
 
-import { el, svg, announce, dialog, reducedMotion, tips, sounds } from "./ui.js";
+import { el, svg, announce, dialog, reducedMotion, tips, sounds, leavingHelp } from "./ui.js";
 import { CARDS, HAND_ORDER, cardSvg, cardBackSvg, emptySlotSvg } from "./cards.js";
 
 const SORT_KEY = "mille-sort-hand";
@@ -99,7 +99,8 @@ const KEYS = [
   ["Escape", "cancel the selection or a U/D"],
   ["O", "sort your hand, or not (remembered)"],
   ["W", "show or hide the score window (remembered)"],
-  ["Q", "leave the table (your seat stays yours)"],
+  ["Y", "after a hand: ready for the next one"],
+  ["Q", "leave the table (your seat stays yours; asks first while the game is on)"],
   ["F1, ?", "this help"],
 ];
 
@@ -390,6 +391,9 @@ class MilleTable {
       case "q":
         this.confirmLeave();
         return true;
+      case "y":
+        if (this.canReady) this.ready();
+        return true;
       case "?":
         this.help();
         return true;
@@ -430,6 +434,7 @@ class MilleTable {
         el("h3", {}, "Keys"),
         el("table", { class: "keys" }, el("tbody", {}, KEYS.map(([key, what]) => el("tr", {}, el("th", { scope: "row" }, key), el("td", {}, what))))),
         el("p", {}, "U and D wait for Enter or Space before anything is played, as in the terminal game: a wrong number is cancelled with Escape."),
+        leavingHelp(this.ctx.client),
       ],
     });
   }
@@ -948,9 +953,16 @@ class MilleTable {
       const verb = this.keyMode.kind === "D" ? "Discard" : "Use";
       text = this.keyMode.pos ? `${verb} card ${this.keyMode.pos} (${cardName(this.selected?.id)})? Enter or Space to confirm, Escape to cancel.` : `${verb} which card? Type its number.`;
     } else if (s.phase === "hand_over" || s.phase === "game_over") {
-      text = s.phase === "game_over" ? "The game is over." : "The hand is over: the next one is dealt when everybody is ready.";
-      if (this.canReady) buttons.push(el("button", { type: "button", class: "primary", "data-focus": "ready" }, "Next hand"));
-      else if (s.phase === "hand_over" && this.me !== null) text += " You are ready.";
+      const shared = s.phase === "hand_over" && this.me !== null && this.ctx.shared?.();
+      if (s.phase === "game_over") text = "The game is over.";
+      else if (!shared) text = "The hand is over: the next one is dealt when everybody is ready.";
+      // With other people at the table, the question says what each key
+      // and button does: leaving is one of the answers, not a slip.
+      else if (this.canReady) text = "The hand is over. Ready for the next hand? Y (or Next hand); Q (or Leave the table) leaves the table.";
+      else text = "The hand is over. You are ready: the next hand is dealt when everybody is. Q (or Leave the table) leaves the table.";
+      if (this.canReady) buttons.push(el("button", { type: "button", class: "primary", "data-focus": "ready", "aria-keyshortcuts": "Y" }, "Next hand"));
+      else if (s.phase === "hand_over" && this.me !== null && !shared) text += " You are ready.";
+      if (shared) buttons.push(el("button", { type: "button", "data-focus": "leave", "aria-keyshortcuts": "Q" }, "Leave the table"));
       buttons.push(el("button", { type: "button", "data-focus": "show-scores" }, "Show the scores"));
     } else if (this.chance) {
       const safety = CARDS[this.chance.hazard]?.safety;
@@ -1169,7 +1181,7 @@ class MilleTable {
       if (c) this.cardClicked(c, e);
     } else if (key.startsWith("pile-")) this.targetClicked(key.slice(5));
     else if (key === "ext-yes" || key === "ext-no") this.send(key === "ext-yes" ? "extend" : "end_trip");
-    else ({ sort: () => this.toggleSort(), "score-toggle": () => this.toggleScores(), "show-scores": () => this.showScores(), ready: () => this.ready() })[key]?.();
+    else ({ sort: () => this.toggleSort(), "score-toggle": () => this.toggleScores(), "show-scores": () => this.showScores(), ready: () => this.ready(), leave: () => this.confirmLeave() })[key]?.();
   }
 
   cardClicked(c, e) {
@@ -1339,10 +1351,16 @@ class MilleTable {
     this.render();
   }
 
+  /** Q: a player's leave asks the page (which says what leaving a game
+   *  in progress means at this table); a spectator is asked here. */
   async confirmLeave() {
+    if (this.me !== null) {
+      this.ctx.leave();
+      return;
+    }
     const v = await this.dialog({
       title: "Leave the table?",
-            body: [el("p", {}, this.me === null ? "Stop watching this table." : "Your seat stays yours: a computer plays it while you are away, and you can come back from the list of tables.")],
+      body: [el("p", {}, "Stop watching this table.")],
       buttons: [
         { label: "Leave", value: "leave", primary: true },
         { label: "Stay", value: null },
@@ -1369,6 +1387,10 @@ class MilleTable {
       body.unshift(el("p", { class: "winners" }, winners.length > 1 ? `A tie between ${names.join(" and ")}!` : names[0] === "you" ? "You win the game!" : `${cap(names[0])} wins the game.`));
       body.push(el("p", {}, el("a", { href: "#/scores/mille" }, "The high-score table")));
     }
+    // At a table shared with other people, the question says what each
+    // answer does, and Y and Q answer it from the dialog too.
+    const shared = this.canReady && this.ctx.shared?.();
+    if (shared) body.push(el("p", { class: "question" }, "Ready for the next hand? Y (or Next hand); Q (or Leave the table) leaves the table."));
     this.dialog({
       title,
       className: "mille-scores",
@@ -1377,10 +1399,15 @@ class MilleTable {
       buttons: this.canReady
         ? [
             { label: "Next hand", value: "next", primary: true },
+            shared ? { label: "Leave the table", value: "leave" } : null,
             { label: "Close", value: null },
-          ]
+          ].filter(Boolean)
         : [{ label: "Close", value: null, primary: true }],
-    }).then((v) => v === "next" && this.ready());
+      keys: shared ? { y: "next", q: "leave" } : {},
+    }).then((v) => {
+      if (v === "next") this.ready();
+      else if (v === "leave") this.confirmLeave();
+    });
   }
 
   /** The hand that the viewer said it is ready to leave. */

@@ -50,10 +50,11 @@ export function reducedMotion() {
 }
 
 /** Opens a modal dialog: `title`, `body` (nodes), `buttons` ([{label,
- *  value, primary}]). Resolves with the value of the button chosen (or
- *  null when closed with Escape). Focus goes to the first primary button
- *  and comes back where it was when the dialog closes. */
-export function dialog({ title, body = [], buttons = [{ label: "Close", value: null, primary: true }], className = "" }) {
+ *  value, primary}]), `keys` ({key: value}: a letter typed in the dialog
+ *  answers as its button would). Resolves with the value of the button
+ *  chosen (or null when closed with Escape). Focus goes to the first
+ *  primary button and comes back where it was when the dialog closes. */
+export function dialog({ title, body = [], buttons = [{ label: "Close", value: null, primary: true }], className = "", keys = {} }) {
   return new Promise((resolve) => {
     const back = document.activeElement;
     const heading = el("h2", { id: `dlg-${Date.now()}` }, title);
@@ -78,6 +79,16 @@ export function dialog({ title, body = [], buttons = [{ label: "Close", value: n
     }
     d.append(heading, el("div", { class: "dlg-body" }, body), row);
     d.addEventListener("cancel", () => resolve(null));
+    d.addEventListener("keydown", (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;
+      const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      if (!Object.hasOwn(keys, k)) return;
+      // Answered here: the page's own keys do not see it.
+      e.preventDefault();
+      e.stopPropagation();
+      d.close();
+      resolve(keys[k]);
+    });
     d.addEventListener("close", () => {
       d.remove();
       if (back && back.isConnected) back.focus();
@@ -306,3 +317,29 @@ export const sounds = {
     d.soundCount = String(Number(d.soundCount || 0) + 1);
   },
 };
+
+/** A rating as the lobby shows it: "1540", or "1540?" while provisional
+ *  (the server says which). */
+export function ratingLabel(r) {
+  if (!r || typeof r.rating !== "number") return "";
+  return `${r.rating}${r.provisional ? "?" : ""}`;
+}
+
+/** The help's section "When someone leaves": what the server does when a
+ *  person leaves a game in progress (its away time from `welcome`). */
+export function leavingHelp(client) {
+  const away = client?.welcome?.limits?.away_seconds ?? 60;
+  return [
+    el("h3", {}, "When someone leaves"),
+    el(
+      "ul",
+      {},
+      el("li", {}, "A seat stays its player's when they close the page or lose the connection: they come back to it from the tables (“Back to my seat”)."),
+      el("li", {}, "While nobody is at the table, the game is paused: no computer plays for anybody. A table left paused for long is closed without a result for anyone."),
+      el("li", {}, `While somebody else is still there, everybody sees who left and a countdown; after ${away} seconds a computer plays for the absent player until they come back, and its moves are marked in the game's record.`),
+      el("li", {}, "A player who is not back at the table when the game ends, or for whom the computer made more than a quarter of the moves, has abandoned the game: it counts as a loss in the ratings and enters no high-score table. The others' results count as usual."),
+      el("li", {}, "Coming back: after you sign in again, the tables list tells how each table you had left ended."),
+      el("li", {}, "A rated table's result moves its players' ratings (shown beside each name in the tables list; a ? marks a rating not yet settled, and the Ladder lists them all); a casual table's result does not."),
+    ),
+  ];
+}
