@@ -2,7 +2,9 @@
 //! the binary so that `mille serve` alone serves everything, answered at
 //! `GET /` and `GET /NAME`. With `--web DIR` the files are read from DIR at
 //! every request instead, so that the page can be worked on without a
-//! rebuild.
+//! rebuild. The site's pages beside the lobby (the ladder, players,
+//! finished games: see [`crate::pages`]) are one more HTML file,
+//! `site.html`, answered at their addresses by [`site`].
 
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
@@ -28,6 +30,9 @@ pub const FILES: &[(&str, &[u8])] = &[
     ("cubes.js", include_bytes!("../web/cubes.js")),
     ("cards.js", include_bytes!("../web/cards.js")),
     ("icon.svg", include_bytes!("../web/icon.svg")),
+    ("site.html", include_bytes!("../web/site.html")),
+    ("site.js", include_bytes!("../web/site.js")),
+    ("site.css", include_bytes!("../web/site.css")),
 ];
 
 /// What the page may load and where it may connect: only this server.
@@ -102,6 +107,18 @@ pub async fn file(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMa
         "" => "index.html",
         n => n,
     };
+    serve(&shared, name, &headers, StatusCode::OK)
+}
+
+/// Answers a `GET` for one of the site's pages (`/ladder`, `/players/NAME`,
+/// `/games/ID`): the one HTML file that draws them all, with `status` (a
+/// page whose address is wrong still comes, to say so).
+pub fn site(shared: &Shared, headers: &HeaderMap, status: StatusCode) -> Response {
+    serve(shared, "site.html", headers, status)
+}
+
+/// Answers with the page file `name`.
+fn serve(shared: &Shared, name: &str, headers: &HeaderMap, status: StatusCode) -> Response {
     let Some((bytes, tag)) = find(name, shared.config.web_dir.as_deref()) else {
         return (StatusCode::NOT_FOUND, "not found\n").into_response();
     };
@@ -120,7 +137,7 @@ pub async fn file(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMa
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| matches_tag(v, &tag));
-    if unchanged {
+    if unchanged && status == StatusCode::OK {
         return (StatusCode::NOT_MODIFIED, out).into_response();
     }
     set(
@@ -128,7 +145,7 @@ pub async fn file(State(shared): State<Arc<Shared>>, uri: Uri, headers: HeaderMa
         header::CONTENT_TYPE,
         content_type(name).unwrap_or("application/octet-stream"),
     );
-    (StatusCode::OK, out, bytes).into_response()
+    (status, out, bytes).into_response()
 }
 
 /// Whether an `If-None-Match` value names `tag` (weakly, as proxies may

@@ -1,0 +1,546 @@
+// The site's pages beside the lobby, drawn from the server's JSON:
+//   /ladder            the ratings of one game and ruleset (a selector of all)
+//   /players/NAME      a player's ratings with their history, the last games
+//   /games/ID          a finished game replayed move by move, with the board
+//                      of the live page (mille.js, cubes.js), seen by a
+//                      spectator or by any seat
+// Each links to the others; nothing here changes anything on the server.
+
+import { el, announce } from "./ui.js";
+
+const main = document.getElementById("main");
+
+/** The rating categories, as the server names them. */
+const CATEGORIES = [
+  ["mille-bsd", "Mille Bornes, bsd"],
+  ["mille-milebones", "Mille Bornes, milebones"],
+  ["mille-classic-2", "Mille Bornes, classic, 2 players"],
+  ["mille-classic-3", "Mille Bornes, classic, 3 players"],
+  ["mille-classic-4", "Mille Bornes, classic, 4 players"],
+  ["mille-classic-6", "Mille Bornes, classic, 6 players"],
+  ["cubes-standard", "Cubes, standard"],
+  ["cubes-blitz", "Cubes, blitz"],
+  ["cubes-jokers", "Cubes, with jokers"],
+];
+
+/** GETs JSON: the data, or throws an Error with the server's sentence. */
+async function getJson(url) {
+  let res;
+  try {
+    res = await fetch(url, { headers: { accept: "application/json" } });
+  } catch {
+    throw new Error("The server did not answer. Try again in a moment.");
+  }
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    // An answer that is not JSON: said below by its status.
+  }
+  if (!res.ok) throw new Error(body?.error ? capital(body.error) : `The server answered ${res.status}.`);
+  return body;
+}
+
+function capital(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".") : s;
+}
+
+function day(seconds) {
+  return seconds ? new Date(seconds * 1000).toISOString().slice(0, 10) : "";
+}
+
+function when(seconds) {
+  return seconds ? new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "";
+}
+
+function playerHref(name) {
+  return `/players/${encodeURIComponent(name)}`;
+}
+
+function isComputer(name) {
+  return name.startsWith("computer: ");
+}
+
+/** A rating as people read it: `1540`, or `1540?` while provisional. */
+function ratingNode(r) {
+  return el("span", { class: "rating" }, String(r.rating), r.provisional ? [el("span", { "aria-hidden": "true" }, "?"), el("span", { class: "sr-only" }, " (provisional)")] : null);
+}
+
+function problem(message) {
+  return el("p", { class: "problem", role: "alert" }, message);
+}
+
+function show(title, ...nodes) {
+  document.title = `${title} – Mille Bornes & cubes`;
+  main.replaceChildren(...nodes);
+}
+
+// ---- the ladder ---------------------------------------------------------
+
+async function ladderPage() {
+  const params = new URLSearchParams(location.search);
+  let id = params.get("category");
+  if (!CATEGORIES.some(([c]) => c === id)) id = CATEGORIES[0][0];
+  const select = el("select", { id: "category" }, CATEGORIES.map(([c, title]) => el("option", { value: c, selected: c === id }, title)));
+  const body = el("div", { id: "ladder-body" });
+  document.getElementById("nav-ladder")?.setAttribute("aria-current", "page");
+  show(
+    "Ladder",
+    el("h1", {}, "Ladder"),
+    el("p", { class: "intro" }, "The ratings of everybody who played rated games here, best first. A rating followed by ? is provisional: too few games, or none for a long time, to trust it yet. The computer players are rated too, so that every rating has the same meaning."),
+    el("p", { class: "picker" }, el("label", { for: "category" }, "Game and rules"), select),
+    body,
+  );
+  const load = async () => {
+    const c = select.value;
+    const title = CATEGORIES.find(([k]) => k === c)?.[1] || c;
+    const url = new URL(location.href);
+    url.searchParams.set("category", c);
+    history.replaceState(null, "", url);
+    body.replaceChildren(el("p", { class: "loading" }, "Loading…"));
+    let rows;
+    try {
+      rows = await getJson(`/api/ladder?category=${encodeURIComponent(c)}`);
+    } catch (e) {
+      body.replaceChildren(problem(e.message));
+      return;
+    }
+    if (select.value !== c) return;
+    if (!rows.length) {
+      body.replaceChildren(el("p", { class: "empty" }, `Nobody is rated in ${title} yet: a rated game of it puts its players here.`));
+      announce(`${title}: nobody rated yet.`);
+      return;
+    }
+    body.replaceChildren(ladderTable(title, rows));
+    announce(`${title}: ${rows.length} rated ${rows.length === 1 ? "player" : "players"}.`);
+  };
+  select.addEventListener("change", load);
+  await load();
+}
+
+function ladderTable(title, rows) {
+  const head = ["Rank", "Player", "Rating", "Games", "Wins", "Last played"];
+  const num = new Set(["Rank", "Rating", "Games", "Wins"]);
+  return el(
+    "div",
+    { class: "scroll", tabindex: "0", role: "region", "aria-label": `Ladder: ${title}` },
+    el(
+      "table",
+      { class: "data ladder" },
+      el("caption", {}, title),
+      el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col", class: num.has(h) ? "num" : null }, h)))),
+      el(
+        "tbody",
+        {},
+        rows.map((r, i) =>
+          el(
+            "tr",
+            { class: r.computer ? "computer" : null },
+            el("td", { class: "num" }, String(i + 1)),
+            el("th", { scope: "row" }, el("a", { href: playerHref(r.name) }, r.name), r.computer ? el("span", { class: "tag" }, "computer") : null),
+            el("td", { class: "num" }, ratingNode(r)),
+            el("td", { class: "num" }, String(r.games)),
+            el("td", { class: "num" }, String(r.wins)),
+            el("td", {}, day(r.last_played)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// ---- a player -----------------------------------------------------------
+
+async function playerPage(name) {
+  show(name, el("h1", {}, name), el("p", { class: "loading" }, "Loading…"));
+  let p;
+  try {
+    p = await getJson(`/api/players/${encodeURIComponent(name)}`);
+  } catch (e) {
+    show(name, el("h1", {}, name), problem(e.message), el("p", {}, el("a", { href: "/ladder" }, "See the ladder")));
+    return;
+  }
+  const ratings = p.ratings.length
+    ? el("div", { class: "ratings" }, p.ratings.map((r) => ratingCard(r)))
+    : el("p", { class: "empty" }, `${p.name} has no rated game yet.`);
+  show(
+    p.name,
+    el("h1", {}, p.name, isComputer(p.name) ? el("span", { class: "tag" }, "computer") : null),
+    el("h2", {}, "Ratings"),
+    ratings,
+    el("h2", { id: "games-title" }, "Last games"),
+    gamesTable(p),
+    el("p", {}, el("a", { href: "/ladder" }, "The ladder"), " · ", el("a", { href: "/" }, "The tables")),
+  );
+}
+
+function ratingCard(r) {
+  const id = `r-${r.category}`;
+  const ladder = `/ladder?category=${encodeURIComponent(r.category)}`;
+  return el(
+    "section",
+    { class: "rating-card", "aria-labelledby": id },
+    el("h2", { id }, r.title),
+    el("p", { class: "big" }, ratingNode(r)),
+    el("p", { class: "small" }, `deviation ${r.deviation} · ${r.games} ${r.games === 1 ? "game" : "games"}, ${r.wins} won · last played ${day(r.last_played)} · `, el("a", { href: ladder }, "ladder")),
+    chart(r),
+  );
+}
+
+/** The rating's history as a small line chart, and in words for those
+ *  who cannot see it. */
+function chart(r) {
+  const points = [...(r.history || [])].sort((a, b) => a.at - b.at || a.table - b.table);
+  if (!points.length) return null;
+  const W = 300;
+  const H = 90;
+  const pad = 6;
+  const values = points.map((p) => p.rating);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  if (hi - lo < 40) {
+    const mid = (hi + lo) / 2;
+    lo = mid - 20;
+    hi = mid + 20;
+  }
+  const x = (i) => (points.length === 1 ? W / 2 : pad + ((W - 2 * pad) * i) / (points.length - 1));
+  const y = (v) => pad + ((H - 2 * pad) * (hi - v)) / (hi - lo);
+  const coords = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+  const first = points[0].rating;
+  const last = points[points.length - 1].rating;
+  const words = `Rating history: ${first} after the first rated game, ${last} after the last, over ${points.length} ${points.length === 1 ? "game" : "games"}; lowest ${Math.min(...values)}, highest ${Math.max(...values)}.`;
+  const svg = el(
+    "svg:svg",
+    { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": words },
+    el("svg:line", { class: "axis", x1: 0, y1: H - 1, x2: W, y2: H - 1 }),
+    el("svg:polyline", { class: "line", points: coords }),
+    points.map((p, i) => el("svg:circle", { class: "dot", cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 2.5 }, el("svg:title", {}, `Table ${p.table}, ${day(p.at)}: ${p.rating}`))),
+  );
+  return svg;
+}
+
+function gamesTable(p) {
+  if (!p.games.length) return el("p", { class: "empty" }, "No finished game to show.");
+  return el(
+    "div",
+    { class: "scroll", tabindex: "0", role: "region", "aria-labelledby": "games-title" },
+    el(
+      "table",
+      { class: "data games" },
+      el("thead", {}, el("tr", {}, ["Finished", "Game", "Players", "Result", "Replay"].map((h) => el("th", { scope: "col" }, h)))),
+      el(
+        "tbody",
+        {},
+        p.games.map((g) =>
+          el(
+            "tr",
+            {},
+            el("td", {}, when(g.finished_at)),
+            el("td", {}, g.ruleset, g.rated ? el("span", { class: "tag" }, "rated") : el("span", { class: "tag" }, "casual")),
+            el(
+              "td",
+              {},
+              el(
+                "ul",
+                { class: "seats" },
+                g.seats.map((s) =>
+                  el(
+                    "li",
+                    { class: s.won ? "won" : null },
+                    s.name === p.name ? s.name : el("a", { href: playerHref(s.name) }, s.name),
+                    ` ${s.score}`,
+                    s.won ? " (won)" : null,
+                    s.abandoned ? el("span", { class: "tag abandoned" }, "abandoned") : null,
+                  ),
+                ),
+              ),
+            ),
+            el("td", {}, resultWord(g.result)),
+            el("td", {}, el("a", { href: g.url, "aria-label": `Replay the game of table ${g.table}` }, `Game ${g.table}`)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function resultWord(r) {
+  return { won: "Won", lost: "Lost", abandoned: "Abandoned" }[r] || "–";
+}
+
+// ---- a finished game, replayed ------------------------------------------
+
+/** The replay's state: the game, the steps of the viewer chosen, where we are. */
+const replay = { game: null, steps: [], at: 0, seat: null, view: null, mod: null, root: null, hands: [], code: null, loading: 0 };
+
+async function gamePage(id, code) {
+  replay.code = code;
+  show(`Game ${id}`, el("h1", {}, `Game ${id}`), el("p", { class: "loading" }, "Loading…"));
+  const q = code ? `?code=${encodeURIComponent(code)}` : "";
+  let g;
+  try {
+    g = await getJson(`/api/games/${encodeURIComponent(id)}${q}`);
+  } catch (e) {
+    show(`Game ${id}`, el("h1", {}, `Game ${id}`), problem(e.message), el("p", {}, el("a", { href: "/" }, "The tables"), " · ", el("a", { href: "/ladder" }, "The ladder")));
+    return;
+  }
+  replay.game = g;
+  const seen = el("select", { id: "seen-by" }, el("option", { value: "" }, "a spectator"), g.players.map((p) => el("option", { value: String(p.seat) }, `${p.name} (seat ${p.seat + 1})`)));
+  seen.addEventListener("change", () => loadViews(seen.value === "" ? null : Number(seen.value)));
+  const range = el("input", { type: "range", id: "step-range", min: 0, max: 0, value: 0, "aria-label": "Move" });
+  range.addEventListener("input", () => go(Number(range.value)));
+  const button = (label, id, f, keys) => el("button", { type: "button", id, onclick: f, "aria-keyshortcuts": keys }, label);
+  const hand = el("select", { id: "hand" });
+  hand.addEventListener("change", () => go(Number(hand.value)));
+  const handLabel = el("label", { for: "hand" }, "Hand");
+  replay.root = el("div", { class: "table-view" });
+  const outcome = {
+    finished: "",
+    abandoned: "Closed as abandoned: nobody came back, so it has no result.",
+    broken: "Stopped: its log could not be played on.",
+    unstarted: "It never started.",
+  }[g.outcome];
+  show(
+    `Game ${g.id}`,
+    el("div", { class: "table-bar" }, el("h1", {}, `Game ${g.id} `, el("span", { class: "ruleset" }, g.ruleset)), el("p", { class: "small" }, g.rated ? "Rated" : "Casual", g.finished_at ? ` · ended ${when(g.finished_at)}` : "", g.private ? " · private table" : "")),
+    outcome ? el("p", {}, outcome) : null,
+    el("h2", { id: "players-title" }, "Players"),
+    el("ul", { class: "players-list", "aria-labelledby": "players-title" }, g.players.map((p) => playerItem(p))),
+    el(
+      "div",
+      { class: "replay-bar", role: "group", "aria-label": "Replay" },
+      el("span", { class: "picker" }, el("label", { for: "seen-by" }, "Seen by"), seen),
+      el(
+        "span",
+        { class: "steps" },
+        button("First", "step-first", () => go(0), "Home"),
+        button("Back", "step-back", () => go(replay.at - 1), "ArrowLeft"),
+        button("Forward", "step-forward", () => go(replay.at + 1), "ArrowRight"),
+        button("Last", "step-last", () => go(replay.steps.length - 1), "End"),
+      ),
+      g.game === "mille" ? el("span", { class: "picker" }, handLabel, hand) : null,
+      range,
+    ),
+    el("p", { class: "step-line", id: "step-line", "aria-live": "polite" }),
+    el("p", { class: "small keys-line" }, "Keys: ← and → step back and forward, Home and End go to the start and the end", g.game === "mille" ? ", Page Up and Page Down to the previous and next hand." : "."),
+    replay.root,
+  );
+  replay.mod = await import(g.game === "cubes" ? "/cubes.js" : "/mille.js");
+  await loadViews(null);
+}
+
+function playerItem(p) {
+  const result = p.score === null || p.score === undefined ? "" : ` ${p.score}${p.won ? ", won" : ""}`;
+  return el(
+    "li",
+    { class: p.won ? "won" : null },
+    el("a", { href: playerHref(p.name) }, p.name),
+    p.computer ? el("span", { class: "tag" }, "computer") : null,
+    result,
+    p.abandoned ? el("span", { class: "tag abandoned" }, "abandoned") : null,
+    p.stand_in_moves ? el("span", { class: "small" }, ` (a computer stood in for ${p.stand_in_moves} ${p.stand_in_moves === 1 ? "move" : "moves"})`) : null,
+  );
+}
+
+/** Fetches the steps as `seat` (null: a spectator) saw them, and shows
+ *  the same moment as before. */
+async function loadViews(seat) {
+  const g = replay.game;
+  const n = ++replay.loading;
+  const params = new URLSearchParams();
+  if (seat !== null) params.set("seat", String(seat));
+  if (replay.code) params.set("code", replay.code);
+  const q = params.toString();
+  const line = document.getElementById("step-line");
+  let v;
+  try {
+    v = await getJson(`/api/games/${g.id}/views${q ? `?${q}` : ""}`);
+  } catch (e) {
+    if (n === replay.loading) replay.root.replaceChildren(problem(e.message));
+    return;
+  }
+  if (n !== replay.loading) return;
+  const first = !replay.steps.length;
+  replay.steps = v.steps;
+  replay.seat = seat;
+  const range = document.getElementById("step-range");
+  range.max = String(v.steps.length - 1);
+  handsOf(v.steps);
+  const at = first ? 0 : Math.min(replay.at, v.steps.length - 1);
+  mountAt(at);
+  if (!first) announce(`Seen by ${seat === null ? "a spectator" : g.players.find((p) => p.seat === seat)?.name || `seat ${seat + 1}`}.`);
+  else if (line) line.dataset.ready = "true";
+}
+
+/** Where each hand starts (mille): the hand select's options. */
+function handsOf(steps) {
+  const hand = document.getElementById("hand");
+  if (!hand) return;
+  replay.hands = [];
+  let last = null;
+  steps.forEach((s, i) => {
+    const h = s.observation?.hand_number;
+    if (typeof h === "number" && h !== last) {
+      replay.hands.push({ number: h, step: i });
+      last = h;
+    }
+  });
+  hand.replaceChildren(...replay.hands.map((h) => el("option", { value: String(h.step) }, `Hand ${h.number + 1}`)));
+}
+
+/** What the board is given: nothing it could act on (the game is over). */
+function quiet(observation) {
+  if (!observation || typeof observation !== "object") return observation;
+  return Array.isArray(observation.legal) ? { ...observation, legal: [] } : observation;
+}
+
+function seatsSummary() {
+  return replay.game.players.map((p) => ({ kind: p.computer ? "computer" : "human", player: p.name, connected: true, away: false }));
+}
+
+/** Shows step `k` on a new board: the few steps before it first, so that
+ *  the board's own record of the latest moves is filled. */
+function mountAt(k) {
+  replay.view?.destroy?.();
+  replay.root.replaceChildren();
+  const noop = () => null;
+  const ctx = {
+    client: { request: () => Promise.reject(new Error("a finished game")), name: null },
+    table: replay.game.id,
+    seat: replay.seat,
+    code: null,
+    name: null,
+    summary: { seats: seatsSummary() },
+    move: noop,
+    ready: noop,
+    leave: noop,
+    announce,
+  };
+  document.body.dataset.game = replay.game.game;
+  replay.view = replay.mod.mount(replay.root, ctx);
+  const from = Math.max(0, k - 6);
+  for (let i = from; i <= k; i++) feed(i, i === from);
+  replay.at = k;
+  told();
+}
+
+function feed(i, first) {
+  const s = replay.steps[i];
+  replay.view.show({ type: first ? "watching" : "update", table: replay.game.id, seq: s.seq, observation: quiet(s.observation), seats: seatsSummary() });
+  tidy();
+}
+
+/** The live board's questions and timed windows belong to a game in
+ *  progress: none of them is asked of a replay. */
+function tidy() {
+  const v = replay.view;
+  if (v?.timers instanceof Set) {
+    for (const t of v.timers) clearTimeout(t);
+    v.timers.clear();
+  }
+  if (v?.timer) {
+    clearInterval(v.timer);
+    v.timer = null;
+  }
+  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  // Its links to the lobby's screens lead to the lobby's page.
+  for (const a of replay.root.querySelectorAll('a[href^="#/"]')) a.setAttribute("href", `/${a.getAttribute("href")}`);
+}
+
+/** Goes to step `k`: one step forward is played as it happened, any
+ *  other move redraws the board at that moment. */
+function go(k) {
+  const n = replay.steps.length;
+  if (!n) return;
+  k = Math.max(0, Math.min(n - 1, k));
+  if (k === replay.at) {
+    told();
+    return;
+  }
+  if (k === replay.at + 1) {
+    feed(k, false);
+    replay.at = k;
+    told();
+  } else mountAt(k);
+}
+
+/** The step line, the controls' state and the URL say where we are. */
+function told() {
+  const g = replay.game;
+  const k = replay.at;
+  const s = replay.steps[k];
+  const n = replay.steps.length;
+  const name = (seat) => g.players.find((p) => p.seat === seat)?.name || `seat ${seat + 1}`;
+  const line = document.getElementById("step-line");
+  const words = [];
+  words.push(k === 0 ? `Start of the game (step 0 of ${n - 1}).` : `Step ${k} of ${n - 1}${s.seat !== null && s.seat !== undefined ? `: ${name(s.seat)}` : ": the table"}.`);
+  if (k === n - 1) words.push("The game is over.");
+  line.replaceChildren(words.join(" "), s.stand_in ? el("span", { class: "tag" }, `a computer stood in for ${s.seat !== null ? name(s.seat) : "an absent player"}`) : null);
+  const range = document.getElementById("step-range");
+  range.value = String(k);
+  range.setAttribute("aria-valuetext", `step ${k} of ${n - 1}`);
+  document.getElementById("step-first").disabled = k === 0;
+  document.getElementById("step-back").disabled = k === 0;
+  document.getElementById("step-forward").disabled = k === n - 1;
+  document.getElementById("step-last").disabled = k === n - 1;
+  const hand = document.getElementById("hand");
+  if (hand && replay.hands.length) {
+    let current = replay.hands[0];
+    for (const h of replay.hands) if (h.step <= k) current = h;
+    hand.value = String(current.step);
+  }
+  replay.root.dataset.step = String(k);
+  // Focus left on a button that became disabled would fall to the page.
+  const a = document.activeElement;
+  if (a instanceof HTMLButtonElement && a.disabled) document.getElementById(k === 0 ? "step-forward" : "step-back")?.focus();
+}
+
+function handStep(delta) {
+  const k = replay.at;
+  const hs = replay.hands;
+  if (!hs.length) return;
+  let i = 0;
+  for (let j = 0; j < hs.length; j++) if (hs[j].step <= k) i = j;
+  if (delta < 0 && hs[i].step < k) go(hs[i].step);
+  else go(hs[Math.max(0, Math.min(hs.length - 1, i + delta))].step);
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!replay.steps.length || e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = e.target;
+  if (t instanceof HTMLElement && (t.closest("input, select, textarea, dialog") || t.isContentEditable)) return;
+  const acts = {
+    ArrowRight: () => go(replay.at + 1),
+    ArrowLeft: () => go(replay.at - 1),
+    Home: () => go(0),
+    End: () => go(replay.steps.length - 1),
+    PageDown: () => handStep(1),
+    PageUp: () => handStep(-1),
+  };
+  const f = acts[e.key];
+  if (!f) return;
+  e.preventDefault();
+  f();
+});
+
+// ---- the route ----------------------------------------------------------
+
+async function route() {
+  const path = location.pathname;
+  const params = new URLSearchParams(location.search);
+  let m;
+  if (path === "/ladder" || path === "/ladder/") return ladderPage();
+  if ((m = path.match(/^\/players\/([^/]+)\/?$/))) {
+    let name;
+    try {
+      name = decodeURIComponent(m[1]);
+    } catch {
+      return show("Player", el("h1", {}, "Player"), problem("This address does not name a player."));
+    }
+    return playerPage(name);
+  }
+  if ((m = path.match(/^\/games\/([^/]+)\/?$/))) return gamePage(m[1], params.get("code"));
+  show("Not found", el("h1", {}, "Not found"), el("p", {}, el("a", { href: "/ladder" }, "The ladder")));
+}
+
+route();
