@@ -756,3 +756,109 @@ fn no_control_character_of_a_server_reaches_the_caller() {
     });
     server.join().expect("server");
 }
+
+#[test]
+fn endings_ladders_ratings_and_countdowns_reach_the_caller_without_control_characters() {
+    use table_protocol::{
+        Ending, GameKind, LadderEntry, RatingBrief, SeatKindSummary, SeatSummary,
+    };
+    let (target, server) = serve(|listener| async move {
+        let mut peer = accept(&listener).await;
+        let _ = hear(&mut peer).await;
+        say(&mut peer, welcome("ann", "t", 30)).await;
+        say(
+            &mut peer,
+            ServerMessage::Ended {
+                tables: vec![Ending {
+                    table: 7,
+                    game: GameKind::Mille,
+                    ruleset: format!("bsd{HOSTILE}"),
+                    abandoned: true,
+                    message: format!("bob{HOSTILE} won 5000 to 3150."),
+                }],
+            },
+        )
+        .await;
+        say(
+            &mut peer,
+            ServerMessage::Ladder {
+                category: format!("mille-bsd{HOSTILE}"),
+                title: format!("Mille Bornes{HOSTILE}"),
+                entries: vec![LadderEntry {
+                    name: format!("computer: classic{HOSTILE}"),
+                    rating: 1712,
+                    deviation: 48,
+                    provisional: false,
+                    games: 4,
+                    wins: 3,
+                    last_played: 1_795_000_000,
+                    computer: true,
+                }],
+            },
+        )
+        .await;
+        let seat = SeatSummary {
+            kind: SeatKindSummary::Human,
+            level: None,
+            player: Some(format!("bob{HOSTILE}")),
+            connected: false,
+            away: false,
+            rating: Some(RatingBrief {
+                rating: 1540,
+                deviation: 160,
+                provisional: true,
+            }),
+            stand_in_in: Some(45),
+        };
+        say(
+            &mut peer,
+            ServerMessage::Update {
+                table: 3,
+                seq: 1,
+                observation: Value::String(format!("obs{HOSTILE}")),
+                seats: vec![seat],
+            },
+        )
+        .await;
+        let _ = peer.next().await;
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let session = Session::start(target, Some("ann".into()), TokenStore::in_dir(dir.path()));
+    assert_eq!(note(&session), Note::Connection(Link::Connected));
+    assert!(matches!(message(&session), ServerMessage::Welcome { .. }));
+    // The welcome's limits are kept for the game (its `away_seconds`).
+    assert_eq!(session.limits().map(|l| l.away_seconds), Some(60));
+    let clean = |s: &str| s.chars().all(|c| c == '\n' || !c.is_control());
+    let ended = message(&session);
+    let ladder = message(&session);
+    let update = message(&session);
+    for m in [&ended, &ladder, &update] {
+        for s in strings(m) {
+            assert!(clean(&s), "{s:?} in {m:?}");
+        }
+    }
+    match ended {
+        ServerMessage::Ended { tables } => {
+            assert!(tables[0].message.starts_with("bob"), "{tables:?}");
+            assert!(tables[0].message.ends_with("won 5000 to 3150."));
+            assert!(tables[0].abandoned);
+        }
+        other => panic!("not the endings: {other:?}"),
+    }
+    match ladder {
+        ServerMessage::Ladder { entries, .. } => {
+            assert!(entries[0].name.starts_with("computer: classic"));
+            assert_eq!(entries[0].rating, 1712);
+        }
+        other => panic!("not the ladder: {other:?}"),
+    }
+    match update {
+        ServerMessage::Update { seats, .. } => {
+            assert_eq!(seats[0].stand_in_in, Some(45));
+            assert!(seats[0].rating.is_some_and(|r| r.provisional));
+        }
+        other => panic!("not the update: {other:?}"),
+    }
+    drop(session);
+    server.join().expect("the server's script held");
+}

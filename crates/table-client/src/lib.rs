@@ -7,8 +7,11 @@
 //!   writes escape sequences to a player's terminal;
 //! - [`TokenStore`]: the tokens that keep a player's name, per server;
 //! - [`Session`]: a blocking session for a game's loop that reconnects by
-//!   itself and resumes where it was ([`Resume`]: what is sent again).
+//!   itself and resumes where it was ([`Resume`]: what is sent again);
+//! - [`Absences`]: who left a table and the countdown until a computer
+//!   plays for them, as the other players see it.
 
+mod absence;
 mod connection;
 #[cfg(test)]
 mod fake_server_tests;
@@ -19,6 +22,7 @@ mod target;
 mod tls;
 mod tokens;
 
+pub use absence::{Absences, Absent, StandIn, seconds_left};
 pub use connection::{
     CLIENT_NAME, CONNECT_TIMEOUT, ClientError, Connection, HELLO_TIMEOUT, Welcome,
 };

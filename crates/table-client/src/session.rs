@@ -16,7 +16,7 @@ use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use table_protocol::{ClientMessage, ErrorCode, ServerMessage, TableId};
+use table_protocol::{ClientMessage, ErrorCode, Limits, ServerMessage, TableId};
 use tokio::sync::mpsc;
 
 /// What the session tells the game.
@@ -130,6 +130,7 @@ pub struct Session {
     target: Target,
     tokens: TokenStore,
     failure: Arc<Mutex<Option<Failure>>>,
+    limits: Arc<Mutex<Option<Limits>>>,
     commands: Option<mpsc::UnboundedSender<ClientMessage>>,
     notes: std_mpsc::Receiver<Note>,
     next_id: AtomicU64,
@@ -147,6 +148,7 @@ impl Session {
         let (note_tx, notes) = std_mpsc::channel();
         let failed = note_tx.clone();
         let failure = Arc::new(Mutex::new(None));
+        let limits = Arc::new(Mutex::new(None));
         let background = Background {
             target: target.clone(),
             name,
@@ -154,6 +156,7 @@ impl Session {
             commands: command_rx,
             notes: note_tx,
             failure: Arc::clone(&failure),
+            limits: Arc::clone(&limits),
         };
         let thread = std::thread::Builder::new()
             .name("table-session".into())
@@ -171,6 +174,7 @@ impl Session {
             target,
             tokens,
             failure,
+            limits,
             commands: Some(commands),
             notes,
             next_id: AtomicU64::new(first_move_id()),
@@ -193,6 +197,12 @@ impl Session {
     /// words).
     pub fn failure(&self) -> Option<Failure> {
         self.failure.lock().ok().and_then(|f| f.clone())
+    }
+
+    /// The limits of the last `welcome` (the server's `away_seconds`
+    /// among them), once a connection was welcomed.
+    pub fn limits(&self) -> Option<Limits> {
+        self.limits.lock().ok().and_then(|l| *l)
     }
 
     /// Sends a message (`list`, `create`, `join`, `watch`, `leave`,
@@ -345,6 +355,8 @@ struct Background {
     commands: mpsc::UnboundedReceiver<ClientMessage>,
     notes: std_mpsc::Sender<Note>,
     failure: Arc<Mutex<Option<Failure>>>,
+    /// The last welcome's limits, for [`Session::limits`].
+    limits: Arc<Mutex<Option<Limits>>>,
 }
 
 /// What the session keeps across connections.
@@ -517,6 +529,9 @@ impl Background {
     fn welcomed(&self, who: &mut Identity, welcome: &Welcome) {
         who.name.clone_from(&welcome.name);
         who.token = Some(welcome.token.clone());
+        if let Ok(mut limits) = self.limits.lock() {
+            *limits = Some(welcome.limits);
+        }
         let credentials = Credentials {
             name: welcome.name.clone(),
             token: welcome.token.clone(),
