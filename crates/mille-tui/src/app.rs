@@ -511,6 +511,14 @@ fn event_loop(
                 },
             }
         }
+        if let Some(s) = &mut model.server {
+            // The countdowns count to the time of drawing; the ticks
+            // (twice a second) draw them anew.
+            s.clock = Instant::now();
+            if let Hosting::Remote(r) = hosting {
+                s.away_seconds = r.away_seconds().or(s.away_seconds);
+            }
+        }
         terminal.draw(|f| render::draw(model, f))?;
         let check = match hosting {
             Hosting::Local { .. } => SIGNAL_CHECK,

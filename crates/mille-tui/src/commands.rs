@@ -204,6 +204,14 @@ pub fn commands_at(place: Place) -> Vec<GameCommand> {
                 does: "back to the lobby (asks first)",
                 ..c
             },
+            // A seat at a table server is left, not the program quit; a
+            // game in progress asks first, and so does n at the end of a
+            // hand there.
+            (Place::Shared, "Q") => GameCommand {
+                word: "leave",
+                does: "leave the table (asks first)",
+                ..c
+            },
             _ => c,
         })
         .collect()
@@ -379,6 +387,14 @@ mod tests {
             assert!(!window.contains(gone), "{window}");
         }
         assert!(window.contains("Q lobby"), "{window}");
+        // A seat at a server is left, not the program quit.
+        let shared = score_window_lines_at(Place::Shared).join(" ");
+        assert!(shared.contains("Q leave"), "{shared}");
+        assert!(
+            help_lines_at(Place::Shared)
+                .join(" ")
+                .contains("leave the table (asks first)")
+        );
         assert!(
             help_lines_at(Place::Watching)
                 .join(" ")

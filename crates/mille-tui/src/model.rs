@@ -10,6 +10,9 @@ use mille_engine::{
 };
 use mille_store::{MouseMethod, Options, SaveSettings};
 use std::path::PathBuf;
+use std::time::Instant;
+use table_client::Absences;
+use table_client::protocol::{SeatKindSummary, SeatSummary};
 
 /// The seat the player sits in at this terminal's own table (team 0). At
 /// a table server the player's seat is the observation's
@@ -227,6 +230,18 @@ pub struct ServerTable {
     /// The connection came back: the next observation of the table, taken
     /// on rejoining it, tells what was missed meanwhile.
     pub rejoining: bool,
+    /// The table's seats as the server last described them (empty until
+    /// an update has).
+    pub seats: Vec<SeatSummary>,
+    /// The people who left the table, with the countdown until a computer
+    /// plays for them.
+    pub absences: Absences,
+    /// The time the screen shows (the countdowns count down to it): the
+    /// loop sets it before each drawing, tests as they need.
+    pub clock: Instant,
+    /// The server's `away_seconds`: how long a seat left stays empty
+    /// before a computer plays it, when known.
+    pub away_seconds: Option<u64>,
 }
 
 impl ServerTable {
@@ -242,7 +257,26 @@ impl ServerTable {
             awaiting: false,
             to_lobby: false,
             rejoining: false,
+            seats: Vec::new(),
+            absences: Absences::new(),
+            clock: Instant::now(),
+            away_seconds: None,
         }
+    }
+
+    /// The seats as an update describes them, received at `at`; `me` is
+    /// the player's seat.
+    pub fn seated(&mut self, seats: Vec<SeatSummary>, me: Option<usize>, at: Instant) {
+        self.absences.update(&seats, me, at);
+        self.seats = seats;
+        self.clock = self.clock.max(at);
+    }
+
+    /// Whether the table's result moves ratings, as far as its seats tell
+    /// (a rated table's seats carry their players' ratings); `None` before
+    /// the seats are known.
+    pub fn rated(&self) -> Option<bool> {
+        (!self.seats.is_empty()).then(|| self.seats.iter().any(|s| s.rating.is_some()))
     }
 
     /// "table 3 at host:8780".
@@ -447,6 +481,72 @@ impl Model {
     /// Whether the player only watches (a spectator at a table server).
     pub fn watching(&self) -> bool {
         self.me().is_none()
+    }
+
+    /// Whether the game is at a table server with more than one person's
+    /// seat: leaving it lets a computer play for the one who left.
+    pub fn shared(&self) -> bool {
+        let Some(s) = &self.server else {
+            return false;
+        };
+        let people = if s.seats.is_empty() {
+            // Before the first update: the observation's seats, where an
+            // absent person's seat shows as "NAME (away)".
+            self.obs
+                .seat_info
+                .iter()
+                .filter(|i| i.kind == game_table::SeatKind::Human || i.name.ends_with(" (away)"))
+                .count()
+        } else {
+            s.seats
+                .iter()
+                .filter(|seat| seat.kind == SeatKindSummary::Human)
+                .count()
+        };
+        people > 1
+    }
+
+    /// Whether leaving now leaves a game in progress that the player has a
+    /// seat in (at a table server): the question before says what follows.
+    pub fn leaving_a_game(&self) -> bool {
+        self.server
+            .as_ref()
+            .is_some_and(|s| !s.failed && s.free == 0)
+            && !self.watching()
+            && !self.game_over()
+    }
+
+    /// The question before leaving a table server's game in progress.
+    pub fn leave_question(&self) -> String {
+        let Some(s) = &self.server else {
+            return "Really quit? (y/n)".into();
+        };
+        if !self.shared() {
+            return "Leave the table? Nobody else plays at it, so the game waits for you: \
+                    mille --connect takes you back. (y/n)"
+                .into();
+        }
+        let after = match s.away_seconds {
+            Some(secs) => format!("after {secs} s"),
+            None => "after a while".into(),
+        };
+        let loss = if s.rated() == Some(false) {
+            ""
+        } else {
+            " (a loss in the ratings)"
+        };
+        format!(
+            "Leave the table? A computer plays for you {after}, and if you are not back when \
+             the game ends it counts as abandoned{loss}. (y/n)"
+        )
+    }
+
+    /// The lines about the people who left the table, at the screen's
+    /// time ("ann left: a computer plays for ann in 45 s").
+    pub fn absence_lines(&self) -> Vec<String> {
+        self.server
+            .as_ref()
+            .map_or_else(Vec::new, |s| s.absences.lines(s.clock))
     }
 
     /// Whether `seat` is the player's own.
@@ -988,6 +1088,10 @@ impl Model {
             Mode::ConfirmQuit if self.server.is_some() && self.watching() => {
                 "Stop watching and go back to the lobby? (y/n)".into()
             }
+            Mode::ConfirmQuit if self.leaving_a_game() => self.leave_question(),
+            Mode::ConfirmQuit if self.server.as_ref().is_some_and(|s| s.free > 0) => {
+                "Leave the table? (y/n)".into()
+            }
             Mode::ConfirmQuit => "Really quit? (y/n)".into(),
             Mode::ConfirmDiscard { card } => {
                 format!("{card} is a safety: really discard it? (y/n)")
@@ -1042,6 +1146,11 @@ impl Model {
                         }
                         Some(s) if s.ready => {
                             format!("{trip}Waiting for the others to be ready...")
+                        }
+                        // The others wait for this answer: say what each
+                        // key does (n is no way out any more: q is).
+                        Some(_) if self.shared() => {
+                            format!("{trip}Ready for the next hand? y; Q leaves the table")
                         }
                         _ => format!("{trip}Another hand? (y/n)"),
                     }

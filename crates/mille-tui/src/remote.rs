@@ -16,6 +16,7 @@ use crate::host::NoUndo;
 use crate::update::{Effect, Event, NO_SAVE_AT_A_SERVER};
 use mille_engine::{Action, Observation};
 use serde_json::Value;
+use std::time::Instant;
 use table_client::protocol::{ClientMessage, SeatKindSummary, SeatSummary, ServerMessage, TableId};
 use table_client::{Note, Session, error_concerns_move};
 
@@ -108,9 +109,13 @@ impl Remote {
                 let free = Event::Seats {
                     free: free_seats(&seats),
                 };
+                let people = Event::People {
+                    seats,
+                    at: Instant::now(),
+                };
                 let observation = match self.read(observation) {
                     Ok(o) => o,
-                    Err(e) => return vec![free, e],
+                    Err(e) => return vec![free, e, people],
                 };
                 // The update that follows the player's acknowledged move
                 // is its answer (the server sends the mover `ack`, then
@@ -122,7 +127,7 @@ impl Remote {
                     },
                     None => Event::Observed(observation),
                 };
-                vec![free, changed]
+                vec![free, changed, people]
             }
             ServerMessage::Joined {
                 table,
@@ -260,6 +265,11 @@ impl RemoteHost {
             table: self.remote.table(),
         });
         self.session
+    }
+
+    /// The server's `away_seconds` (from its welcome), once known.
+    pub fn away_seconds(&self) -> Option<u64> {
+        self.session.limits().map(|l| l.away_seconds)
     }
 
     /// The events of every note the session has now.

@@ -91,6 +91,34 @@ pub struct Hits {
     bottom: Rect,
     log_rows: u16,
     msg_rows: u16,
+    /// Lines about the people who left the table, above the prompt.
+    absent_rows: u16,
+    /// Lines of the prompt (a long question takes more than one).
+    prompt_rows: u16,
+}
+
+/// How many lines `text` takes wrapped at word boundaries to `width`
+/// columns (a word longer than a line takes lines of its own).
+fn wrapped_rows(text: &str, width: usize) -> usize {
+    let width = width.max(1);
+    let mut rows = 1;
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let len = Line::from(word).width();
+        if used > 0 && used + 1 + len > width {
+            rows += 1;
+            used = 0;
+        }
+        if used > 0 {
+            used += 1;
+        }
+        used += len;
+        while used > width {
+            rows += 1;
+            used -= width;
+        }
+    }
+    rows
 }
 
 fn contains(r: Rect, x: u16, y: u16) -> bool {
@@ -113,7 +141,16 @@ impl Hits {
             Some(m) if Line::from(m.as_str()).width() > usize::from(w) => 2,
             _ => 1,
         };
-        let log_rows = log_rows.saturating_sub(msg_rows - 1);
+        // So do a long prompt (the question before leaving a shared
+        // table) and the lines about the people who left.
+        let prompt_rows = u16::try_from(wrapped_rows(&model.prompt(), usize::from(w)))
+            .unwrap_or(3)
+            .clamp(1, 3);
+        let absent_rows = u16::try_from(model.absence_lines().len().min(2)).unwrap_or(2);
+        let log_rows = log_rows
+            .saturating_sub(msg_rows - 1)
+            .saturating_sub(prompt_rows - 1)
+            .saturating_sub(absent_rows);
         let left_w = w.saturating_sub(score_w);
         let own = model.own_team();
         // Opponents first, then the player's side, then the hand.
@@ -155,6 +192,8 @@ impl Hits {
             bottom: Rect::new(0, top_h, w, h.saturating_sub(top_h)),
             log_rows,
             msg_rows,
+            absent_rows,
+            prompt_rows,
         }
     }
 
@@ -682,13 +721,32 @@ pub fn draw(model: &Model, f: &mut Frame) {
             row(i as u16),
         );
     }
+    for (i, l) in model
+        .absence_lines()
+        .into_iter()
+        .take(usize::from(hits.absent_rows))
+        .enumerate()
+    {
+        f.render_widget(
+            Paragraph::new(Span::styled(
+                l,
+                Style::default()
+                    .fg(Color::Magenta)
+                    .add_modifier(Modifier::BOLD),
+            )),
+            row(n + i as u16),
+        );
+    }
+    let n = n + hits.absent_rows;
     f.render_widget(
         Paragraph::new(Span::styled(
             model.prompt(),
             Style::default().add_modifier(Modifier::BOLD),
-        )),
-        row(n),
+        ))
+        .wrap(Wrap { trim: true }),
+        Rect::new(b.x, b.y + n, b.width, hits.prompt_rows),
     );
+    let n = n + hits.prompt_rows - 1;
     f.render_widget(
         Paragraph::new(Span::styled(
             status_text(model, b.width),

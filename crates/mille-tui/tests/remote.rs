@@ -15,6 +15,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
+use std::time::{Duration, Instant};
 use table_client::protocol::{
     ClientMessage, ErrorBody, ErrorCode, SeatKindSummary, SeatSummary, ServerMessage,
 };
@@ -520,7 +521,8 @@ fn between_hands_the_player_says_ready_and_the_server_deals() {
     );
     assert_eq!(m.mode, Mode::Another);
     assert!(
-        m.prompt().ends_with("Another hand? (y/n)"),
+        m.prompt()
+            .ends_with("Ready for the next hand? y; Q leaves the table"),
         "{}",
         m.prompt()
     );
@@ -800,4 +802,206 @@ fn after_a_reconnection_the_message_line_tells_what_was_missed() {
 fn bobs_screen_at_anns_table() {
     let (_, mut m) = bobs_turn(14);
     insta::assert_snapshot!(screen(&mut m));
+}
+
+/// Bob at ann's table when the hand is over (ann and bob are people).
+fn end_of_hand(seed: u64) -> (Table<Mille>, Model) {
+    let (mut t, mut m) = bobs_turn(seed);
+    until(&mut t, |t| t.turn() == Turn::Host);
+    update(
+        &mut m,
+        Event::Observed(Box::new(t.observe(Viewer::Seat(1)))),
+    );
+    if let Some(s) = &mut m.server {
+        s.away_seconds = Some(45);
+    }
+    (t, m)
+}
+
+#[test]
+fn at_a_shared_table_the_end_of_hand_question_says_what_each_key_does_and_n_asks_first() {
+    let (_, mut m) = end_of_hand(10);
+    assert_eq!(m.mode, Mode::Another);
+    let question = m.prompt();
+    assert!(
+        question.ends_with("Ready for the next hand? y; Q leaves the table"),
+        "{question}"
+    );
+    insta::assert_snapshot!("end_of_hand_at_a_shared_table", screen(&mut m));
+    // Another key says what the keys do, and leaves nothing.
+    assert_eq!(key(&mut m, 'x'), [Effect::Bell]);
+    assert_eq!(
+        m.message.as_deref(),
+        Some("Press y when you are ready for the next hand; Q leaves the table.")
+    );
+    // n does not leave at once: it asks, as Q does.
+    for leave in ['n', 'q', 'N', 'Q'] {
+        assert_eq!(key(&mut m, leave), [], "{leave}");
+        assert_eq!(m.mode, Mode::ConfirmQuit, "{leave}");
+        assert!(
+            m.prompt().starts_with(
+                "Leave the table? A computer plays for you after 45 s, and if you are not \
+                 back when the game ends it counts as abandoned (a loss in the ratings). (y/n)"
+            ),
+            "{}",
+            m.prompt()
+        );
+        assert_eq!(key(&mut m, 'n'), [], "no: back to the question");
+        assert_eq!(m.mode, Mode::Another);
+        assert!(!m.quit);
+    }
+    key(&mut m, 'n');
+    insta::assert_snapshot!("leave_confirmation_at_a_shared_table", screen(&mut m));
+    assert_eq!(key(&mut m, 'y'), [Effect::Quit]);
+}
+
+#[test]
+fn leaving_mid_hand_asks_first_and_says_what_follows() {
+    let (_, mut m) = bobs_turn(12);
+    if let Some(s) = &mut m.server {
+        s.away_seconds = Some(60);
+    }
+    for leave in [KeyCode::Char('q'), KeyCode::Delete, KeyCode::Backspace] {
+        update(&mut m, Event::Key(KeyEvent::new(leave, KeyModifiers::NONE)));
+        assert_eq!(m.mode, Mode::ConfirmQuit, "{leave:?}");
+        assert!(
+            m.prompt()
+                .starts_with("Leave the table? A computer plays for you after 60 s"),
+            "{}",
+            m.prompt()
+        );
+        key(&mut m, 'n');
+        assert_eq!(m.mode, Mode::Normal);
+    }
+    // At a casual table (its seats carry no rating) the ratings are not
+    // mentioned.
+    update(
+        &mut m,
+        Event::People {
+            seats: seats(0),
+            at: Instant::now(),
+        },
+    );
+    key(&mut m, 'q');
+    assert!(
+        m.prompt().ends_with("it counts as abandoned. (y/n)"),
+        "{}",
+        m.prompt()
+    );
+    // The help says what Q does there.
+    key(&mut m, 'n');
+    key(&mut m, '?');
+    let help = screen(&mut m);
+    assert!(help.contains("leave the table (asks first)"), "{help}");
+}
+
+#[test]
+fn alone_at_a_server_n_asks_too_and_says_the_game_waits() {
+    // Ann's table with bob's seat a computer's: one person.
+    let mut t = table(10);
+    until(&mut t, |t| t.turn() == Turn::Host);
+    let mut o = t.observe(Viewer::Seat(0));
+    o.seat_info[1] = SeatInfo::computer("Computer 2 (classic)", "classic");
+    let mut m = at_server(o);
+    assert!(!m.shared());
+    assert!(
+        m.prompt().ends_with("Another hand? (y/n)"),
+        "{}",
+        m.prompt()
+    );
+    assert_eq!(key(&mut m, 'n'), []);
+    assert_eq!(m.mode, Mode::ConfirmQuit);
+    assert!(
+        m.prompt()
+            .starts_with("Leave the table? Nobody else plays at it"),
+        "{}",
+        m.prompt()
+    );
+    assert_eq!(key(&mut m, 'y'), [Effect::Quit]);
+}
+
+/// The seats of ann's table with ann gone: counting down, or played for.
+fn ann_gone(stand_in_in: Option<u64>, away: bool) -> Vec<SeatSummary> {
+    let mut s = seats(0);
+    s[0].connected = false;
+    s[0].away = away;
+    s[0].stand_in_in = stand_in_in;
+    s
+}
+
+#[test]
+fn the_others_see_who_left_and_the_countdown_until_a_computer_plays() {
+    let (_, mut m) = bobs_turn(14);
+    let t0 = Instant::now();
+    // Through the translation: an update's seats become the event.
+    let mut r = Remote::new(TABLE, 0);
+    let (_, o) = bobs_turn(14);
+    let events = r.note(Note::Message(ServerMessage::Update {
+        table: TABLE,
+        seq: 1,
+        observation: json(&o.obs),
+        seats: ann_gone(Some(45), false),
+    }));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::People { seats, .. } if seats[0].stand_in_in == Some(45))),
+        "{events:?}"
+    );
+    update(
+        &mut m,
+        Event::People {
+            seats: ann_gone(Some(45), false),
+            at: t0,
+        },
+    );
+    let clock = |m: &mut Model, after: Duration| {
+        if let Some(s) = &mut m.server {
+            s.clock = t0 + after;
+        }
+    };
+    clock(&mut m, Duration::ZERO);
+    assert_eq!(
+        m.absence_lines(),
+        ["ann left: a computer plays for ann in 45 s"]
+    );
+    clock(&mut m, Duration::from_secs(3));
+    let s = screen(&mut m);
+    assert!(
+        s.contains("ann left: a computer plays for ann in 42 s"),
+        "{s}"
+    );
+    insta::assert_snapshot!("countdown_of_a_person_who_left", s);
+    // Each update starts the count afresh.
+    update(
+        &mut m,
+        Event::People {
+            seats: ann_gone(Some(20), false),
+            at: t0 + Duration::from_secs(30),
+        },
+    );
+    clock(&mut m, Duration::from_secs(31));
+    assert_eq!(
+        m.absence_lines(),
+        ["ann left: a computer plays for ann in 19 s"]
+    );
+    // The stand-in plays; then ann is back.
+    update(
+        &mut m,
+        Event::People {
+            seats: ann_gone(None, true),
+            at: t0 + Duration::from_secs(50),
+        },
+    );
+    assert_eq!(m.absence_lines(), ["a computer plays for ann"]);
+    assert!(screen(&mut m).contains("a computer plays for ann"));
+    update(
+        &mut m,
+        Event::People {
+            seats: seats(0),
+            at: t0 + Duration::from_secs(60),
+        },
+    );
+    assert!(m.absence_lines().is_empty());
+    assert!(!screen(&mut m).contains("left:"));
 }

@@ -108,7 +108,14 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
                 model.mode = Mode::Normal;
                 model.sync_mode();
             }
-            None => answer_y_or_n(model, "quit the game", fx),
+            None => {
+                let what = if model.server.is_some() {
+                    "leave the table"
+                } else {
+                    "quit the game"
+                };
+                answer_y_or_n(model, what, fx);
+            }
         },
         Mode::ConfirmDiscard { card } => match yes_no_or_esc(&k) {
             Some(true) => {
@@ -168,8 +175,10 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
         Mode::Saving { .. } | Mode::Quitting => {}
         Mode::Another => match yes_no(&k) {
             Some(true) => deal(model, fx),
-            // No more hands at a table server: leave it (the server keeps
-            // the seat).
+            // At a table server n is no way out of a game in progress:
+            // leaving is asked about first, as with Q (a computer plays
+            // for whoever leaves, and the game may count as abandoned).
+            Some(false) if model.leaving_a_game() => model.mode = Mode::ConfirmQuit,
             Some(false) if model.server.is_some() => quit(model),
             Some(false) => {
                 model.mode = Mode::SaveOnExit {
@@ -178,6 +187,13 @@ pub(super) fn on_key(model: &mut Model, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             None => {
                 if !window_or_redraw(model, &k, fx) && !question_command(model, &k, false, fx) {
+                    if model.shared() && !model.watching() && !model.game_over() {
+                        model.error(
+                            "Press y when you are ready for the next hand; Q leaves the table.",
+                        );
+                        fx.push(Effect::Bell);
+                        return;
+                    }
                     let what = if model.game_over() {
                         "play another game"
                     } else {

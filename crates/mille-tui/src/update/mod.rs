@@ -14,7 +14,9 @@ use mille_engine::{Action, Observation};
 use mille_store::{Options, SaveSettings, ScoreKind};
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use std::path::PathBuf;
+use std::time::Instant;
 use table_client::Link;
+use table_client::protocol::SeatSummary;
 
 pub use mouse::DOUBLE_CLICK_MS;
 pub use play::{after_change, human_action};
@@ -73,6 +75,14 @@ pub enum Event {
     Seats {
         /// Seats nobody has taken yet.
         free: usize,
+    },
+    /// At a table server: the seats as an update describes them
+    /// (who left, and when a computer plays for them), received at `at`.
+    People {
+        /// The seats.
+        seats: Vec<SeatSummary>,
+        /// When the update came (its countdowns start then).
+        at: Instant,
     },
     /// At a table server: the connection changed.
     Link(Link),
@@ -164,6 +174,12 @@ pub fn update(model: &mut Model, event: Event) -> Vec<Effect> {
         Event::Seats { free } => {
             if let Some(s) = &mut model.server {
                 s.free = free;
+            }
+        }
+        Event::People { seats, at } => {
+            let me = model.me().map(usize::from);
+            if let Some(s) = &mut model.server {
+                s.seated(seats, me, at);
             }
         }
         Event::Link(link) => play::link(model, link, &mut fx),
