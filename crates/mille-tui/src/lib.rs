@@ -37,6 +37,7 @@ pub mod model;
 pub mod plain;
 pub mod remote;
 pub mod render;
+pub mod replay;
 pub use game_signals as signals;
 pub mod update;
 

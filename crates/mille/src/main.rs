@@ -1,11 +1,14 @@
-//! The `mille` command line: play (the default), `bot`, `match`, `bench`,
-//! and the generated man page and shell completions.
+//! The `mille` command line: play (the default), `bot`, `match`, `serve`,
+//! `ladder`, `replay`, `bench`, and the generated man page and shell
+//! completions.
 
 mod cmd_bench;
 mod cmd_bot;
 mod cmd_connect;
+mod cmd_ladder;
 mod cmd_match;
 mod cmd_play;
+mod cmd_replay;
 mod man;
 mod match_record;
 
@@ -35,6 +38,11 @@ enum Command {
     /// Host tables of mille and cubes for people at other terminals (the
     /// same server as `cubes serve`).
     Serve(table_server::cli::ServeArgs),
+    /// Show a table server's ratings of one ruleset, best first.
+    Ladder(cmd_ladder::LadderArgs),
+    /// Play a recorded game back move by move: a save file, a game record,
+    /// or a table server's game (its /api/games/ID document).
+    Replay(cmd_replay::ReplayArgs),
     /// Measure the engine's random-play throughput.
     Bench(cmd_bench::BenchArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
@@ -53,6 +61,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Bot(args)) => cmd_bot::run(args),
         Some(Command::Match(args)) => cmd_match::run(args),
         Some(Command::Bench(args)) => cmd_bench::run(args),
+        Some(Command::Ladder(args)) => cmd_ladder::run(args),
+        Some(Command::Replay(args)) => cmd_replay::run(args),
         Some(Command::Serve(args)) => Ok(table_server::cli::run(&args)?),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "mille", &mut std::io::stdout());

@@ -1,0 +1,361 @@
+//! `mille ladder --connect [HOST]`: a table server's ratings of one
+//! ruleset of Mille Bornes, best first, printed as a table. It signs in as
+//! `mille --connect` does (the token kept for that server, else the name
+//! mille plays under here), asks `ladder` once and leaves.
+
+use anyhow::{Context, anyhow};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use mille_store::Options;
+use mille_tui::model::login_name;
+use std::io::Write;
+use std::time::Duration;
+use table_client::protocol::{ClientMessage, ErrorCode, GameKind, LadderEntry, ServerMessage};
+use table_client::{ClientError, Connection, Credentials, Target, TokenStore};
+
+/// How long the server may take to answer the ladder.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Options of `mille ladder`.
+#[derive(Args, Debug)]
+pub struct LadderArgs {
+    /// The table server: HOST or HOST:PORT (port 8780 if not given),
+    /// wss://HOST[:PORT] over TLS, or alone or `local`, the server on this
+    /// machine (also when the option is left out).
+    #[arg(
+        long,
+        value_name = "HOST[:PORT]",
+        num_args = 0..=1,
+        default_missing_value = "local"
+    )]
+    connect: Option<String>,
+
+    /// With --connect wss://..., trust the server's certificate when the
+    /// authority in this PEM file signed it, instead of the system's roots.
+    #[arg(long, value_name = "FILE")]
+    ca: Option<std::path::PathBuf>,
+
+    /// Which rules' ratings: `bsd` (the default), `classic` (rated by the
+    /// table's size: see --players) or `milebones`.
+    #[arg(long, value_name = "RULES", value_parser = PossibleValuesParser::new(["bsd", "classic", "milebones"]))]
+    rules: Option<String>,
+
+    /// The table size of the classic ratings: 2, 3, 4 (two teams) or 6
+    /// (three teams); more than 2 without --rules means classic.
+    #[arg(long, value_name = "N", value_parser = players_parser())]
+    players: Option<u8>,
+
+    /// The name to ask under (default: the one the server knows you by,
+    /// else your name here).
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
+}
+
+/// The table sizes the rules define.
+fn players_parser() -> impl TypedValueParser<Value = u8> {
+    // The strings are exactly these digits, so the parse cannot fail.
+    PossibleValuesParser::new(["2", "3", "4", "6"]).map(|s| s.parse::<u8>().unwrap_or(2))
+}
+
+/// The ruleset and table size to ask for, or why the options make no
+/// ladder: only the classic rules are played by more than two.
+pub fn category(rules: Option<&str>, players: Option<u8>) -> Result<(String, usize), String> {
+    let rules = match (rules, players) {
+        (Some(r), _) => r,
+        (None, Some(n)) if n > 2 => "classic",
+        (None, _) => "bsd",
+    };
+    let players = usize::from(players.unwrap_or(2));
+    if rules != "classic" && players != 2 {
+        return Err(format!(
+            "the {rules} rules are played by 2 players only, so their ladder has no --players {players}: use --rules classic --players {players}"
+        ));
+    }
+    Ok((rules.to_string(), players))
+}
+
+/// Runs `mille ladder`: exits 2 on bad options, 1 when the server cannot
+/// be reached or refuses.
+pub fn run(args: LadderArgs) -> anyhow::Result<()> {
+    let (rules, players) = match category(args.rules.as_deref(), args.players) {
+        Ok(c) => c,
+        Err(why) => usage_error(&why),
+    };
+    let address = args.connect.as_deref().unwrap_or("local");
+    let target = match Target::parse_trusting(address, args.ca.as_deref()) {
+        Ok(t) => t,
+        Err(e) => usage_error(&e.to_string()),
+    };
+    if let Some(n) = &args.name
+        && let Err(why) = table_client::protocol::check_name(n.trim())
+    {
+        usage_error(&format!("--name: {why}"));
+    }
+    let request = ClientMessage::Ladder {
+        game: GameKind::Mille,
+        rules: Some(rules),
+        players: Some(players),
+    };
+    let answer = ask(&target, args.name.as_deref(), request)?;
+    let ServerMessage::Ladder { title, entries, .. } = answer else {
+        return Err(anyhow!(
+            "the table server at {target} answered something else than a ladder"
+        ));
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let text = ladder_text(&title, &target.to_string(), &entries, now);
+    // A closed pipe (`mille ladder | head`) is not an error worth a word.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    Ok(())
+}
+
+/// Says what is wrong with the command line and exits 2, as clap does.
+fn usage_error(why: &str) -> ! {
+    let _ = writeln!(std::io::stderr(), "mille ladder: {why}");
+    std::process::exit(2)
+}
+
+/// The name to say `hello` with when the server has no token of ours:
+/// `--name`, else the name mille plays under here, else the login name.
+fn hello_name(given: Option<&str>) -> String {
+    if let Some(n) = given {
+        return n.trim().to_string();
+    }
+    let options = mille_store::data_dir()
+        .ok()
+        .and_then(|d| Options::load(&d).ok());
+    options.and_then(|o| o.name).unwrap_or_else(login_name)
+}
+
+/// Signs in at `target` and asks `request`; the server's `ladder`, or an
+/// error whose sentence says why not (unreachable, refused, silent).
+fn ask(
+    target: &Target,
+    name: Option<&str>,
+    request: ClientMessage,
+) -> anyhow::Result<ServerMessage> {
+    let tokens = TokenStore::open_default()?;
+    // `--name` picks that name's token, if one is kept for the server.
+    let saved = match name {
+        Some(n) => tokens.named(target, n.trim())?,
+        None => tokens.get(target)?,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the connection's runtime")?;
+    runtime.block_on(async {
+        let mut conn = Connection::open(target).await.map_err(|e| match e {
+            ClientError::Unreachable { reason, .. } => anyhow!(target.unreachable(&reason, "mille")),
+            other => anyhow::Error::new(other),
+        })?;
+        // A token kept for this machine goes only where this machine is.
+        let saved = saved.filter(|_| conn.reaches_its_target());
+        let me = match &saved {
+            Some(c) => c.name.clone(),
+            None => hello_name(name),
+        };
+        let welcome = match &saved {
+            Some(c) => conn.hello(Some(&c.name), Some(&c.token)).await,
+            None => conn.hello(Some(&me), None).await,
+        }
+        .map_err(|e| match &e {
+            ClientError::Refused(body) if body.code == ErrorCode::NameTaken => anyhow!(
+                "the name {me:?} belongs to another player at {target}: ask under your own, with --name NAME"
+            ),
+            _ => anyhow::Error::new(e),
+        })?;
+        if saved.as_ref().is_none_or(|c| c.token != welcome.token) {
+            // Not keeping it would lose the name just registered; the
+            // ladder is still worth showing.
+            let kept = Credentials {
+                name: welcome.name.clone(),
+                token: welcome.token.clone(),
+            };
+            if let Err(e) = tokens.set(target, kept) {
+                let _ = writeln!(std::io::stderr(), "mille: warning: {e}");
+            }
+        }
+        conn.send(&request).await?;
+        let answer = tokio::time::timeout(ANSWER_TIMEOUT, async {
+            loop {
+                match conn.recv().await? {
+                    ServerMessage::Error(e) => {
+                        return Err(anyhow!(
+                            "the table server at {target} refused: {}",
+                            e.message
+                        ));
+                    }
+                    m @ ServerMessage::Ladder { .. } => return Ok(m),
+                    _ => {}
+                }
+            }
+        })
+        .await
+        .map_err(|_| {
+            anyhow!(
+                "the table server at {target} did not answer within {} s",
+                ANSWER_TIMEOUT.as_secs()
+            )
+        })?;
+        conn.close().await;
+        answer
+    })
+}
+
+/// The ladder as a table: rank, name (computers marked `*`), rating (`?`
+/// when provisional), deviation, games, wins and the day of the last game
+/// (UTC), with what the marks mean under it. `now` (seconds since 1970)
+/// only says "today".
+pub fn ladder_text(title: &str, server: &str, entries: &[LadderEntry], now: i64) -> String {
+    if entries.is_empty() {
+        return format!("{title} at {server}: nobody is rated yet.\n");
+    }
+    let names: Vec<String> = entries
+        .iter()
+        .map(|e| {
+            if e.computer {
+                format!("{} *", e.name)
+            } else {
+                e.name.clone()
+            }
+        })
+        .collect();
+    let name_w = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("Name".len());
+    let mut out = format!("{title} at {server}\n");
+    out.push_str(&format!(
+        "{:>4}  {:<name_w$}  {:>7}  {:>9}  {:>5}  {:>5}  Last played\n",
+        "Rank", "Name", "Rating", "Deviation", "Games", "Wins"
+    ));
+    for (i, (e, name)) in entries.iter().zip(&names).enumerate() {
+        let rating = if e.provisional {
+            format!("{}?", e.rating)
+        } else {
+            format!("{} ", e.rating)
+        };
+        // Padded by hand: `{:<w$}` counts chars, but so does this, and
+        // a name is printable text without combining tricks worth more.
+        let pad = name_w.saturating_sub(name.chars().count());
+        out.push_str(&format!(
+            "{:>4}  {name}{}  {rating:>7}  {:>9}  {:>5}  {:>5}  {}\n",
+            i + 1,
+            " ".repeat(pad),
+            e.deviation,
+            e.games,
+            e.wins,
+            day(e.last_played, now),
+        ));
+    }
+    let mut notes = Vec::new();
+    if entries.iter().any(|e| e.provisional) {
+        notes.push("? provisional: too few recent games to trust the rating yet");
+    }
+    if entries.iter().any(|e| e.computer) {
+        notes.push("* a computer player");
+    }
+    for n in notes {
+        out.push_str(n);
+        out.push('\n');
+    }
+    out
+}
+
+/// The UTC day of `seconds` since 1970 as YYYY-MM-DD ("today" for `now`'s
+/// day, "-" for none).
+pub fn day(seconds: i64, now: i64) -> String {
+    if seconds <= 0 {
+        return "-".into();
+    }
+    let days = seconds.div_euclid(86_400);
+    if days == now.div_euclid(86_400) {
+        return "today".into();
+    }
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The proleptic Gregorian date of a day number counted from 1970-01-01
+/// (Howard Hinnant's `civil_from_days`): a date needs no calendar crate.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, rating: i32, provisional: bool, computer: bool) -> LadderEntry {
+        LadderEntry {
+            name: name.into(),
+            rating,
+            deviation: if provisional { 160 } else { 48 },
+            provisional,
+            games: 12,
+            wins: 7,
+            last_played: 1_795_000_000,
+            computer,
+        }
+    }
+
+    #[test]
+    fn the_options_name_one_ladder_or_say_why_not() {
+        assert_eq!(category(None, None), Ok(("bsd".into(), 2)));
+        assert_eq!(
+            category(Some("milebones"), None),
+            Ok(("milebones".into(), 2))
+        );
+        assert_eq!(category(None, Some(4)), Ok(("classic".into(), 4)));
+        assert_eq!(category(Some("classic"), None), Ok(("classic".into(), 2)));
+        let e = category(Some("bsd"), Some(4)).expect_err("bsd has 2 players");
+        assert!(e.contains("--rules classic --players 4"), "{e}");
+    }
+
+    #[test]
+    fn dates_are_the_utc_days() {
+        assert_eq!(day(0, 10), "-");
+        assert_eq!(day(86_400 * 365, 0), "1971-01-01");
+        // 2026-11-28 00:00:00 UTC and the second before it.
+        assert_eq!(day(1_795_824_000, 0), "2026-11-28");
+        assert_eq!(day(1_795_823_999, 0), "2026-11-27");
+        assert_eq!(day(951_782_400, 0), "2000-02-29");
+        assert_eq!(day(1_795_824_000, 1_795_824_000 + 3600), "today");
+    }
+
+    #[test]
+    fn the_ladder_is_a_table_with_marks_explained() {
+        let entries = [
+            entry("computer: normal", 1712, false, true),
+            entry("ann", 1540, true, false),
+        ];
+        let text = ladder_text("Mille Bornes, bsd", "host:1", &entries, 0);
+        assert_eq!(
+            text,
+            "Mille Bornes, bsd at host:1\n\
+             Rank  Name                 Rating  Deviation  Games   Wins  Last played\n\
+             \x20  1  computer: normal *    1712          48     12      7  2026-11-18\n\
+             \x20  2  ann                   1540?        160     12      7  2026-11-18\n\
+             ? provisional: too few recent games to trust the rating yet\n\
+             * a computer player\n"
+        );
+        assert_eq!(
+            ladder_text("Mille Bornes, bsd", "host:1", &[], 0),
+            "Mille Bornes, bsd at host:1: nobody is rated yet.\n"
+        );
+    }
+}
