@@ -1,6 +1,7 @@
 //! Calibrates the built-in computer levels: plays them against each other,
 //! rates the games through `game_rating::rate`, and prints each level's
-//! rating (with `--rust`, the table of `src/calibration.rs`).
+//! rating (with `--rust`, the source of `src/calibration.rs`, the tables
+//! going to standard error).
 //!
 //! ```text
 //! cargo run --release -p game-rating --example rate-levels
@@ -188,17 +189,17 @@ fn rate_all(names: &[String], games: &[Game], results: &[Places]) -> Result<Vec<
     Ok(lines)
 }
 
-fn print_table(title: &str, lines: &[Line]) {
-    println!("{title}");
-    println!("| level | rating | deviation | games | wins |");
-    println!("|---|---:|---:|---:|---:|");
+fn table(title: &str, lines: &[Line]) -> String {
+    let mut out = format!(
+        "{title}\n| level | rating | deviation | games | wins |\n|---|---:|---:|---:|---:|\n"
+    );
     for l in lines {
-        println!(
-            "| {} | {:.0} | {:.0} | {} | {} |",
+        out += &format!(
+            "| {} | {:.0} | {:.0} | {} | {} |\n",
             l.level, l.rating.rating, l.rating.deviation, l.games, l.wins
         );
     }
-    println!();
+    out
 }
 
 fn print_rust(tables: &[(&str, &[Line])], command: &str) {
@@ -303,27 +304,34 @@ fn main() -> Result<(), String> {
     let mille = rate_all(&mille_names, &mille_games, &mille_results)?;
     let cubes = rate_all(&cubes_names, &cubes_games, &cubes_results)?;
 
-    if rust {
-        print_rust(
-            &[("mille", &mille), ("cubes", &cubes)],
-            "cargo run --release -p game-rating --example rate-levels -- --rust",
-        );
-    } else {
-        print_table(
+    let tables = format!(
+        "{}\n{}",
+        table(
             &format!(
                 "Mille Bornes, bsd: {} games ({mille_deals} deals per pair, {normal_deals} \
                  with normal, each twice)",
                 mille_games.len()
             ),
             &mille,
-        );
-        print_table(
+        ),
+        table(
             &format!(
                 "Cubes, standard: {} games ({cubes_seeds} seeds per pair, each twice)",
                 cubes_games.len()
             ),
             &cubes,
+        )
+    );
+    // With --rust the tables go to standard error, so that one run gives
+    // both the source file and what to publish.
+    if rust {
+        print_rust(
+            &[("mille", &mille), ("cubes", &cubes)],
+            "cargo run --release -p game-rating --example rate-levels -- --rust",
         );
+        eprintln!("{tables}");
+    } else {
+        println!("{tables}");
     }
     eprintln!(
         "{} games in {:.0} s (mille {:.0} s, cubes {:.0} s) on {} threads, seed {SEED}",
