@@ -1,7 +1,9 @@
 //! The server's database: names and their hashed tokens, tables, seats,
 //! every game's action log and results, the leases that say which server
-//! instance runs which table, the lobby lines of every table, and finished
-//! games' scores. One interface, [`Store`], with two backends behind it:
+//! instance runs which table, the lobby lines of every table, finished
+//! games' scores, the players' ratings per category with their history,
+//! and the notes that tell a returning person how their tables ended. One
+//! interface, [`Store`], with two backends behind it:
 //!
 //! - [`sqlite`]: a file in the data directory, for one server (the
 //!   default; nothing to install).
@@ -12,11 +14,14 @@
 //! refuse a database newer than the program. Every change to a table is
 //! fenced by its lease: an instance that has lost a table's lease cannot
 //! write to it, so a move that raced a takeover is refused, never recorded
-//! twice.
+//! twice, and a game is rated in the transaction that records its result,
+//! so that it is rated once.
 
 pub mod postgres;
+mod rate;
 pub mod sqlite;
 
+use game_rating::{Category, Rating};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -65,6 +70,9 @@ pub enum StoreError {
     /// Another instance runs this table now: this one may not change it.
     #[error("table {0} is run by another server instance now")]
     LeaseLost(TableId),
+    /// The table is over already: it is not finished (or rated) twice.
+    #[error("table {0} is over already")]
+    Over(TableId),
 }
 
 /// A database schema change, written for both backends; the position in
@@ -223,6 +231,110 @@ UPDATE players SET seen_at = created_at;
 CREATE INDEX results_by_name ON results(name);
 ",
     },
+    // Fair results and ratings: whether a table is rated and how it ended,
+    // the moves a computer made for an absent person, each seat's side and
+    // place and whether its person abandoned the game, the ratings per
+    // name and category with their history, and the notes that tell a
+    // returning person how their tables ended. Old finished tables read
+    // as finished (or closed unstarted or broken), casual.
+    Migration {
+        sqlite: "
+ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tables ADD COLUMN outcome TEXT;
+ALTER TABLE moves ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE results ADD COLUMN side INTEGER;
+ALTER TABLE results ADD COLUMN place INTEGER;
+ALTER TABLE results ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+UPDATE tables SET outcome = CASE
+    WHEN EXISTS (SELECT 1 FROM results r WHERE r.table_id = tables.id) THEN 'finished'
+    WHEN EXISTS (SELECT 1 FROM moves m WHERE m.table_id = tables.id) THEN 'broken'
+    ELSE 'unstarted' END
+  WHERE status = 'over';
+CREATE INDEX tables_by_finish ON tables(finished_at);
+CREATE TABLE ratings (
+    name TEXT NOT NULL,
+    category TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    last_played INTEGER NOT NULL,
+    computer INTEGER NOT NULL,
+    PRIMARY KEY (name, category)
+);
+CREATE INDEX ratings_by_category ON ratings(category, rating);
+CREATE TABLE rating_history (
+    table_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    category TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    before_rating REAL NOT NULL,
+    before_deviation REAL NOT NULL,
+    before_volatility REAL NOT NULL,
+    after_rating REAL NOT NULL,
+    after_deviation REAL NOT NULL,
+    after_volatility REAL NOT NULL,
+    PRIMARY KEY (table_id, name)
+);
+CREATE INDEX rating_history_by_name ON rating_history(name, at);
+CREATE TABLE endings (
+    name TEXT NOT NULL,
+    table_id INTEGER NOT NULL,
+    abandoned INTEGER NOT NULL,
+    summary TEXT NOT NULL,
+    PRIMARY KEY (name, table_id)
+);
+",
+        postgres: "
+ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN outcome TEXT;
+ALTER TABLE moves ADD COLUMN stand_in BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE results ADD COLUMN side BIGINT;
+ALTER TABLE results ADD COLUMN place BIGINT;
+ALTER TABLE results ADD COLUMN abandoned BOOLEAN NOT NULL DEFAULT FALSE;
+UPDATE tables SET outcome = CASE
+    WHEN EXISTS (SELECT 1 FROM results r WHERE r.table_id = tables.id) THEN 'finished'
+    WHEN EXISTS (SELECT 1 FROM moves m WHERE m.table_id = tables.id) THEN 'broken'
+    ELSE 'unstarted' END
+  WHERE status = 'over';
+CREATE INDEX tables_by_finish ON tables(finished_at);
+CREATE TABLE ratings (
+    name TEXT NOT NULL,
+    category TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    wins BIGINT NOT NULL,
+    last_played BIGINT NOT NULL,
+    computer BOOLEAN NOT NULL,
+    PRIMARY KEY (name, category)
+);
+CREATE INDEX ratings_by_category ON ratings(category, rating);
+CREATE TABLE rating_history (
+    table_id BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    category TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    before_rating DOUBLE PRECISION NOT NULL,
+    before_deviation DOUBLE PRECISION NOT NULL,
+    before_volatility DOUBLE PRECISION NOT NULL,
+    after_rating DOUBLE PRECISION NOT NULL,
+    after_deviation DOUBLE PRECISION NOT NULL,
+    after_volatility DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, name)
+);
+CREATE INDEX rating_history_by_name ON rating_history(name, at);
+CREATE TABLE endings (
+    name TEXT NOT NULL,
+    table_id BIGINT NOT NULL,
+    abandoned BOOLEAN NOT NULL,
+    summary TEXT NOT NULL,
+    PRIMARY KEY (name, table_id)
+);
+",
+    },
 ];
 
 /// Lets a name go when it has no game (no seat, no person's result):
@@ -361,6 +473,11 @@ pub struct StoredTable {
     pub seats: Vec<(Option<String>, Option<String>)>,
     /// The action log: (seat that moved, action, the client's move id).
     pub moves: Vec<(Option<usize>, serde_json::Value, Option<u64>)>,
+    /// Whether the table is rated (a casual one changes no rating).
+    pub rated: bool,
+    /// The moves (indices into `moves`, from 0) a computer made for a
+    /// person who had left the table, in order.
+    pub stand_in: Vec<usize>,
 }
 
 /// A table to open.
@@ -376,10 +493,244 @@ pub struct NewTable {
     pub code: Option<String>,
     /// Per seat: a computer's level, or `None` for a person.
     pub levels: Vec<Option<String>>,
+    /// Whether its game is rated.
+    pub rated: bool,
 }
 
-/// One seat's result in a finished game: (name, computer, score, won).
-pub type SeatRow = (String, bool, i64, bool);
+/// One seat's result in a finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The player: a person's name, or a computer's rating name
+    /// (`computer: LEVEL`, [`game_rating::computer_name`]).
+    pub name: String,
+    /// Whether a computer played the seat (from the start).
+    pub computer: bool,
+    /// Its score.
+    pub score: i64,
+    /// Whether it won.
+    pub won: bool,
+    /// Its side (team): seats of one side share it; numbered from 0.
+    pub side: usize,
+    /// Its side's place: 0 for the winners, then by score descending
+    /// (equal places tie).
+    pub place: usize,
+    /// Whether its person abandoned the game: a loss in the ratings, and
+    /// no score record (the caller leaves the side out of it).
+    pub abandoned: bool,
+}
+
+/// What tells a person who was away how a table ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndingNote {
+    /// The person.
+    pub name: String,
+    /// Whether they abandoned the game.
+    pub abandoned: bool,
+    /// What happened, in a sentence or two.
+    pub summary: String,
+}
+
+/// A finished game, to record with [`Store::finish`].
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    /// Every seat's result, in seat order.
+    pub results: Vec<SeatRow>,
+    /// The score record (game, JSON) kept in the database for the
+    /// rankings, if any.
+    pub score: Option<(GameKind, String)>,
+    /// The rating category; `None` for a casual game (nothing rated). A
+    /// table created casual is never rated, whatever this says.
+    pub category: Option<Category>,
+    /// The notes for the people who were not there at the end.
+    pub endings: Vec<EndingNote>,
+}
+
+/// How one player's rating moved with a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    /// The player (a computer's is `computer: LEVEL`).
+    pub name: String,
+    /// Before the game, its deviation grown by the time since the
+    /// player's last rated game.
+    pub before: Rating,
+    /// After it, as stored.
+    pub after: Rating,
+}
+
+/// How a table ended (the column `tables.outcome`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Its game was played to the end.
+    Finished,
+    /// Nobody was at the table for too long: closed without a winner.
+    Abandoned,
+    /// It could not go on (a game or database error).
+    Broken,
+    /// Closed before its game began.
+    Unstarted,
+}
+
+impl Outcome {
+    /// The word stored.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Finished => "finished",
+            Outcome::Abandoned => "abandoned",
+            Outcome::Broken => "broken",
+            Outcome::Unstarted => "unstarted",
+        }
+    }
+
+    /// From the stored word.
+    pub fn parse(word: &str) -> Option<Outcome> {
+        [
+            Outcome::Finished,
+            Outcome::Abandoned,
+            Outcome::Broken,
+            Outcome::Unstarted,
+        ]
+        .into_iter()
+        .find(|o| o.word() == word)
+    }
+}
+
+/// A note taken by [`Store::take_endings`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndingRow {
+    /// The table.
+    pub table: TableId,
+    /// Its game.
+    pub game: GameKind,
+    /// Its setup (`null` if it cannot be read back).
+    pub setup: serde_json::Value,
+    /// Its number of seats.
+    pub seats: usize,
+    /// Whether the person abandoned the game.
+    pub abandoned: bool,
+    /// What happened.
+    pub summary: String,
+    /// The person's rating (before, after) with that game, if it was rated.
+    pub change: Option<(Rating, Rating)>,
+}
+
+/// A player's rating in one category, as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    /// The player.
+    pub name: String,
+    /// The category.
+    pub category: Category,
+    /// The rating as of the last rated game (its deviation not yet grown
+    /// by the time since: [`Rating::after_idle`]).
+    pub rating: Rating,
+    /// Rated games played.
+    pub games: u32,
+    /// Rated games won (an abandoned game is never won).
+    pub wins: u32,
+    /// When the last rated game ended, seconds since 1970.
+    pub last_played: i64,
+    /// Whether the player is a built-in computer level.
+    pub computer: bool,
+}
+
+/// One step of a player's rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryRow {
+    /// The table whose game moved it.
+    pub table: TableId,
+    /// The category.
+    pub category: Category,
+    /// When, seconds since 1970.
+    pub at: i64,
+    /// The rating before.
+    pub before: f64,
+    /// The rating after.
+    pub after: f64,
+    /// The deviation after.
+    pub deviation: f64,
+}
+
+/// One seat's result as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultRow {
+    /// The seat.
+    pub seat: usize,
+    /// Its player (a computer's is `computer: LEVEL` since ratings came,
+    /// the level's name before).
+    pub name: String,
+    /// Whether a computer played it.
+    pub computer: bool,
+    /// Its score.
+    pub score: i64,
+    /// Whether it won.
+    pub won: bool,
+    /// Whether its person abandoned the game.
+    pub abandoned: bool,
+    /// Its side (`None` in games recorded before sides were).
+    pub side: Option<usize>,
+    /// Its side's place (`None` likewise).
+    pub place: Option<usize>,
+}
+
+/// A finished game in a player's list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSummaryRow {
+    /// The table.
+    pub table: TableId,
+    /// The game.
+    pub game: GameKind,
+    /// Its setup (`null` if it cannot be read back).
+    pub setup: serde_json::Value,
+    /// Its number of seats.
+    pub seats: usize,
+    /// Whether it was rated.
+    pub rated: bool,
+    /// When it ended, seconds since 1970.
+    pub finished_at: i64,
+    /// Whether the table was private (pages leave it out for others).
+    pub code_private: bool,
+    /// Every seat's result.
+    pub results: Vec<ResultRow>,
+}
+
+/// What a player's page shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRecord {
+    /// The player.
+    pub name: String,
+    /// Ratings in every category played, by category id.
+    pub ratings: Vec<RatingRow>,
+    /// Every rated game's step, oldest first.
+    pub history: Vec<HistoryRow>,
+    /// The last finished games, newest first.
+    pub games: Vec<GameSummaryRow>,
+}
+
+/// A table that is over, for its page and replay.
+#[derive(Clone, Debug)]
+pub struct GameRecordRow {
+    /// The table: setup, seed, seats (level, owner), moves with the
+    /// stand-in's marked, and whether it was rated. `code` is the private
+    /// table's invitation code.
+    pub table: StoredTable,
+    /// Every seat's result (none for a table closed unfinished).
+    pub results: Vec<ResultRow>,
+    /// How it ended (`None`: closed by an older program, or without one).
+    pub outcome: Option<Outcome>,
+    /// When it ended, seconds since 1970.
+    pub finished_at: Option<i64>,
+    /// Whether the table was private.
+    pub private: bool,
+}
+
+/// A move to append, as the backends take it.
+struct MoveRow {
+    seq: u64,
+    seat: Option<usize>,
+    action: serde_json::Value,
+    client_id: Option<u64>,
+    stand_in: bool,
+}
 
 /// A table taken over: read back, or its number and why it cannot be.
 pub type Taken = Result<StoredTable, (TableId, String)>;
@@ -468,6 +819,12 @@ pub async fn create_database(cluster: &str, name: &str) -> Result<String, StoreE
         .await?;
     let base = cluster.rsplit_once('/').map_or(cluster, |(b, _)| b);
     Ok(format!("{base}/{name}"))
+}
+
+/// A stored setup, read back (`null` if it cannot be: a page still shows
+/// the rest).
+fn setup_of(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
 }
 
 /// The lobby lines that read back (one written by a newer program and
@@ -615,7 +972,8 @@ impl Store {
 
     /// Appends move number `seq` to a table's log: refused if that number
     /// is taken (a move is never recorded twice) or if another instance
-    /// runs the table now ([`StoreError::LeaseLost`]).
+    /// runs the table now ([`StoreError::LeaseLost`]). `stand_in`: a
+    /// computer made it for a person who had left.
     pub async fn append(
         &self,
         table: TableId,
@@ -623,9 +981,17 @@ impl Store {
         seat: Option<usize>,
         action: serde_json::Value,
         client_id: Option<u64>,
+        stand_in: bool,
     ) -> Result<(), StoreError> {
         let me = self.instance.id.clone();
-        backend!(self.append(table, seq, seat, action, client_id, me))
+        let row = MoveRow {
+            seq,
+            seat,
+            action,
+            client_id,
+            stand_in,
+        };
+        backend!(self.append(table, row, me))
     }
 
     /// Sets a table's status.
@@ -634,17 +1000,85 @@ impl Store {
         backend!(self.set_status(table, status, me))
     }
 
-    /// Records a finished game's results (and its score record, JSON, to
-    /// keep in the database for the rankings) and closes the table, all
-    /// in one transaction.
+    /// Records a finished game, all in one transaction: its results, its
+    /// score record (JSON, kept in the database for the rankings), the
+    /// new ratings of its players when the table is rated and a category
+    /// is given (each read locked, its deviation grown by the time since
+    /// the player's last rated game, a player new to the category
+    /// starting at [`game_rating::starting`], rated by
+    /// [`game_rating::rate`]) with their history, the ending notes, and
+    /// the table over, outcome `finished`. Refused ([`StoreError::LeaseLost`])
+    /// unless this instance holds the table's lease, and
+    /// ([`StoreError::Over`]) if the table is over already: a game is
+    /// never rated twice. Answers the rating changes, in seat order of
+    /// the players' first seats (none for a casual game, or one the
+    /// rating library refuses: that is logged and the result kept).
     pub async fn finish(
         &self,
         table: TableId,
-        results: Vec<SeatRow>,
-        score: Option<(GameKind, String)>,
+        game: FinishedGame,
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        let me = self.instance.id.clone();
+        backend!(self.finish(table, game, me, now()))
+    }
+
+    /// Closes a table that did not finish (outcome `abandoned`, `broken`
+    /// or `unstarted`): no result, score or rating; the notes are kept for
+    /// the people who were away. Refused like [`Store::finish`].
+    pub async fn close(
+        &self,
+        table: TableId,
+        outcome: Outcome,
+        endings: Vec<EndingNote>,
     ) -> Result<(), StoreError> {
         let me = self.instance.id.clone();
-        backend!(self.finish(table, results, score, me))
+        backend!(self.close(table, outcome, endings, me, now()))
+    }
+
+    /// The ending notes for `name`, oldest table first, each with the
+    /// person's rating change at that table if it was rated; removed as
+    /// they are read (each is told once, even to two connections at once).
+    pub async fn take_endings(&self, name: &str) -> Result<Vec<EndingRow>, StoreError> {
+        backend!(self.take_endings(name.to_string()))
+    }
+
+    /// The stored ratings (not grown by idleness) of these names in a
+    /// category, in the order asked; names never rated in it are absent.
+    pub async fn ratings(
+        &self,
+        category: Category,
+        names: Vec<String>,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        backend!(self.ratings(category, names))
+    }
+
+    /// A category's ladder: at most `limit` players, best rating first
+    /// (equal ratings by name).
+    pub async fn ladder(
+        &self,
+        category: Category,
+        limit: usize,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        backend!(self.ladder(category, limit))
+    }
+
+    /// A player's page: ratings in every category, every step of their
+    /// history, and the last `limit` finished games they sat at with every
+    /// seat's result (private tables marked, for pages to leave out).
+    /// `None` for a name the server has never seen.
+    pub async fn player(
+        &self,
+        name: &str,
+        limit: usize,
+    ) -> Result<Option<PlayerRecord>, StoreError> {
+        backend!(self.player(name.to_string(), limit))
+    }
+
+    /// A table that is over, with its moves (stand-ins' marked), results,
+    /// outcome and code; `None` if there is no such table or its game is
+    /// not over.
+    pub async fn game(&self, table: TableId) -> Result<Option<GameRecordRow>, StoreError> {
+        backend!(self.game(table))
     }
 
     /// Renews this instance's leases on `tables` (and says it is alive);
@@ -717,3 +1151,6 @@ impl Store {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod rating_tests;

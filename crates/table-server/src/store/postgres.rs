@@ -8,13 +8,18 @@
 //! a table locks the table's row (`FOR SHARE`) and checks that this
 //! instance holds its lease; a takeover updates that row, so the two are
 //! ordered: a move is either in the log before the takeover reads it, or
-//! refused.
+//! refused. A finished game's players' ratings are read `FOR UPDATE`, in
+//! the order of their names: two games of one player finishing at once
+//! on two instances are rated one after the other, neither update lost.
 
+use super::rate::{self, Stored};
 use super::{
-    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, Taken, game_of, now,
-    status_word,
+    EndingNote, EndingRow, FinishedGame, GameRecordRow, GameSummaryRow, HistoryRow, Instance,
+    MIGRATIONS, NewTable, Outcome, Place, PlayerRecord, RatingChange, RatingRow, ResultRow,
+    StoreError, StoredTable, Taken, game_of, now, setup_of, status_word,
 };
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use game_rating::{Category, Rating};
 use std::sync::Arc;
 use std::time::Duration;
 use table_protocol::{GameKind, SeatRef, TableId, TableStatus, TableSummary};
@@ -323,8 +328,8 @@ impl Postgres {
         let row = tx
             .query_one(
                 &format!(
-                    "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until) \
-                     VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $7, {NOW_MS} + $8) RETURNING id"
+                    "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until, rated) \
+                     VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $7, {NOW_MS} + $8, $9) RETURNING id"
                 ),
                 &[
                     &table.game.name(),
@@ -335,6 +340,7 @@ impl Postgres {
                     &now(),
                     &instance.id,
                     &lease_ms(&instance),
+                    &table.rated,
                 ],
             )
             .await?;
@@ -376,19 +382,23 @@ impl Postgres {
     pub(super) async fn append(
         &self,
         table: TableId,
-        seq: u64,
-        seat: Option<usize>,
-        action: serde_json::Value,
-        client_id: Option<u64>,
+        row: super::MoveRow,
         me: String,
     ) -> Result<(), StoreError> {
+        let super::MoveRow {
+            seq,
+            seat,
+            action,
+            client_id,
+            stand_in,
+        } = row;
         let client = self.client().await?;
         // One statement, one round trip: the row lock and the lease check
         // come with the insert.
         let stmt = client
             .prepare_cached(
-                "INSERT INTO moves (table_id, seq, seat, action, client_id) \
-                 SELECT id, $2, $3, $4, $5 FROM tables WHERE id = $1 AND lease_owner = $6 FOR SHARE",
+                "INSERT INTO moves (table_id, seq, seat, action, client_id, stand_in) \
+                 SELECT id, $2, $3, $4, $5, $7 FROM tables WHERE id = $1 AND lease_owner = $6 FOR SHARE",
             )
             .await?;
         let written = client
@@ -401,6 +411,7 @@ impl Postgres {
                     &action.to_string(),
                     &client_id.map(|i| i as i64),
                     &me,
+                    &stand_in,
                 ],
             )
             .await?;
@@ -432,39 +443,387 @@ impl Postgres {
     pub(super) async fn finish(
         &self,
         table: TableId,
-        results: Vec<SeatRow>,
-        score: Option<(GameKind, String)>,
+        game: FinishedGame,
         me: String,
+        now: i64,
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let rated = end(&tx, table, &me, Outcome::Finished, now).await?;
+        if let Some((kind, record)) = &game.score {
+            tx.execute(
+                "INSERT INTO scores (game, finished_at, record) VALUES ($1, $2, $3)",
+                &[&kind.name(), &now, record],
+            )
+            .await?;
+        }
+        let insert = tx
+            .prepare_cached(
+                "INSERT INTO results (table_id, seat, name, computer, score, won, side, place, abandoned) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (table_id, seat) DO UPDATE \
+                 SET name = $3, computer = $4, score = $5, won = $6, side = $7, place = $8, abandoned = $9",
+            )
+            .await?;
+        for (seat, r) in game.results.iter().enumerate() {
+            tx.execute(
+                &insert,
+                &[
+                    &(table as i64),
+                    &(seat as i64),
+                    &r.name,
+                    &r.computer,
+                    &r.score,
+                    &r.won,
+                    &(r.side as i64),
+                    &(r.place as i64),
+                    &r.abandoned,
+                ],
+            )
+            .await?;
+        }
+        let mut changes = Vec::new();
+        if let (true, Some(category)) = (rated, game.category) {
+            let id = category.id();
+            let names = rate::names(&game.results);
+            // A row for each player new to the category, so that there is
+            // one to lock (games 0: never rated, not decayed); then every
+            // row locked in the order of the names.
+            let fresh = tx
+                .prepare_cached(
+                    "INSERT INTO ratings (name, category, rating, deviation, volatility, games, wins, \
+                     last_played, computer) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7) \
+                     ON CONFLICT (name, category) DO NOTHING",
+                )
+                .await?;
+            for name in &names {
+                let start = game_rating::starting(category, name);
+                let computer = game.results.iter().any(|r| &r.name == name && r.computer);
+                tx.execute(
+                    &fresh,
+                    &[
+                        name,
+                        &id,
+                        &start.rating,
+                        &start.deviation,
+                        &start.volatility,
+                        &now,
+                        &computer,
+                    ],
+                )
+                .await?;
+            }
+            let rows = tx
+                .query(
+                    "SELECT name, rating, deviation, volatility, games, wins, last_played FROM ratings \
+                     WHERE category = $1 AND name = ANY($2) ORDER BY name FOR UPDATE",
+                    &[&id, &names],
+                )
+                .await?;
+            let mut stored: Vec<(String, Stored)> = Vec::new();
+            for r in &rows {
+                stored.push((
+                    r.try_get(0)?,
+                    Stored {
+                        rating: Rating {
+                            rating: r.try_get(1)?,
+                            deviation: r.try_get(2)?,
+                            volatility: r.try_get(3)?,
+                        },
+                        games: count(r.try_get(4)?),
+                        wins: count(r.try_get(5)?),
+                        last_played: r.try_get(6)?,
+                    },
+                ));
+            }
+            let find = |name: &str| stored.iter().find(|(n, _)| n == name).map(|(_, s)| *s);
+            if let Some(updates) = rate::updates(category, &game.results, find, now) {
+                let update = tx
+                    .prepare_cached(
+                        "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6, \
+                         wins = $7, last_played = $8, computer = $9 WHERE name = $1 AND category = $2",
+                    )
+                    .await?;
+                let history = tx
+                    .prepare_cached(
+                        "INSERT INTO rating_history (table_id, name, category, at, \
+                         before_rating, before_deviation, before_volatility, \
+                         after_rating, after_deviation, after_volatility) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+                         ON CONFLICT (table_id, name) DO NOTHING",
+                    )
+                    .await?;
+                for u in updates {
+                    let (b, a) = (u.change.before, u.change.after);
+                    tx.execute(
+                        &update,
+                        &[
+                            &u.name,
+                            &id,
+                            &a.rating,
+                            &a.deviation,
+                            &a.volatility,
+                            &i64::from(u.games),
+                            &i64::from(u.wins),
+                            &now,
+                            &u.computer,
+                        ],
+                    )
+                    .await?;
+                    tx.execute(
+                        &history,
+                        &[
+                            &(table as i64),
+                            &u.name,
+                            &id,
+                            &now,
+                            &b.rating,
+                            &b.deviation,
+                            &b.volatility,
+                            &a.rating,
+                            &a.deviation,
+                            &a.volatility,
+                        ],
+                    )
+                    .await?;
+                    changes.push(u.change);
+                }
+            }
+        }
+        write_endings(&tx, table, &game.endings).await?;
+        tx.commit().await?;
+        Ok(changes)
+    }
+
+    pub(super) async fn close(
+        &self,
+        table: TableId,
+        outcome: Outcome,
+        endings: Vec<EndingNote>,
+        me: String,
+        now: i64,
     ) -> Result<(), StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
-        let changed = tx
-            .execute(
-                "UPDATE tables SET status = 'over', finished_at = $2 WHERE id = $1 AND lease_owner = $3",
-                &[&(table as i64), &now(), &me],
-            )
-            .await?;
-        if changed == 0 {
-            return Err(StoreError::LeaseLost(table));
-        }
-        if let Some((game, record)) = score {
-            tx.execute(
-                "INSERT INTO scores (game, finished_at, record) VALUES ($1, $2, $3)",
-                &[&game.name(), &now(), &record],
-            )
-            .await?;
-        }
-        for (seat, (name, computer, score, won)) in results.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO results (table_id, seat, name, computer, score, won) \
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, seat) DO UPDATE \
-                 SET name = $3, computer = $4, score = $5, won = $6",
-                &[&(table as i64), &(seat as i64), name, computer, score, won],
-            )
-            .await?;
-        }
+        end(&tx, table, &me, outcome, now).await?;
+        write_endings(&tx, table, &endings).await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    pub(super) async fn take_endings(&self, name: String) -> Result<Vec<EndingRow>, StoreError> {
+        let client = self.client().await?;
+        // Taken and read in one statement: two connections of one name
+        // asking at once do not both get a note.
+        let rows = client
+            .query(
+                "WITH taken AS (DELETE FROM endings WHERE name = $1 \
+                   RETURNING name, table_id, abandoned, summary) \
+                 SELECT e.table_id, t.game, t.setup, t.seats, e.abandoned, e.summary, \
+                 h.before_rating, h.before_deviation, h.before_volatility, \
+                 h.after_rating, h.after_deviation, h.after_volatility \
+                 FROM taken e JOIN tables t ON t.id = e.table_id \
+                 LEFT JOIN rating_history h ON h.table_id = e.table_id AND h.name = e.name \
+                 ORDER BY t.finished_at, e.table_id",
+                &[&name],
+            )
+            .await?;
+        let mut notes = Vec::new();
+        for r in &rows {
+            let game: String = r.try_get(1)?;
+            let Some(game) = game_of(&game) else { continue };
+            let setup: String = r.try_get(2)?;
+            let change = match (
+                r.try_get::<_, Option<f64>>(6)?,
+                r.try_get::<_, Option<f64>>(9)?,
+            ) {
+                (Some(before), Some(after)) => Some((
+                    Rating {
+                        rating: before,
+                        deviation: r.try_get(7)?,
+                        volatility: r.try_get(8)?,
+                    },
+                    Rating {
+                        rating: after,
+                        deviation: r.try_get(10)?,
+                        volatility: r.try_get(11)?,
+                    },
+                )),
+                _ => None,
+            };
+            notes.push(EndingRow {
+                table: r.try_get::<_, i64>(0)? as TableId,
+                game,
+                setup: setup_of(&setup),
+                seats: r.try_get::<_, i64>(3)? as usize,
+                abandoned: r.try_get(4)?,
+                summary: r.try_get(5)?,
+                change,
+            });
+        }
+        Ok(notes)
+    }
+
+    pub(super) async fn ratings(
+        &self,
+        category: Category,
+        names: Vec<String>,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
+                 FROM ratings WHERE category = $1 AND name = ANY($2) AND games > 0",
+                &[&category.id(), &names],
+            )
+            .await?;
+        let mut found = Vec::new();
+        for r in &rows {
+            found.push(rating_row(r, category)?);
+        }
+        // In the order asked.
+        Ok(names
+            .iter()
+            .filter_map(|n| found.iter().find(|r| &r.name == n).cloned())
+            .collect())
+    }
+
+    pub(super) async fn ladder(
+        &self,
+        category: Category,
+        limit: usize,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
+                 FROM ratings WHERE category = $1 AND games > 0 \
+                 ORDER BY rating DESC, name LIMIT $2",
+                &[&category.id(), &i64::try_from(limit).unwrap_or(i64::MAX)],
+            )
+            .await?;
+        rows.iter().map(|r| rating_row(r, category)).collect()
+    }
+
+    pub(super) async fn player(
+        &self,
+        name: String,
+        limit: usize,
+    ) -> Result<Option<PlayerRecord>, StoreError> {
+        let client = self.client().await?;
+        let known: bool = client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM players WHERE name = $1) \
+                 OR EXISTS (SELECT 1 FROM ratings WHERE name = $1) \
+                 OR EXISTS (SELECT 1 FROM results WHERE name = $1)",
+                &[&name],
+            )
+            .await?
+            .try_get(0)?;
+        if !known {
+            return Ok(None);
+        }
+        let mut ratings = Vec::new();
+        for r in &client
+            .query(
+                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer, \
+                 category FROM ratings WHERE name = $1 AND games > 0 ORDER BY category",
+                &[&name],
+            )
+            .await?
+        {
+            let id: String = r.try_get(8)?;
+            // A category of a newer program is left out.
+            if let Some(category) = Category::parse(&id) {
+                ratings.push(rating_row(r, category)?);
+            }
+        }
+        let mut history = Vec::new();
+        for r in &client
+            .query(
+                "SELECT table_id, category, at, before_rating, after_rating, after_deviation \
+                 FROM rating_history WHERE name = $1 ORDER BY at, table_id",
+                &[&name],
+            )
+            .await?
+        {
+            let id: String = r.try_get(1)?;
+            if let Some(category) = Category::parse(&id) {
+                history.push(HistoryRow {
+                    table: r.try_get::<_, i64>(0)? as TableId,
+                    category,
+                    at: r.try_get(2)?,
+                    before: r.try_get(3)?,
+                    after: r.try_get(4)?,
+                    deviation: r.try_get(5)?,
+                });
+            }
+        }
+        let mut games = Vec::new();
+        for r in &client
+            .query(
+                "SELECT t.id, t.game, t.setup, t.seats, t.rated, t.finished_at, t.code IS NOT NULL \
+                 FROM tables t WHERE t.status = 'over' AND t.finished_at IS NOT NULL \
+                 AND t.id IN (SELECT table_id FROM results WHERE name = $1) \
+                 ORDER BY t.finished_at DESC, t.id DESC LIMIT $2",
+                &[&name, &i64::try_from(limit).unwrap_or(i64::MAX)],
+            )
+            .await?
+        {
+            let game: String = r.try_get(1)?;
+            let Some(game) = game_of(&game) else { continue };
+            let setup: String = r.try_get(2)?;
+            games.push(GameSummaryRow {
+                table: r.try_get::<_, i64>(0)? as TableId,
+                game,
+                setup: setup_of(&setup),
+                seats: r.try_get::<_, i64>(3)? as usize,
+                rated: r.try_get(4)?,
+                finished_at: r.try_get(5)?,
+                code_private: r.try_get(6)?,
+                results: Vec::new(),
+            });
+        }
+        for g in &mut games {
+            g.results = read_results(&client, g.table).await?;
+        }
+        Ok(Some(PlayerRecord {
+            name,
+            ratings,
+            history,
+            games,
+        }))
+    }
+
+    pub(super) async fn game(&self, table: TableId) -> Result<Option<GameRecordRow>, StoreError> {
+        let mut client = self.client().await?;
+        // One snapshot: the table, its log and results agree.
+        let tx = client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let Some(row) = tx
+            .query_opt(
+                "SELECT id, game, setup, seed, code, rated, outcome, finished_at \
+                 FROM tables WHERE id = $1 AND status = 'over'",
+                &[&(table as i64)],
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let stored = read_table(&tx, &row).await?.map_err(StoreError::Corrupt)?;
+        let outcome: Option<String> = row.try_get(6)?;
+        let record = GameRecordRow {
+            results: read_results(&tx, table).await?,
+            outcome: outcome.as_deref().and_then(Outcome::parse),
+            finished_at: row.try_get(7)?,
+            private: stored.code.is_some(),
+            table: stored,
+        };
+        tx.commit().await?;
+        Ok(Some(record))
     }
 
     pub(super) async fn renew(
@@ -513,7 +872,7 @@ impl Postgres {
                        AND ($3::BIGINT IS NULL OR id = $3) AND NOT (id = ANY($5)) \
                        AND ($3::BIGINT IS NOT NULL OR lease_owner IS DISTINCT FROM $1) \
                        ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
-                     RETURNING id, game, setup, seed, code"
+                     RETURNING id, game, setup, seed, code, rated"
                 ),
                 &[
                     &instance.id,
@@ -637,11 +996,115 @@ impl Postgres {
     }
 }
 
-/// A table's seats and log, from its row (id, game, setup, seed, code):
+/// A count stored as BIGINT.
+fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
+/// Ends table `table` as `outcome` (over, finished now) if instance `me`
+/// holds its lease and it is not over yet; answers whether it is rated.
+/// The table's row stays locked until the transaction ends: whoever
+/// comes second sees it over.
+async fn end(
+    tx: &deadpool_postgres::Transaction<'_>,
+    table: TableId,
+    me: &str,
+    outcome: Outcome,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let row = tx
+        .query_opt(
+            "SELECT lease_owner, status, rated FROM tables WHERE id = $1 FOR UPDATE",
+            &[&(table as i64)],
+        )
+        .await?;
+    let Some(row) = row else {
+        return Err(StoreError::LeaseLost(table));
+    };
+    let owner: Option<String> = row.try_get(0)?;
+    let status: String = row.try_get(1)?;
+    if owner.as_deref() != Some(me) {
+        return Err(StoreError::LeaseLost(table));
+    }
+    if status == "over" {
+        return Err(StoreError::Over(table));
+    }
+    tx.execute(
+        "UPDATE tables SET status = 'over', finished_at = $2, outcome = $3 WHERE id = $1",
+        &[&(table as i64), &now, &outcome.word()],
+    )
+    .await?;
+    Ok(row.try_get(2)?)
+}
+
+/// Keeps the ending notes of table `table`.
+async fn write_endings(
+    tx: &deadpool_postgres::Transaction<'_>,
+    table: TableId,
+    notes: &[EndingNote],
+) -> Result<(), StoreError> {
+    for n in notes {
+        tx.execute(
+            "INSERT INTO endings (name, table_id, abandoned, summary) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (name, table_id) DO UPDATE SET abandoned = $3, summary = $4",
+            &[&n.name, &(table as i64), &n.abandoned, &n.summary],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// A rating row from (name, rating, deviation, volatility, games, wins,
+/// last_played, computer).
+fn rating_row(r: &tokio_postgres::Row, category: Category) -> Result<RatingRow, StoreError> {
+    Ok(RatingRow {
+        name: r.try_get(0)?,
+        category,
+        rating: Rating {
+            rating: r.try_get(1)?,
+            deviation: r.try_get(2)?,
+            volatility: r.try_get(3)?,
+        },
+        games: count(r.try_get(4)?),
+        wins: count(r.try_get(5)?),
+        last_played: r.try_get(6)?,
+        computer: r.try_get(7)?,
+    })
+}
+
+/// A table's results, by seat.
+async fn read_results(
+    client: &impl GenericClient,
+    table: TableId,
+) -> Result<Vec<ResultRow>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT seat, name, computer, score, won, abandoned, side, place \
+             FROM results WHERE table_id = $1 ORDER BY seat",
+            &[&(table as i64)],
+        )
+        .await?;
+    let mut results = Vec::new();
+    for r in &rows {
+        results.push(ResultRow {
+            seat: r.try_get::<_, i64>(0)? as usize,
+            name: r.try_get(1)?,
+            computer: r.try_get(2)?,
+            score: r.try_get(3)?,
+            won: r.try_get(4)?,
+            abandoned: r.try_get(5)?,
+            side: r.try_get::<_, Option<i64>>(6)?.map(|s| s as usize),
+            place: r.try_get::<_, Option<i64>>(7)?.map(|p| p as usize),
+        });
+    }
+    Ok(results)
+}
+
+/// A table's seats and log, from its row (id, game, setup, seed, code, rated):
 /// the table, or why it cannot be read back (a database failure is the
 /// outer error).
 async fn read_table(
-    tx: &deadpool_postgres::Transaction<'_>,
+    tx: &impl GenericClient,
     row: &tokio_postgres::Row,
 ) -> Result<Result<StoredTable, String>, StoreError> {
     let id: i64 = row.try_get(0)?;
@@ -667,12 +1130,16 @@ async fn read_table(
     let mut moves = Vec::new();
     let rows = tx
         .query(
-            "SELECT seq, seat, action, client_id FROM moves WHERE table_id = $1 ORDER BY seq",
+            "SELECT seq, seat, action, client_id, stand_in FROM moves WHERE table_id = $1 ORDER BY seq",
             &[&id],
         )
         .await?;
+    let mut stand_in = Vec::new();
     for (k, r) in rows.iter().enumerate() {
         let seq: i64 = r.try_get(0)?;
+        if r.try_get::<_, bool>(4)? {
+            stand_in.push(k);
+        }
         if seq != k as i64 + 1 {
             return Ok(Err(format!("table {id}: move {} is missing", k + 1)));
         }
@@ -695,5 +1162,7 @@ async fn read_table(
         code: row.try_get(4)?,
         seats,
         moves,
+        rated: row.try_get(5)?,
+        stand_in,
     }))
 }

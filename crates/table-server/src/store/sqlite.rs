@@ -7,10 +7,13 @@
 //! not pay a thousand flushes a second. Write-ahead log,
 //! `synchronous=FULL`: an acknowledged move survives a power cut.
 
+use super::rate::{self, Stored};
 use super::{
-    Instance, MIGRATIONS, NewTable, Place, SeatRow, StoreError, StoredTable, Taken, game_of, now,
-    status_word,
+    EndingNote, EndingRow, FinishedGame, GameRecordRow, GameSummaryRow, HistoryRow, Instance,
+    MIGRATIONS, NewTable, Outcome, Place, PlayerRecord, RatingChange, RatingRow, ResultRow,
+    StoreError, StoredTable, Taken, game_of, now, setup_of, status_word,
 };
+use game_rating::{Category, Rating};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use std::path::Path;
 use std::sync::Arc;
@@ -289,8 +292,8 @@ impl Sqlite {
     ) -> Result<TableId, StoreError> {
         self.call(move |t| {
             t.execute(
-                "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7, ?8)",
+                "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until, rated) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7, ?8, ?9)",
                 params![
                     table.game.name(),
                     table.setup.to_string(),
@@ -300,6 +303,7 @@ impl Sqlite {
                     now(),
                     instance.id,
                     now_ms().saturating_add(lease_ms(&instance)),
+                    table.rated,
                 ],
             )?;
             let id = t.last_insert_rowid();
@@ -337,12 +341,16 @@ impl Sqlite {
     pub(super) async fn append(
         &self,
         table: TableId,
-        seq: u64,
-        seat: Option<usize>,
-        action: serde_json::Value,
-        client_id: Option<u64>,
+        row: super::MoveRow,
         me: String,
     ) -> Result<(), StoreError> {
+        let super::MoveRow {
+            seq,
+            seat,
+            action,
+            client_id,
+            stand_in,
+        } = row;
         // Every move runs these: prepared once per connection, not parsed
         // again each time.
         self.call(move |t| {
@@ -350,14 +358,16 @@ impl Sqlite {
                 return Err(Failed::Store(StoreError::LeaseLost(table)));
             }
             t.prepare_cached(
-                "INSERT INTO moves (table_id, seq, seat, action, client_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO moves (table_id, seq, seat, action, client_id, stand_in) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![
                 table as i64,
                 seq as i64,
                 seat.map(|s| s as i64),
                 action.to_string(),
-                client_id.map(|i| i as i64)
+                client_id.map(|i| i as i64),
+                stand_in
             ])?;
             Ok(())
         })
@@ -386,32 +396,344 @@ impl Sqlite {
     pub(super) async fn finish(
         &self,
         table: TableId,
-        results: Vec<SeatRow>,
-        score: Option<(GameKind, String)>,
+        game: FinishedGame,
         me: String,
+        now: i64,
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        self.call(move |t| {
+            let rated = end(t, table, &me, Outcome::Finished, now)?;
+            if let Some((kind, record)) = &game.score {
+                t.prepare_cached("INSERT INTO scores (game, finished_at, record) VALUES (?1, ?2, ?3)")?
+                    .execute(params![kind.name(), now, record])?;
+            }
+            {
+                let mut insert = t.prepare_cached(
+                    "INSERT OR REPLACE INTO results \
+                     (table_id, seat, name, computer, score, won, side, place, abandoned) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )?;
+                for (seat, r) in game.results.iter().enumerate() {
+                    insert.execute(params![
+                        table as i64,
+                        seat as i64,
+                        r.name,
+                        r.computer,
+                        r.score,
+                        r.won,
+                        r.side as i64,
+                        r.place as i64,
+                        r.abandoned
+                    ])?;
+                }
+            }
+            let mut changes = Vec::new();
+            if let (true, Some(category)) = (rated, game.category) {
+                // The writer is the only one: what is read here is what
+                // the update replaces.
+                let mut stored = Vec::new();
+                for name in rate::names(&game.results) {
+                    let row = read_rating(t, &name, category)?;
+                    stored.push((name, row));
+                }
+                let find = |name: &str| {
+                    stored
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .and_then(|(_, row)| *row)
+                };
+                if let Some(updates) = rate::updates(category, &game.results, find, now) {
+                    let mut upsert = t.prepare_cached(
+                        "INSERT OR REPLACE INTO ratings \
+                         (name, category, rating, deviation, volatility, games, wins, last_played, computer) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    )?;
+                    let mut history = t.prepare_cached(
+                        "INSERT OR REPLACE INTO rating_history (table_id, name, category, at, \
+                         before_rating, before_deviation, before_volatility, \
+                         after_rating, after_deviation, after_volatility) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    )?;
+                    for u in updates {
+                        let (b, a) = (u.change.before, u.change.after);
+                        upsert.execute(params![
+                            u.name,
+                            category.id(),
+                            a.rating,
+                            a.deviation,
+                            a.volatility,
+                            u.games,
+                            u.wins,
+                            now,
+                            u.computer
+                        ])?;
+                        history.execute(params![
+                            table as i64,
+                            u.name,
+                            category.id(),
+                            now,
+                            b.rating,
+                            b.deviation,
+                            b.volatility,
+                            a.rating,
+                            a.deviation,
+                            a.volatility
+                        ])?;
+                        changes.push(u.change);
+                    }
+                }
+            }
+            write_endings(t, table, &game.endings)?;
+            Ok(changes)
+        })
+        .await
+    }
+
+    pub(super) async fn close(
+        &self,
+        table: TableId,
+        outcome: Outcome,
+        endings: Vec<EndingNote>,
+        me: String,
+        now: i64,
     ) -> Result<(), StoreError> {
         self.call(move |t| {
-            let changed = t.execute(
-                "UPDATE tables SET status = 'over', finished_at = ?2 WHERE id = ?1 AND lease_owner = ?3",
-                params![table as i64, now(), me],
-            )?;
-            if changed == 0 {
-                return Err(Failed::Store(StoreError::LeaseLost(table)));
-            }
-            if let Some((game, record)) = score {
-                t.execute(
-                    "INSERT INTO scores (game, finished_at, record) VALUES (?1, ?2, ?3)",
-                    params![game.name(), now(), record],
-                )?;
-            }
-            for (seat, (name, computer, score, won)) in results.iter().enumerate() {
-                t.execute(
-                    "INSERT OR REPLACE INTO results (table_id, seat, name, computer, score, won) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![table as i64, seat as i64, name, computer, score, won],
-                )?;
-            }
+            end(t, table, &me, outcome, now)?;
+            write_endings(t, table, &endings)?;
             Ok(())
+        })
+        .await
+    }
+
+    pub(super) async fn take_endings(&self, name: String) -> Result<Vec<EndingRow>, StoreError> {
+        self.call(move |t| {
+            let rows = {
+                let mut stmt = t.prepare_cached(
+                    "SELECT e.table_id, t.game, t.setup, t.seats, e.abandoned, e.summary, \
+                     h.before_rating, h.before_deviation, h.before_volatility, \
+                     h.after_rating, h.after_deviation, h.after_volatility \
+                     FROM endings e JOIN tables t ON t.id = e.table_id \
+                     LEFT JOIN rating_history h ON h.table_id = e.table_id AND h.name = e.name \
+                     WHERE e.name = ?1 ORDER BY t.finished_at, e.table_id",
+                )?;
+                let rows = stmt.query_map(params![name], |r| {
+                    let change = match (r.get::<_, Option<f64>>(6)?, r.get::<_, Option<f64>>(9)?) {
+                        (Some(before), Some(after)) => Some((
+                            Rating {
+                                rating: before,
+                                deviation: r.get(7)?,
+                                volatility: r.get(8)?,
+                            },
+                            Rating {
+                                rating: after,
+                                deviation: r.get(10)?,
+                                volatility: r.get(11)?,
+                            },
+                        )),
+                        _ => None,
+                    };
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, bool>(4)?,
+                        r.get::<_, String>(5)?,
+                        change,
+                    ))
+                })?;
+                rows.collect::<rusqlite::Result<Vec<_>>>()?
+            };
+            t.prepare_cached("DELETE FROM endings WHERE name = ?1")?
+                .execute(params![name])?;
+            Ok(rows
+                .into_iter()
+                .filter_map(|(id, game, setup, seats, abandoned, summary, change)| {
+                    Some(EndingRow {
+                        table: id as TableId,
+                        game: game_of(&game)?,
+                        setup: setup_of(&setup),
+                        seats: seats as usize,
+                        abandoned,
+                        summary,
+                        change,
+                    })
+                })
+                .collect())
+        })
+        .await
+    }
+
+    pub(super) async fn ratings(
+        &self,
+        category: Category,
+        names: Vec<String>,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        self.call(move |t| {
+            let mut stmt = t.prepare_cached(
+                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
+                 FROM ratings WHERE name = ?1 AND category = ?2 AND games > 0",
+            )?;
+            let mut rows = Vec::new();
+            for name in names {
+                if let Some(row) = stmt
+                    .query_row(params![name, category.id()], |r| {
+                        read_rating_row(r, category)
+                    })
+                    .optional()?
+                {
+                    rows.push(row);
+                }
+            }
+            Ok(rows)
+        })
+        .await
+    }
+
+    pub(super) async fn ladder(
+        &self,
+        category: Category,
+        limit: usize,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        self.call(move |t| {
+            let mut stmt = t.prepare_cached(
+                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
+                 FROM ratings WHERE category = ?1 AND games > 0 \
+                 ORDER BY rating DESC, name LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(
+                params![category.id(), i64::try_from(limit).unwrap_or(i64::MAX)],
+                |r| read_rating_row(r, category),
+            )?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+        .await
+    }
+
+    pub(super) async fn player(
+        &self,
+        name: String,
+        limit: usize,
+    ) -> Result<Option<PlayerRecord>, StoreError> {
+        self.call(move |t| {
+            let known: bool = t.query_row(
+                "SELECT EXISTS (SELECT 1 FROM players WHERE name = ?1) \
+                 OR EXISTS (SELECT 1 FROM ratings WHERE name = ?1) \
+                 OR EXISTS (SELECT 1 FROM results WHERE name = ?1)",
+                params![name],
+                |r| r.get(0),
+            )?;
+            if !known {
+                return Ok(None);
+            }
+            let mut ratings = Vec::new();
+            {
+                let mut stmt = t.prepare_cached(
+                    "SELECT name, rating, deviation, volatility, games, wins, last_played, computer, \
+                     category FROM ratings WHERE name = ?1 AND games > 0 ORDER BY category",
+                )?;
+                let mut rows = stmt.query(params![name])?;
+                while let Some(r) = rows.next()? {
+                    let id: String = r.get(8)?;
+                    // A category of a newer program is left out.
+                    if let Some(category) = Category::parse(&id) {
+                        ratings.push(read_rating_row(r, category)?);
+                    }
+                }
+            }
+            let mut history = Vec::new();
+            {
+                let mut stmt = t.prepare_cached(
+                    "SELECT table_id, category, at, before_rating, after_rating, after_deviation \
+                     FROM rating_history WHERE name = ?1 ORDER BY at, table_id",
+                )?;
+                let mut rows = stmt.query(params![name])?;
+                while let Some(r) = rows.next()? {
+                    let id: String = r.get(1)?;
+                    if let Some(category) = Category::parse(&id) {
+                        history.push(HistoryRow {
+                            table: r.get::<_, i64>(0)? as TableId,
+                            category,
+                            at: r.get(2)?,
+                            before: r.get(3)?,
+                            after: r.get(4)?,
+                            deviation: r.get(5)?,
+                        });
+                    }
+                }
+            }
+            let mut games = Vec::new();
+            {
+                let mut stmt = t.prepare_cached(
+                    "SELECT t.id, t.game, t.setup, t.seats, t.rated, t.finished_at, t.code IS NOT NULL \
+                     FROM tables t WHERE t.status = 'over' AND t.finished_at IS NOT NULL \
+                     AND t.id IN (SELECT table_id FROM results WHERE name = ?1) \
+                     ORDER BY t.finished_at DESC, t.id DESC LIMIT ?2",
+                )?;
+                let mut rows =
+                    stmt.query(params![name, i64::try_from(limit).unwrap_or(i64::MAX)])?;
+                while let Some(r) = rows.next()? {
+                    let game: String = r.get(1)?;
+                    let Some(game) = game_of(&game) else { continue };
+                    let setup: String = r.get(2)?;
+                    games.push(GameSummaryRow {
+                        table: r.get::<_, i64>(0)? as TableId,
+                        game,
+                        setup: setup_of(&setup),
+                        seats: r.get::<_, i64>(3)? as usize,
+                        rated: r.get(4)?,
+                        finished_at: r.get(5)?,
+                        code_private: r.get(6)?,
+                        results: Vec::new(),
+                    });
+                }
+            }
+            for g in &mut games {
+                g.results = read_results(t, g.table)?;
+            }
+            Ok(Some(PlayerRecord {
+                name,
+                ratings,
+                history,
+                games,
+            }))
+        })
+        .await
+    }
+
+    pub(super) async fn game(&self, table: TableId) -> Result<Option<GameRecordRow>, StoreError> {
+        self.call(move |t| {
+            let row = t
+                .query_row(
+                    "SELECT outcome, finished_at, code IS NOT NULL FROM tables \
+                     WHERE id = ?1 AND status = 'over'",
+                    params![table as i64],
+                    |r| {
+                        Ok((
+                            r.get::<_, Option<String>>(0)?,
+                            r.get::<_, Option<i64>>(1)?,
+                            r.get::<_, bool>(2)?,
+                        ))
+                    },
+                )
+                .optional()?;
+            let Some((outcome, finished_at, private)) = row else {
+                return Ok(None);
+            };
+            let stored = match read_tables(t, Some(table), true) {
+                Ok(mut tables) => match tables.pop() {
+                    Some(stored) => stored,
+                    None => return Ok(None),
+                },
+                Err(Loaded::Sql(e)) => return Err(Failed::Sql(e)),
+                Err(Loaded::Corrupt(why)) => return Err(Failed::Store(StoreError::Corrupt(why))),
+            };
+            Ok(Some(GameRecordRow {
+                results: read_results(t, table)?,
+                outcome: outcome.as_deref().and_then(Outcome::parse),
+                finished_at,
+                private,
+                table: stored,
+            }))
         })
         .await
     }
@@ -588,6 +910,108 @@ impl From<rusqlite::Error> for Failed {
     }
 }
 
+/// Ends table `table` as `outcome` (over, finished now) if instance `me`
+/// holds its lease and it is not over yet; answers whether it is rated.
+fn end(
+    t: &Transaction<'_>,
+    table: TableId,
+    me: &str,
+    outcome: Outcome,
+    now: i64,
+) -> Result<bool, Failed> {
+    let row: Option<(Option<String>, String, bool)> = t
+        .prepare_cached("SELECT lease_owner, status, rated FROM tables WHERE id = ?1")?
+        .query_row(params![table as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .optional()?;
+    let Some((owner, status, rated)) = row else {
+        return Err(Failed::Store(StoreError::LeaseLost(table)));
+    };
+    if owner.as_deref() != Some(me) {
+        return Err(Failed::Store(StoreError::LeaseLost(table)));
+    }
+    if status == "over" {
+        return Err(Failed::Store(StoreError::Over(table)));
+    }
+    t.prepare_cached(
+        "UPDATE tables SET status = 'over', finished_at = ?2, outcome = ?3 WHERE id = ?1",
+    )?
+    .execute(params![table as i64, now, outcome.word()])?;
+    Ok(rated)
+}
+
+/// Keeps the ending notes of table `table`.
+fn write_endings(t: &Transaction<'_>, table: TableId, notes: &[EndingNote]) -> Result<(), Failed> {
+    let mut insert = t.prepare_cached(
+        "INSERT OR REPLACE INTO endings (name, table_id, abandoned, summary) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for n in notes {
+        insert.execute(params![n.name, table as i64, n.abandoned, n.summary])?;
+    }
+    Ok(())
+}
+
+/// `name`'s stored rating in `category`, if any.
+fn read_rating(t: &Connection, name: &str, category: Category) -> rusqlite::Result<Option<Stored>> {
+    t.prepare_cached(
+        "SELECT rating, deviation, volatility, games, wins, last_played \
+         FROM ratings WHERE name = ?1 AND category = ?2",
+    )?
+    .query_row(params![name, category.id()], |r| {
+        Ok(Stored {
+            rating: Rating {
+                rating: r.get(0)?,
+                deviation: r.get(1)?,
+                volatility: r.get(2)?,
+            },
+            games: r.get(3)?,
+            wins: r.get(4)?,
+            last_played: r.get(5)?,
+        })
+    })
+    .optional()
+}
+
+/// A rating row from (name, rating, deviation, volatility, games, wins,
+/// last_played, computer).
+fn read_rating_row(r: &rusqlite::Row<'_>, category: Category) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        name: r.get(0)?,
+        category,
+        rating: Rating {
+            rating: r.get(1)?,
+            deviation: r.get(2)?,
+            volatility: r.get(3)?,
+        },
+        games: r.get(4)?,
+        wins: r.get(5)?,
+        last_played: r.get(6)?,
+        computer: r.get(7)?,
+    })
+}
+
+/// A table's results, by seat.
+fn read_results(t: &Connection, table: TableId) -> rusqlite::Result<Vec<ResultRow>> {
+    let mut stmt = t.prepare_cached(
+        "SELECT seat, name, computer, score, won, abandoned, side, place \
+         FROM results WHERE table_id = ?1 ORDER BY seat",
+    )?;
+    let rows = stmt.query_map(params![table as i64], |r| {
+        Ok(ResultRow {
+            seat: r.get::<_, i64>(0)? as usize,
+            name: r.get(1)?,
+            computer: r.get(2)?,
+            score: r.get(3)?,
+            won: r.get(4)?,
+            abandoned: r.get(5)?,
+            side: r.get::<_, Option<i64>>(6)?.map(|s| s as usize),
+            place: r.get::<_, Option<i64>>(7)?.map(|p| p as usize),
+        })
+    })?;
+    rows.collect()
+}
+
 /// What the database says of where a table runs, asked for one name.
 pub(super) struct LeaseRow {
     pub status: String,
@@ -679,23 +1103,34 @@ impl From<rusqlite::Error> for Loaded {
 
 /// Every unfinished table (or only table `only`) with its seats and log.
 fn load(t: &Connection, only: Option<TableId>) -> Result<Vec<StoredTable>, Loaded> {
+    read_tables(t, only, false)
+}
+
+/// Every unfinished table (`over`: every table that is over), or only
+/// table `only`, with its seats and log.
+fn read_tables(
+    t: &Connection,
+    only: Option<TableId>,
+    over: bool,
+) -> Result<Vec<StoredTable>, Loaded> {
     let mut tables = Vec::new();
     {
         let mut stmt = t.prepare(
-            "SELECT id, game, setup, seed, code FROM tables WHERE status != 'over' \
+            "SELECT id, game, setup, seed, code, rated FROM tables WHERE (status = 'over') = ?2 \
              AND (?1 IS NULL OR id = ?1) ORDER BY id",
         )?;
-        let rows = stmt.query_map(params![only.map(|i| i as i64)], |r| {
+        let rows = stmt.query_map(params![only.map(|i| i as i64), over], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, i64>(3)?,
                 r.get::<_, Option<String>>(4)?,
+                r.get::<_, bool>(5)?,
             ))
         })?;
         for row in rows {
-            let (id, game, setup, seed, code) = row?;
+            let (id, game, setup, seed, code, rated) = row?;
             let game = game_of(&game)
                 .ok_or_else(|| Loaded::Corrupt(format!("table {id}: unknown game {game:?}")))?;
             let setup = serde_json::from_str(&setup)
@@ -708,6 +1143,8 @@ fn load(t: &Connection, only: Option<TableId>) -> Result<Vec<StoredTable>, Loade
                 code,
                 seats: Vec::new(),
                 moves: Vec::new(),
+                rated,
+                stand_in: Vec::new(),
             });
         }
     }
@@ -718,7 +1155,7 @@ fn load(t: &Connection, only: Option<TableId>) -> Result<Vec<StoredTable>, Loade
             .query_map(params![table.id as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
         let mut stmt = t.prepare(
-            "SELECT seq, seat, action, client_id FROM moves WHERE table_id = ?1 ORDER BY seq",
+            "SELECT seq, seat, action, client_id, stand_in FROM moves WHERE table_id = ?1 ORDER BY seq",
         )?;
         let rows = stmt.query_map(params![table.id as i64], |r| {
             Ok((
@@ -726,10 +1163,14 @@ fn load(t: &Connection, only: Option<TableId>) -> Result<Vec<StoredTable>, Loade
                 r.get::<_, Option<i64>>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, Option<i64>>(3)?,
+                r.get::<_, bool>(4)?,
             ))
         })?;
         for (k, row) in rows.enumerate() {
-            let (seq, seat, action, client_id) = row?;
+            let (seq, seat, action, client_id, stand_in) = row?;
+            if stand_in {
+                table.stand_in.push(k);
+            }
             if seq != k as i64 + 1 {
                 return Err(Loaded::Corrupt(format!(
                     "table {}: move {} is missing",

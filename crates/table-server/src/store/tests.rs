@@ -7,14 +7,14 @@ use super::*;
 use std::time::Duration;
 
 /// A database to test on, removed at the end.
-struct Db {
-    url: DatabaseUrl,
-    label: &'static str,
+pub(super) struct Db {
+    pub(super) url: DatabaseUrl,
+    pub(super) label: &'static str,
     _dir: Option<tempfile::TempDir>,
 }
 
 /// The PostgreSQL cluster's address, if the tests have one.
-fn cluster() -> Option<String> {
+pub(super) fn cluster() -> Option<String> {
     let url = std::env::var("TABLE_SERVER_TEST_POSTGRES")
         .ok()
         .filter(|u| !u.is_empty());
@@ -31,7 +31,7 @@ pub(crate) async fn fresh_postgres(cluster: &str) -> String {
 }
 
 /// SQLite, and PostgreSQL if there is a cluster.
-async fn databases() -> Vec<Db> {
+pub(super) async fn databases() -> Vec<Db> {
     let dir = tempfile::tempdir().expect("dir");
     let mut dbs = vec![Db {
         url: DatabaseUrl::Sqlite(dir.path().join("server.db")),
@@ -48,7 +48,7 @@ async fn databases() -> Vec<Db> {
     dbs
 }
 
-fn instance(id: &str, lease: Duration) -> Instance {
+pub(super) fn instance(id: &str, lease: Duration) -> Instance {
     Instance {
         id: id.into(),
         address: format!("ws://{id}.example:8780"),
@@ -56,13 +56,41 @@ fn instance(id: &str, lease: Duration) -> Instance {
     }
 }
 
-fn new_table() -> NewTable {
+pub(super) fn new_table() -> NewTable {
     NewTable {
         game: GameKind::Mille,
         setup: serde_json::Value::Null,
         seed: 7,
         code: None,
         levels: vec![None, Some("classic".into())],
+        rated: false,
+    }
+}
+
+/// A person's result (side, place).
+pub(super) fn row(name: &str, score: i64, won: bool, side: usize, place: usize) -> SeatRow {
+    SeatRow {
+        name: name.into(),
+        computer: false,
+        score,
+        won,
+        side,
+        place,
+        abandoned: false,
+    }
+}
+
+/// A finished game without notes.
+pub(super) fn finished(
+    results: Vec<SeatRow>,
+    score: Option<(GameKind, String)>,
+    category: Option<Category>,
+) -> FinishedGame {
+    FinishedGame {
+        results,
+        score,
+        category,
+        endings: Vec::new(),
     }
 }
 
@@ -92,17 +120,19 @@ async fn tables_moves_and_names_survive_a_reopen() {
             .expect("status");
         let draw = serde_json::Value::from("draw");
         store
-            .append(id, 1, Some(0), draw.clone(), Some(5))
+            .append(id, 1, Some(0), draw.clone(), Some(5), false)
             .await
             .expect("move");
-        let twice = store.append(id, 1, Some(0), draw.clone(), Some(5)).await;
+        let twice = store
+            .append(id, 1, Some(0), draw.clone(), Some(5), false)
+            .await;
         assert!(
             twice.is_err(),
             "{}: a sequence number is taken once",
             db.label
         );
         store
-            .append(id, 2, None, serde_json::json!({"deal": 1}), None)
+            .append(id, 2, None, serde_json::json!({"deal": 1}), None, false)
             .await
             .expect("a host move");
         assert_eq!(
@@ -161,8 +191,11 @@ async fn tables_moves_and_names_survive_a_reopen() {
         store
             .finish(
                 id,
-                vec![("ann".into(), false, 700, true)],
-                Some((GameKind::Mille, "{\"n\":1}".into())),
+                finished(
+                    vec![row("ann", 700, true, 0, 0)],
+                    Some((GameKind::Mille, "{\"n\":1}".into())),
+                    None,
+                ),
             )
             .await
             .expect("finish");
@@ -200,7 +233,7 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
         let short = Duration::from_millis(400);
         let (a, _) = Store::open(&db.url, instance("a", short)).await.expect("a");
         let id = a.create(new_table()).await.expect("create");
-        a.append(id, 1, Some(0), "draw".into(), Some(1))
+        a.append(id, 1, Some(0), "draw".into(), Some(1), false)
             .await
             .expect("a writes");
         let (b, _) = Store::open(&db.url, instance("b", short)).await.expect("b");
@@ -230,7 +263,9 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             assert_eq!(taken.moves.len(), 1, "the acknowledged move is there");
         }
         // a's next move raced the takeover: refused, never written.
-        let late = a.append(id, 2, Some(0), "late".into(), Some(2)).await;
+        let late = a
+            .append(id, 2, Some(0), "late".into(), Some(2), false)
+            .await;
         assert!(
             matches!(late, Err(StoreError::LeaseLost(t)) if t == id),
             "{}: {late:?}",
@@ -245,8 +280,11 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             Err(StoreError::LeaseLost(_))
         ));
         assert!(matches!(
-            a.finish(id, Vec::new(), Some((GameKind::Mille, "{}".into())))
-                .await,
+            a.finish(
+                id,
+                finished(Vec::new(), Some((GameKind::Mille, "{}".into())), None)
+            )
+            .await,
             Err(StoreError::LeaseLost(_))
         ));
         assert!(
@@ -255,7 +293,7 @@ async fn a_move_after_a_takeover_is_refused_and_the_log_is_whole() {
             db.label
         );
         assert!(a.renew(vec![id]).await.expect("renew").is_empty());
-        b.append(id, 2, Some(0), "play".into(), Some(2))
+        b.append(id, 2, Some(0), "play".into(), Some(2), false)
             .await
             .expect("b writes");
         b.release(id).await.expect("release");
@@ -500,11 +538,11 @@ async fn an_unreadable_table_holds_up_no_other_takeover() {
         let (a, _) = Store::open(&db.url, instance("a", short)).await.expect("a");
         let bad = a.create(new_table()).await.expect("create");
         let good = a.create(new_table()).await.expect("create");
-        a.append(bad, 1, Some(0), "draw".into(), Some(1))
+        a.append(bad, 1, Some(0), "draw".into(), Some(1), false)
             .await
             .expect("move");
         // A gap in the log, as a damaged database might have.
-        a.append(bad, 3, Some(0), "draw".into(), Some(2))
+        a.append(bad, 3, Some(0), "draw".into(), Some(2), false)
             .await
             .expect("move");
         a.release(bad).await.expect("release");
@@ -548,7 +586,10 @@ async fn moves_racing_a_takeover_are_either_in_the_log_or_refused() {
         let writer = tokio::spawn(async move {
             let mut written = 0u64;
             for seq in 1..=5_000u64 {
-                match a.append(id, seq, Some(0), "draw".into(), Some(seq)).await {
+                match a
+                    .append(id, seq, Some(0), "draw".into(), Some(seq), false)
+                    .await
+                {
                     Ok(()) => written = seq,
                     Err(StoreError::LeaseLost(_)) => return (written, true),
                     Err(e) => panic!("{e}"),
@@ -613,11 +654,15 @@ async fn a_sweep_lets_unused_names_and_unstarted_tables_go_and_keeps_history() {
                 Some(0),
                 serde_json::Value::from("draw"),
                 Some(1),
+                false,
             )
             .await
             .expect("move");
         store
-            .finish(finished, vec![("played".into(), false, 700, true)], None)
+            .finish(
+                finished,
+                self::finished(vec![row("played", 700, true, 0, 0)], None, None),
+            )
             .await
             .expect("finish");
         // A game on: "seated" holds a seat.
@@ -700,7 +745,10 @@ async fn a_signed_out_name_with_a_game_is_kept_for_nobody() {
             .await
             .expect("owner");
         store
-            .finish(table, vec![("ann".into(), false, 700, true)], None)
+            .finish(
+                table,
+                finished(vec![row("ann", 700, true, 0, 0)], None, None),
+            )
             .await
             .expect("finish");
         // A wrong token changes nothing.
