@@ -21,8 +21,9 @@ use cubes_engine::{
 };
 use game_table::{Player, SeatInfo, SeatKind, Step, Table, Turn, Viewer};
 use serde_json::Value;
+use std::time::Instant;
 use table_client::protocol::{SeatKindSummary, SeatSummary, ServerMessage, TableId};
-use table_client::{Link, Note, error_concerns_move};
+use table_client::{Absences, Link, Note, error_concerns_move};
 
 /// What the screen is showing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,6 +120,15 @@ pub struct Remote {
     pub link: Link,
     /// The move sent and not yet answered, if any.
     pending: Option<Pending>,
+    /// The people who left the table, with the countdown until a computer
+    /// plays for them.
+    pub absences: Absences,
+    /// The time the screen shows (the countdowns count down to it): the
+    /// loop sets it before each drawing, tests as they need.
+    pub clock: Instant,
+    /// The server's `away_seconds` (how long a seat left stays empty
+    /// before a computer plays it), when known.
+    pub away_seconds: Option<u64>,
 }
 
 /// Where this program's last move is: keys wait until the server has
@@ -143,6 +153,19 @@ impl Remote {
             .filter(|(_, s)| s.kind == SeatKindSummary::Human && s.player.is_none())
             .map(|(k, _)| k)
             .collect()
+    }
+
+    /// The lines about the people who left, at the screen's time ("ann
+    /// left: a computer plays for ann in 45 s").
+    pub fn absence_lines(&self) -> Vec<String> {
+        self.absences.lines(self.clock)
+    }
+
+    /// Whether the table's result moves ratings, as far as its seats tell
+    /// (a rated table's seats carry their players' ratings); `None` before
+    /// the seats are known.
+    pub fn rated(&self) -> Option<bool> {
+        (!self.seats.is_empty()).then(|| self.seats.iter().any(|s| s.rating.is_some()))
     }
 }
 
@@ -327,6 +350,9 @@ impl App {
                 seat,
                 seq,
                 seats: Vec::new(),
+                absences: Absences::new(),
+                clock: Instant::now(),
+                away_seconds: None,
                 link: Link::Connected,
                 pending: None,
             }),
@@ -510,13 +536,80 @@ impl App {
                  y: quit    any other key: keep playing"
                     .to_string()
             }
-            Source::Remote(r) => format!(
-                "Really leave this table? The game goes on without you: a computer \
-                 plays your seat while you are away, and `cubes --connect {}` takes \
-                 you back to it.\n\ny: leave    any other key: keep playing",
+            Source::Remote(r) if !self.shared() => format!(
+                "Leave the table? Nobody else plays at it, so the game waits for you: \
+                 `cubes --connect {}` takes you back to it.\n\ny: leave    any other key: \
+                 keep playing",
                 r.server
             ),
+            Source::Remote(r) => {
+                let after = match r.away_seconds {
+                    Some(secs) => format!("after {secs} s"),
+                    None => "after a while".into(),
+                };
+                let loss = if r.rated() == Some(false) {
+                    ""
+                } else {
+                    " (a loss in the ratings)"
+                };
+                format!(
+                    "Leave the table? A computer plays for you {after}, and if you are not \
+                     back when the game ends it counts as abandoned{loss}. \
+                     `cubes --connect {}` takes you back.\n\ny: leave    any other key: \
+                     keep playing",
+                    r.server
+                )
+            }
         }
+    }
+
+    /// Whether the game is at a table server with more than one person's
+    /// seat: leaving it lets a computer play for the one who left.
+    pub fn shared(&self) -> bool {
+        let Source::Remote(r) = &self.source else {
+            return false;
+        };
+        let people = if r.seats.is_empty() {
+            // Before the seats are told: the observation's, where an
+            // absent person's seat shows as "NAME (away)".
+            self.obs
+                .seat_info
+                .iter()
+                .filter(|i| i.kind == SeatKind::Human || i.name.ends_with(" (away)"))
+                .count()
+        } else {
+            r.seats
+                .iter()
+                .filter(|s| s.kind == SeatKindSummary::Human)
+                .count()
+        };
+        people > 1
+    }
+
+    /// Sets the time the screen shows (the countdowns count to it).
+    pub fn set_clock(&mut self, now: Instant) {
+        if let Source::Remote(r) = &mut self.source {
+            r.clock = now;
+        }
+    }
+
+    /// Sets the server's `away_seconds`, for the question before leaving.
+    pub fn set_away_seconds(&mut self, seconds: Option<u64>) {
+        if let Source::Remote(r) = &mut self.source {
+            r.away_seconds = seconds.or(r.away_seconds);
+        }
+    }
+
+    /// Whether a countdown runs (the screen redraws each second while it
+    /// does).
+    pub fn counting(&self) -> bool {
+        self.remote_game().is_some_and(|r| r.absences.counting())
+    }
+
+    /// Whether leaving now asks first (a seat at a game in progress, or
+    /// people playing here): the keys' line says "q leave" at a server.
+    pub fn at_a_seat(&self) -> bool {
+        self.remote_game().is_some_and(|r| r.seat.is_some())
     }
 
     /// Where the result of a finished game is kept, for the last screen.
@@ -891,6 +984,15 @@ impl App {
     /// A note from the table server's session: the connection's state, or
     /// a message. Messages about other tables are ignored.
     pub fn note(&mut self, note: Note) -> Effect {
+        self.note_at(note, Instant::now())
+    }
+
+    /// [`App::note`], the note come at `now` (a countdown it brings starts
+    /// then).
+    pub fn note_at(&mut self, note: Note, now: Instant) -> Effect {
+        if let Source::Remote(r) = &mut self.source {
+            r.clock = now;
+        }
         let Source::Remote(r) = &mut self.source else {
             return Effect::None;
         };
@@ -1023,6 +1125,7 @@ impl App {
         let Source::Remote(r) = &mut self.source else {
             return;
         };
+        r.absences.update(&seats, r.seat, r.clock);
         let before = std::mem::replace(&mut r.seats, seats);
         let (table, now, begins) = (r.table, r.seats.clone(), r.seq == 0);
         let free = r.free_seats();
@@ -1733,6 +1836,99 @@ mod remote_tests {
                 .contains("cubes --connect example.org:8780")
         );
         assert_eq!(a.update(Input::Key('y')), Effect::Quit { unfinished: true });
+    }
+
+    #[test]
+    fn leaving_a_shared_table_says_a_computer_plays_and_the_game_counts_as_abandoned() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        if let Source::Remote(r) = &mut a.source {
+            r.away_seconds = Some(45);
+        }
+        for leave in [Input::Key('q'), Input::Key('Q'), Input::Esc] {
+            assert_eq!(a.update(leave), Effect::None);
+            assert_eq!(a.mode, Mode::ConfirmQuit);
+            let q = a.quit_question();
+            assert!(
+                q.starts_with(
+                    "Leave the table? A computer plays for you after 45 s, and if you are not \
+                     back when the game ends it counts as abandoned (a loss in the ratings)."
+                ),
+                "{q}"
+            );
+            assert_eq!(a.update(Input::Key('n')), Effect::None);
+            assert_eq!(a.mode, Mode::Play);
+        }
+        // A casual table's seats carry no ratings: no loss to speak of.
+        a.note(server.update(seats(&["ann", "bob", "cid"])));
+        assert!(
+            a.quit_question()
+                .contains("it counts as abandoned. `cubes --connect"),
+            "{}",
+            a.quit_question()
+        );
+    }
+
+    #[test]
+    fn alone_at_a_server_leaving_says_the_game_waits() {
+        let (_, mut server) = first_player(4);
+        let mut a = server.app();
+        let mut s = seats(&["ann", "bob", "cid"]);
+        for (k, seat) in s.iter_mut().enumerate() {
+            if Some(k) != a.remote_game().and_then(|r| r.seat) {
+                seat.kind = SeatKindSummary::Computer;
+            }
+        }
+        a.note(server.update(s));
+        assert!(!a.shared());
+        a.update(Input::Key('q'));
+        assert!(
+            a.quit_question()
+                .starts_with("Leave the table? Nobody else plays at it, so the game waits"),
+            "{}",
+            a.quit_question()
+        );
+    }
+
+    #[test]
+    fn the_others_see_who_left_and_the_countdown_until_a_computer_plays() {
+        let (me, mut server) = first_player(4);
+        let mut a = server.app();
+        let other = (me + 1) % 3;
+        let t0 = Instant::now();
+        let gone = |stand_in_in: Option<u64>, away: bool| {
+            let mut s = seats(&["ann", "bob", "cid"]);
+            s[other].connected = false;
+            s[other].away = away;
+            s[other].stand_in_in = stand_in_in;
+            s
+        };
+        let name = ["ann", "bob", "cid"][other];
+        a.note_at(server.update(gone(Some(45), false)), t0);
+        let lines = |a: &App, after: u64| {
+            let mut r = a.remote_game().expect("remote").clone();
+            r.clock = t0 + std::time::Duration::from_secs(after);
+            r.absence_lines()
+        };
+        assert_eq!(
+            lines(&a, 0),
+            [format!("{name} left: a computer plays for {name} in 45 s")]
+        );
+        assert_eq!(
+            lines(&a, 5),
+            [format!("{name} left: a computer plays for {name} in 40 s")]
+        );
+        assert!(a.remote_game().is_some_and(|r| r.absences.counting()));
+        // The next update starts the count afresh; then the stand-in plays.
+        a.note_at(server.update(gone(Some(10), false)), t0);
+        assert_eq!(
+            lines(&a, 1),
+            [format!("{name} left: a computer plays for {name} in 9 s")]
+        );
+        a.note_at(server.update(gone(None, true)), t0);
+        assert_eq!(lines(&a, 1), [format!("a computer plays for {name}")]);
+        a.note_at(server.update(seats(&["ann", "bob", "cid"])), t0);
+        assert!(lines(&a, 1).is_empty());
     }
 
     #[test]

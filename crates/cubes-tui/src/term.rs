@@ -131,6 +131,7 @@ fn event_loop(
     // time alone, so the loop draws only after an input, a tick or a
     // resize; the waits in between only look at the flag and the terminal.
     let mut redraw = true;
+    let mut drawn = Instant::now();
     loop {
         if stop.signal().is_some() {
             return Ok(true);
@@ -146,7 +147,16 @@ fn event_loop(
                 carry_out(app, effect, server);
             }
         }
+        // A countdown on the screen is drawn anew each second.
+        if app.counting() && drawn.elapsed() >= Duration::from_secs(1) {
+            redraw = true;
+        }
         if redraw {
+            if let Some(session) = server {
+                app.set_away_seconds(session.limits().map(|l| l.away_seconds));
+            }
+            app.set_clock(Instant::now());
+            drawn = Instant::now();
             let frame = terminal.draw(|f| crate::ui::draw(f, app))?;
             app.too_small =
                 !crate::ui::fits(frame.area.width, frame.area.height, app.obs.seat_info.len());

@@ -106,7 +106,7 @@ second place by {lead}; until then play goes on."
 const KEYS_HELP: &str = "\
 Keys: r or Enter roll / keep the picked dice and roll the rest;
 1-5 pick a die; a pick all scoring dice; h hold (bank);
-? this help; q quit (asks first).";
+? this help; q quit, or leave a server's table (asks first).";
 
 /// The commands of `--plain`, one per line.
 const LINES_HELP: &str = "\
@@ -131,6 +131,10 @@ pub fn help(controls: Controls) -> String {
 }
 
 const KEYS: &str = " r roll  1-5 pick  a all scoring  h hold  ? help  q quit";
+
+/// [`KEYS`] at a seat of a table server: q leaves the table (asking first
+/// while the game goes on).
+const SEAT_KEYS: &str = " r roll  1-5 pick  a all scoring  h hold  ? help  q leave";
 
 fn die_style(state: DieState, selected: bool) -> Style {
     match (state, selected) {
@@ -295,6 +299,24 @@ pub fn draw(f: &mut Frame, app: &App) {
         Tone::Info => Style::new().fg(Color::Cyan),
         Tone::Error => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
     };
+    // Who left the table, and when a computer plays for them, first:
+    // the message takes what is left of the two lines.
+    let absent = app
+        .remote_game()
+        .map_or_else(Vec::new, |r| r.absence_lines());
+    let shown = absent
+        .len()
+        .min(usize::from(status.height.saturating_sub(1)));
+    let [gone, status] = Layout::vertical([
+        Constraint::Length(u16::try_from(shown).unwrap_or(1)),
+        Constraint::Min(1),
+    ])
+    .areas(status);
+    f.render_widget(
+        Paragraph::new(absent.join("; "))
+            .style(Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)),
+        gone,
+    );
     f.render_widget(
         Paragraph::new(app.message.0.as_str())
             .style(style)
@@ -316,7 +338,8 @@ pub fn draw(f: &mut Frame, app: &App) {
             keys,
         ),
         None => f.render_widget(
-            Paragraph::new(KEYS).style(Style::new().fg(Color::DarkGray)),
+            Paragraph::new(if app.at_a_seat() { SEAT_KEYS } else { KEYS })
+                .style(Style::new().fg(Color::DarkGray)),
             keys,
         ),
     }
@@ -329,6 +352,9 @@ pub fn draw(f: &mut Frame, app: &App) {
             78,
             24,
         ),
+        Mode::ConfirmQuit if app.remote_game().is_some() => {
+            popup(f, " Leave? ", &app.quit_question(), 60, 10)
+        }
         Mode::ConfirmQuit => popup(f, " Quit? ", &app.quit_question(), 50, 8),
         Mode::Over => {
             let mut standings: Vec<(usize, u32)> = view
@@ -803,7 +829,10 @@ mod tests {
         let (w, h) = min_size(2);
         let s = screen_of(&a, w, h);
         assert!(s.contains("cubes: score 10,000 points"), "{s}");
-        assert!(s.contains("q quit (asks first)."), "{s}");
+        assert!(
+            s.contains("q quit, or leave a server's table (asks first)."),
+            "{s}"
+        );
     }
 
     #[test]
@@ -1036,6 +1065,45 @@ mod tests {
         let s = screen(&a);
         assert!(!s.contains("reconnecting"), "{s}");
         assert!(s.contains("Connected again."), "{s}");
+    }
+
+    #[test]
+    fn a_person_who_left_is_counted_down_and_leaving_asks_first() {
+        use crate::app::fixtures::{Server, seats};
+        use game_table::Viewer;
+        use std::time::{Duration, Instant};
+        let mut server = Server::three(Viewer::Seat(1), 4);
+        let mut a = server.app();
+        let t0 = Instant::now();
+        let mut s = seats(&["ann", "bob", "cid"]);
+        s[0].connected = false;
+        s[0].stand_in_in = Some(45);
+        // A rated table: its seats carry their players' ratings.
+        for seat in &mut s {
+            seat.rating = Some(table_client::protocol::RatingBrief {
+                rating: 1500,
+                deviation: 350,
+                provisional: true,
+            });
+        }
+        a.note_at(server.update(s), t0);
+        a.set_clock(t0 + Duration::from_secs(3));
+        let shown = screen(&a);
+        assert!(
+            shown.contains("ann left: a computer plays for ann in 42 s"),
+            "{shown}"
+        );
+        assert!(shown.contains("q leave"), "{shown}");
+        insta::assert_snapshot!("countdown_of_a_person_who_left", shown);
+        a.set_away_seconds(Some(45));
+        a.update(Input::Key('q'));
+        let shown = screen(&a);
+        assert!(shown.contains("Leave the table?"), "{shown}");
+        assert!(
+            shown.contains("abandoned (a loss in the ratings)"),
+            "{shown}"
+        );
+        insta::assert_snapshot!("leave_confirmation_at_a_shared_table", shown);
     }
 
     #[test]
