@@ -372,6 +372,15 @@ test("after sign-in, how the tables one had left ended is shown in the lobby unt
     await notice.waitFor({ state: "detached" });
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H1");
 
+    // F1 in the lobby: the page's help has the section too.
+    await page.keyboard.press("F1");
+    const help = page.getByRole("dialog", { name: "Help" });
+    await help.getByRole("heading", { name: "When someone leaves" }).waitFor();
+    assert.match(await help.innerText(), /after 45 seconds a computer plays for the absent player/);
+    await screenshot(page, "leave-lobby-help", { fullPage: false });
+    await page.keyboard.press("Escape");
+    await help.waitFor({ state: "detached" });
+
     // The form sends rated: true by default, false for Casual.
     for (const [choice, want] of [["rated", true], ["casual", false]]) {
       await page.getByRole("button", { name: "New Mille Bornes table" }).click();

@@ -79,7 +79,7 @@ test("a newcomer names herself, opens a private table and a friend joins it by i
     await bob.page.locator("#name").fill("bob");
     await bob.page.getByRole("button", { name: "Play" }).click();
     await bob.page.locator(".table-bar h1").waitFor();
-    assert.equal(await bob.page.locator(".table-bar .badge").count(), 0, "bob sits, he does not watch");
+    assert.equal(await bob.page.locator(".table-bar .badge", { hasText: "watching" }).count(), 0, "bob sits, he does not watch");
 
     // Without the code, the table does not open.
     const table = /#\/table\/(\d+)/.exec(link)[1];
