@@ -9,6 +9,7 @@
 //! games with `rank` and `stat` (the `online` module).
 
 mod commands;
+mod ladder;
 mod online;
 
 use anyhow::Result;
@@ -96,8 +97,9 @@ pub enum Command {
         /// [`rank_blitz_help`]).
         #[arg(short, long, help = rank_blitz_help())]
         blitz: bool,
-        /// The rankings of a table server's games instead: HOST, HOST:PORT,
-        /// or nothing or `local` for the one on this machine.
+        /// The rankings of a table server's games instead, and its ratings
+        /// of the same kind of game: HOST, HOST:PORT, or nothing or `local`
+        /// for the one on this machine.
         #[arg(long, value_name = "HOST[:PORT]", num_args = 0..=1, default_missing_value = "local")]
         connect: Option<String>,
         /// With --connect wss://..., trust the server's certificate when
@@ -105,6 +107,11 @@ pub enum Command {
         /// system's roots.
         #[arg(long, value_name = "FILE", requires = "connect")]
         ca: Option<std::path::PathBuf>,
+        /// With --connect, the ratings shown under the rankings are those
+        /// of the games with Jokers dice (rated apart, Standard and Blitz
+        /// alike) instead of the Standard or Blitz ones.
+        #[arg(short, long, requires = "connect")]
+        jokers: bool,
     },
     /// A player's statistics, and who is playing now (cubestat).
     Stat {
@@ -179,12 +186,14 @@ fn main() -> Result<ExitCode> {
             blitz,
             connect: Some(address),
             ca,
+            jokers,
         }) => online::rank(
             address,
             ca.as_deref(),
             &commands::login_name()?,
             *min_games,
             *blitz,
+            *jokers,
         ),
         Some(Command::Rank {
             min_games, blitz, ..

@@ -235,27 +235,80 @@ fn seat_text(s: &SeatSummary) -> String {
     }
 }
 
-/// `cubes rank --connect`: the server's rankings of its cubes games.
-pub fn rank(address: &str, ca: Option<&Path>, me: &str, min_games: u32, blitz: bool) -> Result<()> {
+/// `cubes rank --connect`: the server's rankings of its cubes games, then
+/// its ratings of the same kind of game (`jokers`: of the games with
+/// Jokers dice, whatever their kind). A server that keeps no ratings says
+/// so under the rankings, which are still shown.
+pub fn rank(
+    address: &str,
+    ca: Option<&Path>,
+    me: &str,
+    min_games: u32,
+    blitz: bool,
+    jokers: bool,
+) -> Result<()> {
     let target = Target::parse_trusting(address, ca)?;
     let kind = if blitz {
         Settings::blitz().name
     } else {
         Settings::standard().name
     };
-    let request = ClientMessage::Rankings {
+    let rankings = ClientMessage::Rankings {
         game: GameKind::Cubes,
         kind: Some(kind),
         min_games: Some(min_games),
     };
-    let answer = ask(&target, me, request, |m| {
-        matches!(m, ServerMessage::Rankings { .. })
-    })?;
-    let ServerMessage::Rankings { text, .. } = answer else {
+    let ladder = ClientMessage::Ladder {
+        game: GameKind::Cubes,
+        rules: Some(ladder_rules(blitz, jokers).to_string()),
+        players: None,
+    };
+    let mut answers = ask_each(
+        &target,
+        me,
+        vec![
+            (rankings, &is_rankings as &dyn Fn(&ServerMessage) -> bool),
+            (ladder, &is_ladder),
+        ],
+    )?
+    .into_iter();
+    let Some(Ok(ServerMessage::Rankings { text, .. })) = answers.next() else {
         bail!("the table server at {target} answered something else than its rankings");
     };
     print!("{text}");
+    println!();
+    match answers.next() {
+        Some(Ok(ServerMessage::Ladder { title, entries, .. })) => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            print!(
+                "Ratings: {}",
+                crate::ladder::ladder_text(&title, &target.to_string(), &entries, now)
+            );
+        }
+        Some(Err(why)) => println!("Ratings: the table server at {target} shows none: {why}"),
+        _ => println!("Ratings: the table server at {target} did not show them"),
+    }
     Ok(())
+}
+
+/// The rating category's ruleset for a kind of cubes game, as `ladder`
+/// names it: Jokers dice make a category of their own.
+pub fn ladder_rules(blitz: bool, jokers: bool) -> &'static str {
+    match (jokers, blitz) {
+        (true, _) => "jokers",
+        (false, true) => "blitz",
+        (false, false) => "standard",
+    }
+}
+
+fn is_rankings(m: &ServerMessage) -> bool {
+    matches!(m, ServerMessage::Rankings { .. })
+}
+
+fn is_ladder(m: &ServerMessage) -> bool {
+    matches!(m, ServerMessage::Ladder { .. })
 }
 
 /// Asks the server one question and returns the answer `wanted` picks (a
@@ -268,6 +321,27 @@ fn ask(
     request: ClientMessage,
     wanted: impl Fn(&ServerMessage) -> bool,
 ) -> Result<ServerMessage> {
+    let answers = ask_each(
+        target,
+        me,
+        vec![(request, &wanted as &dyn Fn(&ServerMessage) -> bool)],
+    )?;
+    match answers.into_iter().next() {
+        Some(Ok(m)) => Ok(m),
+        Some(Err(why)) => Err(anyhow!("the table server at {target} refused: {why}")),
+        None => Err(anyhow!("the table server at {target} did not answer")),
+    }
+}
+
+/// Asks the server several questions on one connection, one after the
+/// other: for each, the answer its `wanted` picks, or the server's
+/// sentence refusing it. Signing in is as for [`ask`]; failing to reach
+/// the server, to sign in or to hear an answer in time is an error.
+fn ask_each<F: Fn(&ServerMessage) -> bool + ?Sized>(
+    target: &Target,
+    me: &str,
+    requests: Vec<(ClientMessage, &F)>,
+) -> Result<Vec<std::result::Result<ServerMessage, String>>> {
     let tokens = TokenStore::open_default()?;
     let saved = tokens.get(target)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -294,30 +368,31 @@ fn ask(
                 eprintln!("cubes: warning: {e}");
             }
         }
-        conn.send(&request).await?;
-        let answer = tokio::time::timeout(ANSWER_TIMEOUT, async {
-            loop {
-                match conn.recv().await? {
-                    ServerMessage::Error(e) => {
-                        return Err(anyhow!(
-                            "the table server at {target} refused: {}",
-                            e.message
-                        ));
+        let mut answers = Vec::new();
+        for (request, wanted) in requests {
+            conn.send(&request).await?;
+            // The server answers a connection's messages in order, so a
+            // refusal that comes now is this request's.
+            let answer = tokio::time::timeout(ANSWER_TIMEOUT, async {
+                loop {
+                    match conn.recv().await? {
+                        ServerMessage::Error(e) => return Ok::<_, ClientError>(Err(e.message)),
+                        m if wanted(&m) => return Ok(Ok(m)),
+                        _ => {}
                     }
-                    m if wanted(&m) => return Ok(m),
-                    _ => {}
                 }
-            }
-        })
-        .await
-        .map_err(|_| {
-            anyhow!(
-                "the table server at {target} did not answer within {} s",
-                ANSWER_TIMEOUT.as_secs()
-            )
-        })?;
+            })
+            .await
+            .map_err(|_| {
+                anyhow!(
+                    "the table server at {target} did not answer within {} s",
+                    ANSWER_TIMEOUT.as_secs()
+                )
+            })??;
+            answers.push(answer);
+        }
         conn.close().await;
-        answer
+        Ok(answers)
     })
 }
 

@@ -74,8 +74,8 @@ pub fn category(rules: Option<&str>, players: Option<u8>) -> Result<(String, usi
     Ok((rules.to_string(), players))
 }
 
-/// Runs `mille ladder`: exits 2 on bad options, 1 when the server cannot
-/// be reached or refuses.
+/// Runs `mille ladder`: exits 2 on bad options, 1 (with the sentence
+/// that says why) when the server cannot be reached or refuses.
 pub fn run(args: LadderArgs) -> anyhow::Result<()> {
     let (rules, players) = match category(args.rules.as_deref(), args.players) {
         Ok(c) => c,
@@ -96,7 +96,15 @@ pub fn run(args: LadderArgs) -> anyhow::Result<()> {
         rules: Some(rules),
         players: Some(players),
     };
-    let answer = ask(&target, args.name.as_deref(), request)?;
+    let answer = match ask(&target, args.name.as_deref(), request) {
+        Ok(a) => a,
+        Err(e) => {
+            // The sentence alone: no "Error:" and no backtrace for what
+            // the server said or where nothing answered.
+            let _ = writeln!(std::io::stderr(), "mille ladder: {e:#}");
+            std::process::exit(1)
+        }
+    };
     let ServerMessage::Ladder { title, entries, .. } = answer else {
         return Err(anyhow!(
             "the table server at {target} answered something else than a ladder"
