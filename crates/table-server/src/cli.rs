@@ -30,6 +30,10 @@ pub struct ServeArgs {
     /// Seconds the table waits between hands for people to be ready.
     #[arg(long, default_value_t = 30)]
     pub hand_pause: u64,
+    /// Seconds a game may stay paused with no person at it before it is
+    /// closed as abandoned (no result for anyone).
+    #[arg(long, default_value_t = 24 * 3600)]
+    pub abandon_after: u64,
     /// Milliseconds before each computer move while somebody watches.
     #[arg(long, default_value_t = 500)]
     pub bot_delay: u64,
@@ -156,6 +160,7 @@ impl ServeArgs {
         config.away = Duration::from_secs(self.away);
         config.limits.away_seconds = self.away;
         config.hand_pause = Duration::from_secs(self.hand_pause);
+        config.abandon_after = Duration::from_secs(self.abandon_after.max(1));
         config.bot_delay = Duration::from_millis(self.bot_delay);
         config.coup_fourre_window = Duration::from_millis(self.coup_fourre_window);
         config.limits.idle_seconds = self.idle.max(1);

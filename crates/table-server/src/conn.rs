@@ -579,11 +579,39 @@ async fn handle(
                 Err(why) => out.send_msg(&ServerMessage::error(ErrorCode::Unavailable, why)),
             };
         }
-        ClientMessage::Ladder { .. } => {
-            out.send_msg(&ServerMessage::error(
-                ErrorCode::Unavailable,
-                "this server keeps no ratings yet",
-            ));
+        ClientMessage::Ladder {
+            game,
+            rules,
+            players,
+        } => {
+            let category = match game_rating::Category::from_request(
+                game.name(),
+                rules.as_deref(),
+                players,
+            ) {
+                Ok(c) => c,
+                Err(why) => {
+                    refuse(&out, ErrorCode::BadMessage, &why);
+                    return Ok(());
+                }
+            };
+            match shared.store.ladder(category, crate::LIST_MAX).await {
+                Ok(rows) => {
+                    let now = crate::ratings::now();
+                    out.send_msg(&ServerMessage::Ladder {
+                        category: category.id(),
+                        title: category.title(),
+                        entries: rows
+                            .iter()
+                            .map(|r| crate::ratings::ladder_entry(r, now))
+                            .collect(),
+                    });
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read a ladder");
+                    refuse(&out, ErrorCode::Unavailable, BUSY);
+                }
+            }
         }
     }
     Ok(())
@@ -782,7 +810,7 @@ async fn hello(
     let unavailable = |e: crate::store::StoreError| {
         // The details (paths, SQLite's words) are for the server's log.
         tracing::error!(error = %e, "the database failed");
-        refuse(out, ErrorCode::Unavailable, BUSY);
+        refuse(&out, ErrorCode::Unavailable, BUSY);
         Ok(())
     };
     let (name, token) = match token {
@@ -886,6 +914,16 @@ async fn hello(
             },
         ],
     });
+    // How the tables this person had left ended meanwhile, told once.
+    match shared.store.take_endings(&name).await {
+        Ok(rows) if !rows.is_empty() => {
+            out.send_msg(&ServerMessage::Ended {
+                tables: rows.into_iter().map(crate::ratings::ending).collect(),
+            });
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "cannot read the endings of a returning player"),
+    }
     tracing::debug!(conn = session.id, name, "hello");
     shared.signed_in(&name, session.id, session.out.clone());
     session.name = Some(name);
@@ -927,6 +965,8 @@ async fn open_table(
             .and_then(|hex| u64::from_str_radix(&hex, 16).ok())
             .ok_or_else(|| unavailable("no randomness for the deal".into()))?,
     };
+    // Rated unless asked otherwise.
+    let rated = create.rated.unwrap_or(true);
     let code = if create.private {
         Some(secret(5).map_err(unavailable)?)
     } else {
@@ -938,6 +978,7 @@ async fn open_table(
         seed,
         code: code.clone(),
         levels: levels.clone(),
+        rated,
     };
     let id = shared.store.create(new).await.map_err(|e| {
         tracing::error!(error = %e, "cannot record a new table");
@@ -951,6 +992,8 @@ async fn open_table(
         code: code.clone(),
         seats: levels.into_iter().map(|l| (l, None)).collect(),
         moves: Vec::new(),
+        rated,
+        stand_in: Vec::new(),
     };
     let handle = match shared.launch_any(stored) {
         Ok(h) => h,

@@ -26,6 +26,27 @@ pub struct SeatResult {
     pub score: i64,
     /// Whether it won.
     pub won: bool,
+    /// Its side: the team in team games, else the seat itself.
+    pub side: usize,
+}
+
+/// Each seat's place among the sides (0: first), from the results: the
+/// winners first, then by score; equal sides share a place (the number of
+/// sides that did strictly better).
+pub fn places(results: &[SeatResult]) -> Vec<usize> {
+    let better = |a: &SeatResult, b: &SeatResult| {
+        (a.won && !b.won) || (a.won == b.won && a.score > b.score)
+    };
+    let mut sides: Vec<&SeatResult> = Vec::new();
+    for r in results {
+        if !sides.iter().any(|s| s.side == r.side) {
+            sides.push(r);
+        }
+    }
+    results
+        .iter()
+        .map(|r| sides.iter().filter(|s| better(s, r)).count())
+        .collect()
 }
 
 /// A game the server hosts.
@@ -46,6 +67,8 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
     fn start(setup: &Self::Setup, seats: usize, seed: u64) -> Result<Self::State, String>;
     /// The computer players' levels, weakest first.
     fn levels() -> Vec<String>;
+    /// The rating category of a table with this setup and seats.
+    fn category(setup: &Self::Setup, seats: usize) -> Option<game_rating::Category>;
     /// The level that plays for a person who is away.
     fn stand_in() -> &'static str;
     /// A computer player at `level`.
@@ -91,8 +114,9 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
         None
     }
     /// A finished game's score record (JSON), if the game keeps scores:
-    /// what [`ServerGame::write_score`] writes to its score file.
-    fn score(_state: &Self::State, _seats: &[SeatInfo]) -> Option<Value> {
+    /// what [`ServerGame::write_score`] writes to its score file. The
+    /// seats marked in `abandoned` are left out of it.
+    fn score(_state: &Self::State, _seats: &[SeatInfo], _abandoned: &[bool]) -> Option<Value> {
         None
     }
     /// Writes a score record to the game's own score file in directory
@@ -145,6 +169,16 @@ impl ServerGame for Mille {
 
     fn start(setup: &GameConfig, _seats: usize, seed: u64) -> Result<mille_engine::State, String> {
         mille_engine::State::new(*setup, seed).map_err(|e| e.to_string())
+    }
+
+    fn category(setup: &GameConfig, seats: usize) -> Option<game_rating::Category> {
+        use game_rating::Category;
+        use mille_engine::RulesetId;
+        match setup.rules {
+            RulesetId::Bsd => Some(Category::MilleBsd),
+            RulesetId::Milebones => Some(Category::MilleMilebones),
+            RulesetId::Classic => u8::try_from(seats).ok().map(Category::MilleClassic),
+        }
     }
 
     fn levels() -> Vec<String> {
@@ -233,13 +267,21 @@ impl ServerGame for Mille {
         (Mille::turn(state) == Turn::Host).then_some(MilleAction::NextHand)
     }
 
-    fn score(state: &mille_engine::State, seats: &[SeatInfo]) -> Option<Value> {
+    fn score(state: &mille_engine::State, seats: &[SeatInfo], abandoned: &[bool]) -> Option<Value> {
         // A side's name is its players' (a team's: "ann & bob"), as at a
-        // terminal.
+        // terminal. A side with a player who abandoned the game enters no
+        // high-score table: its total was not all played by them.
+        let quitters = |team: usize| {
+            (0..seats.len()).any(|k| {
+                abandoned.get(k).copied().unwrap_or(false)
+                    && side_of(state, k).map(usize::from) == Some(team)
+            })
+        };
         let sides: Vec<(String, u32)> = state
             .totals()
             .iter()
             .enumerate()
+            .filter(|&(team, _)| !quitters(team))
             .map(|(team, &total)| {
                 let names: Vec<&str> = seats
                     .iter()
@@ -250,6 +292,9 @@ impl ServerGame for Mille {
                 (names.join(" & "), total)
             })
             .collect();
+        if sides.is_empty() {
+            return None;
+        }
         let rules = state.rules().config.rules.id();
         Some(serde_json::json!({ "rules": rules, "sides": sides }))
     }
@@ -279,10 +324,24 @@ impl ServerGame for Mille {
                         .get(usize::from(team))
                         .map_or(0, |&t| i64::from(t)),
                     won: winners.contains(&team),
+                    side: usize::from(team),
                 }
             })
             .collect()
     }
+}
+
+/// A table's setup in words ("classic, 4 players in 2 teams"), or the
+/// game's name if the setup cannot be read.
+pub fn ruleset_words(game: GameKind, setup: &Value, seats: usize) -> String {
+    fn words<G: ServerGame>(setup: &Value, seats: usize) -> Option<String> {
+        G::setup(setup).ok().map(|s| G::describe(&s, seats))
+    }
+    match game {
+        GameKind::Mille => words::<Mille>(setup, seats),
+        GameKind::Cubes => words::<Cubes>(setup, seats),
+    }
+    .unwrap_or_else(|| game.name().to_string())
 }
 
 /// A table's log replayed from its seed: every seat's result if the game
@@ -402,6 +461,18 @@ impl ServerGame for Cubes {
         cubes_engine::State::new(setup.settings()?, seats, seed).map_err(|e| e.to_string())
     }
 
+    fn category(setup: &CubesSetup, _seats: usize) -> Option<game_rating::Category> {
+        use game_rating::Category;
+        if setup.jokers != "never" {
+            return Some(Category::CubesJokers);
+        }
+        match setup.game.as_str() {
+            "standard" => Some(Category::CubesStandard),
+            "blitz" => Some(Category::CubesBlitz),
+            _ => None,
+        }
+    }
+
     fn levels() -> Vec<String> {
         cubes_ai::BOT_NAMES.iter().map(|n| n.to_string()).collect()
     }
@@ -437,11 +508,13 @@ impl ServerGame for Cubes {
         None
     }
 
-    fn score(state: &cubes_engine::State, seats: &[SeatInfo]) -> Option<Value> {
+    fn score(state: &cubes_engine::State, seats: &[SeatInfo], abandoned: &[bool]) -> Option<Value> {
         let g = cubes_store::GameResult::of(state, seats);
+        // A player who abandoned the game has no entry in the score file.
         let players: Vec<Value> = g
             .players
             .iter()
+            .filter(|p| !abandoned.get(p.seat).copied().unwrap_or(false))
             .map(|p| serde_json::json!([p.name, p.computer, p.seat, p.score, p.won, p.place]))
             .collect();
         Some(serde_json::json!({
@@ -496,6 +569,7 @@ impl ServerGame for Cubes {
             .map(|(k, p)| SeatResult {
                 score: i64::from(p.score),
                 won: winner == Some(k),
+                side: k,
             })
             .collect()
     }
@@ -586,7 +660,7 @@ mod tests {
             .iter()
             .map(|n| SeatInfo::human(*n))
             .collect();
-        let record = Mille::score(&state, &seats).expect("a record");
+        let record = Mille::score(&state, &seats, &[]).expect("a record");
         Mille::write_score(&record, dir.path()).expect("recorded");
         let high = mille_store::ScoreDb::open(dir.path())
             .expect("open")

@@ -36,6 +36,7 @@ pub mod forward;
 pub mod games;
 pub mod listen;
 pub mod metrics;
+pub mod ratings;
 pub mod scores;
 pub mod store;
 pub mod table;
@@ -71,8 +72,12 @@ pub struct Config {
     pub socket: Option<PathBuf>,
     /// The data directory: the database and the score files.
     pub data: PathBuf,
-    /// How long a person may be away before a computer plays the seat.
+    /// How long a person may be away before a computer plays the seat
+    /// (while somebody else is at the table).
     pub away: Duration,
+    /// How long a game may stay paused, no person at it, before it is
+    /// closed as abandoned.
+    pub abandon_after: Duration,
     /// How long the table waits between hands for people to be ready.
     pub hand_pause: Duration,
     /// The pause before each computer move while somebody watches, so
@@ -154,6 +159,7 @@ impl Config {
             data,
             away: Duration::from_secs(60),
             hand_pause: Duration::from_secs(30),
+            abandon_after: Duration::from_secs(24 * 3600),
             bot_delay: Duration::from_millis(500),
             coup_fourre_window: Duration::from_secs(2),
             handshake: Duration::from_secs(10),

@@ -26,11 +26,12 @@ pub fn for_database<G: ServerGame>(
     shared: &Shared,
     state: &G::State,
     people: &[SeatInfo],
+    abandoned: &[bool],
 ) -> Option<(GameKind, String)> {
     if !shared.store.shared() {
         return None;
     }
-    G::score(state, people).map(|r| (G::KIND, r.to_string()))
+    G::score(state, people, abandoned).map(|r| (G::KIND, r.to_string()))
 }
 
 /// Writes a finished game to the game's score file in the data directory,
@@ -39,11 +40,12 @@ pub async fn write<G: ServerGame>(
     shared: &Shared,
     state: G::State,
     people: Vec<SeatInfo>,
+    abandoned: Vec<bool>,
 ) -> Result<(), String> {
     if shared.store.shared() {
         return Ok(());
     }
-    let Some(record) = G::score(&state, &people) else {
+    let Some(record) = G::score(&state, &people, &abandoned) else {
         return Ok(());
     };
     let data = shared.config.data.clone();

@@ -7,8 +7,8 @@
 //! players think on the blocking pool (`spawn_blocking`), so a slow search
 //! delays its own table and nobody else's.
 
-use crate::games::ServerGame;
-use crate::store::{StoreError, StoredTable};
+use crate::games::{SeatResult, ServerGame};
+use crate::store::{EndingNote, FinishedGame, Outcome, SeatRow, StoreError, StoredTable};
 use crate::{Outbox, Shared};
 use game_table::{Player, SeatInfo, Table, TableError, Turn, Viewer};
 use serde::Serialize;
@@ -108,6 +108,8 @@ struct Slot {
     owner: Option<String>,
     away: bool,
     away_at: Option<Instant>,
+    /// Its player's rating in the table's category (a rated table's).
+    rating: Option<game_rating::Rating>,
 }
 
 struct Seated {
@@ -140,6 +142,9 @@ pub struct Actor<G: ServerGame> {
     setup_json: Value,
     seed: u64,
     code: Option<String>,
+    /// The rating category its result counts in; `None` for a casual
+    /// table.
+    category: Option<game_rating::Category>,
     table: Table<G>,
     slots: Vec<Slot>,
     conns: HashMap<ConnId, Seated>,
@@ -169,6 +174,14 @@ pub struct Actor<G: ServerGame> {
     /// When the last window that ran its course opened: the computer move
     /// after it is paced from then.
     paced_from: Option<Instant>,
+    /// When the computer whose turn it is plays (`--bot-delay` after the
+    /// last move).
+    bot_at: Option<Instant>,
+    /// Since when no person's seat is connected while the game is on.
+    paused_since: Option<Instant>,
+    /// Per seat: the moves it made, and how many of them a stand-in made
+    /// for its absent person.
+    decisions: Vec<(u32, u32)>,
 }
 
 /// A person's move held until the table may answer it.
@@ -220,6 +233,7 @@ impl<G: ServerGame> Actor<G> {
     /// replay as they watched the game).
     pub fn restore(stored: StoredTable, shared: Arc<Shared>) -> Result<Actor<G>, String> {
         let setup = G::setup(&stored.setup)?;
+        let category = G::category(&setup, stored.seats.len()).filter(|_| stored.rated);
         let slots: Vec<Slot> = stored
             .seats
             .iter()
@@ -228,6 +242,7 @@ impl<G: ServerGame> Actor<G> {
                 owner: owner.clone(),
                 away: false,
                 away_at: None,
+                rating: None,
             })
             .collect();
         let mut players = Vec::with_capacity(slots.len());
@@ -272,8 +287,13 @@ impl<G: ServerGame> Actor<G> {
         let mut table = Table::new(state, players);
         let mut events_at = vec![table.event_count()];
         let mut accepted = vec![VecDeque::new(); slots.len()];
+        let mut decisions = vec![(0, 0); slots.len()];
         let mut last_public = None;
         for (seq, (seat, action, client_id)) in stored.moves.iter().enumerate() {
+            if let Some(d) = seat.and_then(|s| decisions.get_mut(s)) {
+                d.0 += 1;
+                d.1 += u32::from(stored.stand_in.binary_search(&seq).is_ok());
+            }
             let action = G::read_action(action).map_err(|e| format!("move {}: {e}", seq + 1))?;
             table
                 .replay(action)
@@ -307,6 +327,7 @@ impl<G: ServerGame> Actor<G> {
             setup_json: stored.setup,
             seed: stored.seed,
             code: stored.code,
+            category,
             table,
             slots,
             conns: HashMap::new(),
@@ -323,6 +344,9 @@ impl<G: ServerGame> Actor<G> {
             window: None,
             waiting: VecDeque::new(),
             paced_from: None,
+            bot_at: None,
+            paused_since: None,
+            decisions,
         };
         // Stopped right after a hazard: the pause starts again (a chance
         // still open gets its whole time again).
@@ -331,10 +355,11 @@ impl<G: ServerGame> Actor<G> {
         {
             actor.window_after(&seats, next);
         }
-        // Nobody is connected after a restart: the away clock starts for
-        // every person.
+        // Nobody is connected after a restart. Before the game starts the
+        // away clock runs for every person (a seat not taken back is given
+        // up); a game in progress is paused until somebody comes back.
         let away_at = Instant::now() + actor.shared.config.away;
-        if actor.status != TableStatus::Over {
+        if actor.status == TableStatus::Waiting {
             for slot in &mut actor.slots {
                 if slot.level.is_none() && slot.owner.is_some() {
                     slot.away_at = Some(away_at);
@@ -355,9 +380,31 @@ impl<G: ServerGame> Actor<G> {
 
     /// Runs the table until its game is over and everybody has left.
     pub async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Cmd>) {
-        let halted = loop {
-            if let Err(h) = self.advance().await {
-                break Some(h);
+        self.load_ratings().await;
+        self.publish();
+        let halted = 'run: loop {
+            match self.advance().await {
+                Err(h) => break Some(h),
+                Ok(true) => {
+                    // Whatever came meanwhile (a join, a leave, a move) is
+                    // handled before the next computer move: a long run of
+                    // them holds nobody up.
+                    while let Ok(cmd) = commands.try_recv() {
+                        if let Err(e) = self.handle_cmd(cmd).await {
+                            break 'run Some(e.into());
+                        }
+                    }
+                    continue;
+                }
+                Ok(false) => {}
+            }
+            // Nobody's seat is connected during a game: it is paused, and
+            // closed as abandoned if it stays so.
+            let paused = self.status == TableStatus::Playing && !self.person_connected();
+            match (paused, self.paused_since) {
+                (true, None) => self.paused_since = Some(Instant::now()),
+                (false, Some(_)) => self.paused_since = None,
+                _ => {}
             }
             if self.status == TableStatus::Over && self.conns.is_empty() {
                 break None;
@@ -455,7 +502,7 @@ impl<G: ServerGame> Actor<G> {
             if let Err(e) = self
                 .shared
                 .store
-                .set_status(self.id, TableStatus::Over)
+                .close(self.id, Outcome::Broken, Vec::new())
                 .await
             {
                 tracing::error!(table = self.id, error = %e, "cannot close the table");
@@ -478,6 +525,11 @@ impl<G: ServerGame> Actor<G> {
             .filter_map(|s| s.away_at)
             .chain(self.host_at)
             .chain(self.empty_at)
+            .chain(self.bot_at)
+            .chain(
+                self.paused_since
+                    .map(|at| at + self.shared.config.abandon_after),
+            )
             .chain((self.status == TableStatus::Waiting).then_some(self.unstarted_by))
             .chain(self.window.map(|w| w.ends))
             .chain(
@@ -507,7 +559,8 @@ impl<G: ServerGame> Actor<G> {
             }
             self.slots[seat].away_at = None;
             match self.status {
-                TableStatus::Playing => self.stand_in(seat),
+                TableStatus::Playing if self.person_connected() => self.stand_in(seat),
+                TableStatus::Playing => {}
                 TableStatus::Waiting => {
                     self.shared.store.set_owner(self.id, seat, None).await?;
                     self.slots[seat].owner = None;
@@ -521,7 +574,7 @@ impl<G: ServerGame> Actor<G> {
         if self.status == TableStatus::Waiting && self.unstarted_by <= now {
             self.shared
                 .store
-                .set_status(self.id, TableStatus::Over)
+                .close(self.id, Outcome::Unstarted, Vec::new())
                 .await?;
             self.status = TableStatus::Over;
             tracing::info!(
@@ -540,10 +593,16 @@ impl<G: ServerGame> Actor<G> {
             self.broadcast();
             return Ok(());
         }
+        if self
+            .paused_since
+            .is_some_and(|at| at + self.shared.config.abandon_after <= now)
+        {
+            return self.close_abandoned().await;
+        }
         if self.empty_at.is_some_and(|at| at <= now) && self.abandoned() {
             self.shared
                 .store
-                .set_status(self.id, TableStatus::Over)
+                .close(self.id, Outcome::Unstarted, Vec::new())
                 .await?;
             self.status = TableStatus::Over;
             tracing::info!(table = self.id, "nobody waits at the table: it closes");
@@ -567,96 +626,103 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
-    /// Runs computer players and the host until a person must act.
-    async fn advance(&mut self) -> Result<(), Halt> {
-        loop {
-            let now = Instant::now();
-            if let Some(w) = self.window
-                && now >= w.ends
-            {
-                self.window = None;
-                self.paced_from = Some(w.opened);
+    /// Makes the table's next move if it is due: a computer's, the
+    /// host's, or a chance let pass. Answers whether it moved (the caller
+    /// handles the commands that came meanwhile, then asks again); `false`
+    /// when a person must act, a deadline is awaited or the table is
+    /// paused.
+    async fn advance(&mut self) -> Result<bool, Halt> {
+        let now = Instant::now();
+        if let Some(w) = self.window
+            && now >= w.ends
+        {
+            self.window = None;
+            self.paced_from = Some(w.opened);
+        }
+        if self.status != TableStatus::Playing {
+            self.window = None;
+            return Ok(false);
+        }
+        if let (Some(w), Turn::Seat(holder)) = (self.window, self.table.turn())
+            && now >= w.decide_by
+            && G::secret_decision(self.table.state())
+            && let Some(pass) = G::let_pass(self.table.state())
+        {
+            // The chance's time is up: it passes, as if declined.
+            self.table
+                .replay(pass)
+                .map_err(|e| Halt::Broken(e.to_string()))?;
+            self.record(Some(holder), pass, None, false).await?;
+            self.broadcast_news();
+            return Ok(true);
+        }
+        if !self.waiting.is_empty() {
+            self.release_waiting().await?;
+        }
+        let secret = G::secret_decision(self.table.state());
+        if self.window.is_some() {
+            // Nothing public before the window ends: only a computer
+            // with a chance answers it, at once (unseen, or a coup
+            // fourré that everybody sees and that ends the window).
+            return match self.table.turn() {
+                Turn::Seat(seat)
+                    if secret && matches!(self.table.player(seat), Some(Player::Bot(_))) =>
+                {
+                    self.bot_step().await
+                }
+                _ => Ok(false),
+            };
+        }
+        match self.table.turn() {
+            Turn::Over => {
+                self.finish().await?;
+                Ok(false)
             }
-            if self.status != TableStatus::Playing {
-                self.window = None;
-                return Ok(());
-            }
-            if let (Some(w), Turn::Seat(holder)) = (self.window, self.table.turn())
-                && now >= w.decide_by
-                && G::secret_decision(self.table.state())
-                && let Some(pass) = G::let_pass(self.table.state())
-            {
-                // The chance's time is up: it passes, as if declined.
-                self.table
-                    .replay(pass)
-                    .map_err(|e| Halt::Broken(e.to_string()))?;
-                self.record(Some(holder), pass, None).await?;
+            // No person at the table: nothing is played until one comes
+            // back, so that no computer plays for an absent person and a
+            // table nobody follows costs nothing.
+            Turn::Host | Turn::Seat(_) if !self.person_connected() => Ok(false),
+            Turn::Host => {
+                let people: Vec<usize> = self.connected_people();
+                let all_ready = people.iter().all(|s| self.ready.contains(s));
+                let due = self.host_at.is_some_and(|at| at <= now);
+                if !(all_ready || due) {
+                    if self.host_at.is_none() {
+                        self.host_at = Some(now + self.shared.config.hand_pause);
+                    }
+                    return Ok(false);
+                }
+                let Some(action) = G::host_action(self.table.state()) else {
+                    return Ok(false);
+                };
+                if self.table.host_act(action).is_err() {
+                    return Ok(false);
+                }
+                self.host_at = None;
+                self.ready.clear();
+                self.record(None, action, None, false).await?;
                 self.broadcast_news();
-                continue;
+                Ok(true)
             }
-            if !self.waiting.is_empty() {
-                self.release_waiting().await?;
-            }
-            let secret = G::secret_decision(self.table.state());
-            if self.window.is_some() {
-                // Nothing public before the window ends: only a computer
-                // with a chance answers it, at once (unseen, or a coup
-                // fourré that everybody sees and that ends the window).
-                match self.table.turn() {
-                    Turn::Seat(seat)
-                        if secret && matches!(self.table.player(seat), Some(Player::Bot(_))) =>
-                    {
-                        if !self.bot_step().await? {
-                            return Ok(());
-                        }
-                        continue;
-                    }
-                    _ => return Ok(()),
+            Turn::Seat(seat) => {
+                if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
+                    return Ok(false);
                 }
-            }
-            match self.table.turn() {
-                Turn::Over => {
-                    return Ok(self.finish().await?);
-                }
-                // Nobody at the table: nothing is played until somebody
-                // comes back, so that a table nobody follows costs nothing.
-                Turn::Host | Turn::Seat(_) if self.conns.is_empty() => return Ok(()),
-                Turn::Host => {
-                    let people: Vec<usize> = self.connected_people();
-                    let all_ready = people.iter().all(|s| self.ready.contains(s));
-                    let due = self.host_at.is_some_and(|at| at <= Instant::now());
-                    if !(all_ready || due) {
-                        if self.host_at.is_none() {
-                            self.host_at = Some(Instant::now() + self.shared.config.hand_pause);
-                        }
-                        return Ok(());
-                    }
-                    let Some(action) = G::host_action(self.table.state()) else {
-                        return Ok(());
-                    };
-                    if self.table.host_act(action).is_err() {
-                        return Ok(());
-                    }
-                    self.host_at = None;
-                    self.ready.clear();
-                    self.record(None, action, None).await?;
-                    self.broadcast_news();
-                }
-                Turn::Seat(seat) => {
-                    if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
-                        return Ok(());
-                    }
-                    let delay = self.shared.config.bot_delay;
-                    if !self.conns.is_empty() && !delay.is_zero() && !secret {
-                        // Paced from the hazard when a window came between:
-                        // the window is part of the pause.
-                        let from = self.paced_from.take().unwrap_or_else(Instant::now);
-                        tokio::time::sleep_until((from + delay).into()).await;
-                    }
-                    if !self.bot_step().await? {
-                        return Ok(());
+                let delay = self.shared.config.bot_delay;
+                if !delay.is_zero() && !secret {
+                    // Paced from the hazard when a window came between:
+                    // the window is part of the pause. A deadline, not a
+                    // sleep, so that the table answers meanwhile.
+                    let paced_from = &mut self.paced_from;
+                    let due = *self
+                        .bot_at
+                        .get_or_insert_with(|| paced_from.take().unwrap_or(now) + delay);
+                    if now < due {
+                        return Ok(false);
                     }
                 }
+                self.bot_at = None;
+                self.bot_step().await
             }
         }
     }
@@ -686,7 +752,9 @@ impl<G: ServerGame> Actor<G> {
         match step {
             Ok(game_table::Step::Moved { seat, action }) => {
                 self.failures = 0;
-                self.record(Some(seat), action, None).await?;
+                // A person's seat that a computer plays: the stand-in's.
+                let stand_in = self.slots.get(seat).is_some_and(|s| s.level.is_none());
+                self.record(Some(seat), action, None, stand_in).await?;
                 self.broadcast_news();
                 Ok(true)
             }
@@ -715,18 +783,32 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
-    /// Writes an accepted move, then shows it.
+    /// Writes an accepted move (`stand_in`: made by a computer for an
+    /// absent person), then shows it.
     async fn record(
         &mut self,
         seat: Option<usize>,
         action: G::Action,
         client_id: Option<u64>,
+        stand_in: bool,
     ) -> Result<(), StoreError> {
         let seq = self.table.seq();
         self.shared
             .store
-            .append(self.id, seq, seat, G::write_action(action), client_id)
+            .append(
+                self.id,
+                seq,
+                seat,
+                G::write_action(action),
+                client_id,
+                stand_in,
+            )
             .await?;
+        self.bot_at = None;
+        if let Some(d) = seat.and_then(|s| self.decisions.get_mut(s)) {
+            d.0 += 1;
+            d.1 += u32::from(stand_in);
+        }
         let last = self.events_at.last().copied().unwrap_or(0);
         if public::<G>(&self.table, last) {
             self.events_at.push(self.table.event_count());
@@ -748,17 +830,106 @@ impl<G: ServerGame> Actor<G> {
         Ok(())
     }
 
+    /// Whether each seat's person abandoned the game: not back at the
+    /// table at its end, or played by the stand-in for more than a quarter
+    /// of the seat's decisions. Computers never abandon.
+    fn abandoners(&self) -> Vec<bool> {
+        (0..self.slots.len())
+            .map(|k| {
+                if self.slots[k].level.is_some() {
+                    return false;
+                }
+                let here = self.conns.values().any(|c| c.viewer == Viewer::Seat(k));
+                let (made, by_stand_in) = self.decisions.get(k).copied().unwrap_or((0, 0));
+                !here || by_stand_in * 4 > made
+            })
+            .collect()
+    }
+
+    /// The name a seat's result is recorded (and rated) under: its
+    /// person's, or `computer: LEVEL`.
+    fn result_name(&self, k: usize) -> String {
+        match (&self.slots[k].level, &self.slots[k].owner) {
+            (Some(level), _) => game_rating::computer_name(level),
+            (None, Some(owner)) => owner.clone(),
+            (None, None) => person(&self.slots[k], k).name,
+        }
+    }
+
+    /// The end of the game in a sentence: each side's players and score,
+    /// the winners first.
+    fn story(&self, results: &[SeatResult], places: &[usize]) -> String {
+        let mut sides: Vec<(usize, usize, String, i64, bool)> = Vec::new();
+        for (k, r) in results.iter().enumerate() {
+            let name = match &self.slots[k].level {
+                Some(_) => self
+                    .table
+                    .seats()
+                    .get(k)
+                    .map_or_else(|| format!("Seat {}", k + 1), |i| i.name.clone()),
+                None => person(&self.slots[k], k).name,
+            };
+            match sides.iter_mut().find(|s| s.1 == r.side) {
+                Some(side) => side.2 = format!("{} & {name}", side.2),
+                None => sides.push((places[k], r.side, name, r.score, r.won)),
+            }
+        }
+        sides.sort_by_key(|s| (s.0, s.1));
+        let scores: Vec<String> = sides
+            .iter()
+            .map(|(_, _, names, score, _)| format!("{names} {score}"))
+            .collect();
+        let winners: Vec<&str> = sides
+            .iter()
+            .filter(|s| s.4)
+            .map(|s| s.2.as_str())
+            .collect();
+        match winners.as_slice() {
+            [] => format!("The game ended: {}.", scores.join(", ")),
+            w => format!("{} won: {}.", w.join(" and "), scores.join(", ")),
+        }
+    }
+
+    /// The notes for the people not at the table at its end: `story`,
+    /// and for those who abandoned it, that it counts so.
+    fn endings(&self, story: &str, abandoned: &[bool]) -> Vec<EndingNote> {
+        (0..self.slots.len())
+            .filter(|&k| self.slots[k].level.is_none())
+            .filter(|&k| !self.conns.values().any(|c| c.viewer == Viewer::Seat(k)))
+            .filter_map(|k| {
+                let name = self.slots[k].owner.clone()?;
+                let quit = abandoned.get(k).copied().unwrap_or(false);
+                let why = if quit {
+                    " You had left, so the game counts as abandoned."
+                } else {
+                    ""
+                };
+                Some(EndingNote {
+                    name,
+                    abandoned: quit,
+                    summary: format!("{story}{why}"),
+                })
+            })
+            .collect()
+    }
+
     async fn finish(&mut self) -> Result<(), StoreError> {
         self.status = TableStatus::Over;
         let results = G::results(self.table.state());
+        let places = crate::games::places(&results);
+        let abandoned = self.abandoners();
         let seats = self.table.seats().to_vec();
-        let rows = results
+        let rows: Vec<SeatRow> = results
             .iter()
-            .zip(&seats)
             .enumerate()
-            .map(|(k, (r, info))| {
-                let name = self.slots[k].owner.clone().unwrap_or(info.name.clone());
-                (name, self.slots[k].level.is_some(), r.score, r.won)
+            .map(|(k, r)| SeatRow {
+                name: self.result_name(k),
+                computer: self.slots[k].level.is_some(),
+                score: r.score,
+                won: r.won,
+                side: r.side,
+                place: places[k],
+                abandoned: abandoned[k],
             })
             .collect();
         let people: Vec<SeatInfo> = seats
@@ -769,15 +940,104 @@ impl<G: ServerGame> Actor<G> {
                 None => info.clone(),
             })
             .collect();
-        let score = crate::scores::for_database::<G>(&self.shared, self.table.state(), &people);
-        self.shared.store.finish(self.id, rows, score).await?;
+        let story = self.story(&results, &places);
+        let score = crate::scores::for_database::<G>(
+            &self.shared,
+            self.table.state(),
+            &people,
+            &abandoned,
+        );
+        let game = FinishedGame {
+            results: rows,
+            score,
+            category: self.category,
+            endings: self.endings(&story, &abandoned),
+        };
+        let changes = self.shared.store.finish(self.id, game).await?;
+        for k in 0..self.slots.len() {
+            let name = self.result_name(k);
+            if let Some(c) = changes.iter().find(|c| c.name == name) {
+                self.slots[k].rating = Some(c.after);
+            }
+        }
         let state = self.table.state().clone();
-        if let Err(e) = crate::scores::write::<G>(&self.shared, state, people).await {
+        if let Err(e) = crate::scores::write::<G>(&self.shared, state, people, abandoned).await {
             tracing::error!(table = self.id, error = %e, "cannot record the scores");
         }
         tracing::info!(table = self.id, "game over");
         self.broadcast();
         Ok(())
+    }
+
+    /// Nobody came back to the paused game in time: the table closes
+    /// without a result, and its people are told when they come back.
+    async fn close_abandoned(&mut self) -> Result<(), StoreError> {
+        let hours = self.shared.config.abandon_after.as_secs_f64() / 3600.0;
+        let after = if hours >= 1.0 {
+            format!("{} hours", hours.round())
+        } else {
+            format!("{} seconds", self.shared.config.abandon_after.as_secs())
+        };
+        let story = format!(
+            "The table was closed: nobody came back to the game for {after}. \
+             No result was recorded for anyone."
+        );
+        let endings = (0..self.slots.len())
+            .filter_map(|k| {
+                Some(EndingNote {
+                    name: self.slots[k].owner.clone()?,
+                    abandoned: false,
+                    summary: story.clone(),
+                })
+            })
+            .collect();
+        self.shared
+            .store
+            .close(self.id, Outcome::Abandoned, endings)
+            .await?;
+        self.status = TableStatus::Over;
+        self.paused_since = None;
+        tracing::info!(
+            table = self.id,
+            "nobody came back to the game: the table closes as abandoned"
+        );
+        self.broadcast();
+        Ok(())
+    }
+
+    /// Reads the ratings of the table's players (a rated table's), for the
+    /// lobby and the table to show.
+    async fn load_ratings(&mut self) {
+        let Some(category) = self.category else {
+            return;
+        };
+        let taken = |slot: &Slot| slot.level.is_some() || slot.owner.is_some();
+        let names: Vec<String> = (0..self.slots.len())
+            .filter(|&k| taken(&self.slots[k]))
+            .map(|k| self.result_name(k))
+            .collect();
+        match self.shared.store.ratings(category, names).await {
+            Ok(rows) => {
+                let now = crate::ratings::now();
+                for k in 0..self.slots.len() {
+                    let rating = taken(&self.slots[k]).then(|| {
+                        crate::ratings::of(&rows, category, &self.result_name(k), now)
+                    });
+                    self.slots[k].rating = rating;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(table = self.id, error = %e, "cannot read the players' ratings")
+            }
+        }
+    }
+
+    /// Whether some person's seat has a connection (spectators do not
+    /// count: a table only they follow is paused).
+    fn person_connected(&self) -> bool {
+        self.conns
+            .values()
+            .any(|c| matches!(c.viewer, Viewer::Seat(_)))
     }
 
     fn connected_people(&self) -> Vec<usize> {
@@ -921,11 +1181,44 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
-    /// The last connection of a seat went: its away clock starts.
+    /// The last connection of a seat went. Before the game starts its
+    /// away clock starts (the seat is given up when it runs out). During
+    /// the game it starts only while another person is at the table: with
+    /// nobody left the game pauses, and every clock stops.
     fn seat_emptied(&mut self, seat: usize) {
         let still = self.conns.values().any(|c| c.viewer == Viewer::Seat(seat));
-        if !still && self.status != TableStatus::Over && !self.slots[seat].away {
-            self.slots[seat].away_at = Some(Instant::now() + self.shared.config.away);
+        if still || self.slots[seat].away {
+            return;
+        }
+        match self.status {
+            TableStatus::Waiting => {
+                self.slots[seat].away_at = Some(Instant::now() + self.shared.config.away);
+            }
+            TableStatus::Playing if self.person_connected() => {
+                self.slots[seat].away_at = Some(Instant::now() + self.shared.config.away);
+            }
+            TableStatus::Playing => {
+                for slot in &mut self.slots {
+                    slot.away_at = None;
+                }
+            }
+            TableStatus::Over => {}
+        }
+    }
+
+    /// A person is at the table again during the game: the seats of the
+    /// others who are absent get their away time from now.
+    fn start_away_clocks(&mut self) {
+        if self.status != TableStatus::Playing {
+            return;
+        }
+        let at = Instant::now() + self.shared.config.away;
+        for k in 0..self.slots.len() {
+            let connected = self.conns.values().any(|c| c.viewer == Viewer::Seat(k));
+            let slot = &mut self.slots[k];
+            if slot.level.is_none() && !slot.away && !connected && slot.away_at.is_none() {
+                slot.away_at = Some(at);
+            }
         }
     }
 
@@ -1042,6 +1335,7 @@ impl<G: ServerGame> Actor<G> {
             let _ = self
                 .table
                 .seat(seat, person(&self.slots[seat], seat), Player::Person);
+            self.load_ratings().await;
             let full = self
                 .slots
                 .iter()
@@ -1085,6 +1379,7 @@ impl<G: ServerGame> Actor<G> {
                 shown: self.table.event_count(),
             },
         );
+        self.start_away_clocks();
         // The lobby shows the new player before the player hears of it: a
         // list asked for right after `joined` has the seat taken (and a
         // private table listed to its new player).
@@ -1270,7 +1565,7 @@ impl<G: ServerGame> Actor<G> {
             self.refuse(&out, code, why, Some(id));
             return Ok(());
         }
-        self.record(Some(seat), action, Some(id)).await?;
+        self.record(Some(seat), action, Some(id), false).await?;
         out.send_msg(&ServerMessage::Ack {
             table: self.id,
             id,
@@ -1302,6 +1597,7 @@ impl<G: ServerGame> Actor<G> {
 
     /// The seats as the lobby and the table show them.
     fn seat_summaries(&self) -> Vec<SeatSummary> {
+        let now = Instant::now();
         self.slots
             .iter()
             .enumerate()
@@ -1325,8 +1621,14 @@ impl<G: ServerGame> Actor<G> {
                     },
                     connected,
                     away: slot.away,
-                    rating: None,
-                    stand_in_in: None,
+                    rating: slot
+                        .rating
+                        .filter(|_| slot.level.is_some() || slot.owner.is_some())
+                        .map(crate::ratings::brief),
+                    stand_in_in: slot
+                        .away_at
+                        .filter(|_| self.status == TableStatus::Playing && !slot.away)
+                        .map(|at| at.saturating_duration_since(now).as_secs_f64().ceil() as u64),
                 }
             })
             .collect()
@@ -1391,7 +1693,7 @@ impl<G: ServerGame> Actor<G> {
                 .filter(|c| c.viewer == Viewer::Spectator)
                 .count(),
             seq: self.seq(),
-            rated: false,
+            rated: self.category.is_some(),
         };
         if let Ok(mut s) = self.summary.lock() {
             *s = summary;
