@@ -174,6 +174,47 @@ test("one of two players closes the page: the other sees who left, the countdown
   }
 });
 
+test("cubes: at a table of two people, Q asks first and says what abandoning means; the other sees who left and the stand-in; F1 explains", async () => {
+  const ann = await newPlayer(browser, { viewport: { width: 360, height: 740 } });
+  let bob = await newPlayer(browser);
+  try {
+    const { page } = ann;
+    await signIn(ann, server.url, "ann-cubes");
+    await page.locator("#new-cubes").click();
+    await page.locator("#kind").selectOption("blitz");
+    await page.locator("#seat-1").selectOption("human");
+    await page.locator("#create").click();
+    await page.waitForURL(/#\/table\/\d+/);
+    await page.locator(".cubes").waitFor();
+    const table = Number(/#\/table\/(\d+)/.exec(page.url())[1]);
+    await signIn(bob, server.url, "bob-cubes");
+    await bob.page.locator(`#join-${table}`).click();
+    await bob.page.locator(".cubes").waitFor();
+    await page.locator(".cu-log").getByText(/the game begins/).waitFor();
+
+    await page.keyboard.press("q");
+    const ask = page.getByRole("dialog", { name: "Leave the table?" });
+    await ask.waitFor();
+    assert.match(await ask.innerText(), /you have abandoned it/);
+    await screenshot(page, "leave-cubes-confirm-phone");
+    await page.keyboard.press("Escape");
+    await ask.waitFor({ state: "detached" });
+
+    await bob.context.close();
+    bob = null;
+    await page.locator("#presence").getByText(/^bob-cubes left/).waitFor({ timeout: 10000 });
+    await page.locator("#presence").getByText(/^bob-cubes left: a computer plays for bob-cubes\.$/).waitFor({ timeout: 15000 });
+    await screenshot(page, "leave-cubes-stand-in-phone");
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), "nothing overflows at 360 px");
+    await page.keyboard.press("F1");
+    await page.getByRole("dialog", { name: "cubes: help" }).getByRole("heading", { name: "When someone leaves" }).waitFor();
+    await page.keyboard.press("Escape");
+    noErrors(ann, assert);
+  } finally {
+    await Promise.all([ann, bob].filter(Boolean).map((p) => p.context.close().catch(() => {})));
+  }
+});
+
 test("the lobby shows a rated table's ratings and marks a casual one; the form is rated by default; the Ladder link", async () => {
   const ann = await newPlayer(browser);
   const bob = await newPlayer(browser);
