@@ -8,7 +8,7 @@
 //! A finished game hides nothing any more: [`Replay::new`] with `all`
 //! shows every seat's hand at every step.
 
-use crate::model::{Mode, Model, ServerTable, Setup, describe};
+use crate::model::{Mode, Model, ServerTable, Setup, Window, describe};
 use crate::signals::{INTERRUPT, Stop};
 use game_table::{Audience, Game, SeatInfo, Viewer};
 use mille_ai::Level;
@@ -272,6 +272,9 @@ fn audience_includes(audience: Audience, viewer: Viewer) -> bool {
 fn shown(model: &Model) -> Model {
     let mut m = model.clone();
     m.message = None;
+    // The score window in full: its other face lists the commands of a
+    // game being played, which do nothing here.
+    m.window = Window::Scores;
     if m.mode != Mode::Another {
         m.mode = Mode::Normal;
     }
@@ -448,7 +451,7 @@ pub fn draw(replay: &Replay, at: usize, f: &mut Frame) {
     let status = fit(
         vec![
             format!(
-                " Replay of {} | move {at} of {moves} | → next ← back h/H hand Home/End q quit",
+                " {} | move {at}/{moves} | → next ← back h/H hand Home/End q quit",
                 replay.title
             ),
             format!(" Replay | move {at}/{moves} | → next ← back h/H hand Home/End q quit"),
