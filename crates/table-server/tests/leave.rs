@@ -165,7 +165,7 @@ async fn a_stand_in_finishes_for_the_one_who_left_who_abandoned_and_is_told() {
     // bob holds at once every turn until the game is over.
     let mut id = 0;
     let mut last_moved = u64::MAX;
-    loop {
+    let winner = loop {
         let m = bob.recv().await;
         let (observation, seq) = match &m {
             ServerMessage::Update {
@@ -174,7 +174,7 @@ async fn a_stand_in_finishes_for_the_one_who_left_who_abandoned_and_is_told() {
             _ => continue,
         };
         if observation["phase"] == "Over" {
-            break;
+            break observation["winner"].as_u64().expect("a winner");
         }
         let legal = legal(&observation);
         if seq != last_moved && !legal.is_empty() {
@@ -187,7 +187,7 @@ async fn a_stand_in_finishes_for_the_one_who_left_who_abandoned_and_is_told() {
                 .clone();
             bob.send(&ClientMessage::Move { table, id, action }).await;
         }
-    }
+    };
     // ann abandoned: a loss in the ratings, whoever won for her; bob is
     // rated as usual.
     let entries = ladder(&mut bob, GameKind::Cubes, "standard").await;
@@ -197,6 +197,28 @@ async fn a_stand_in_finishes_for_the_one_who_left_who_abandoned_and_is_told() {
     assert!(ann_rating.rating < 1500, "{ann_rating:?}");
     assert_eq!(ann_rating.wins, 0, "an abandoned game is no win: {ann_rating:?}");
     assert_eq!(bob_rating.games, 1);
+    // Exactly the rating library's answer for the game as it went (the
+    // stand-in's result stands for the others), ann's own as a loss.
+    let start = game_rating::Rating::default();
+    let place = |seat: u64| usize::from(seat != winner);
+    let expected = game_rating::rate(&[
+        game_rating::Participant {
+            rating: start,
+            side: 0,
+            place: place(0),
+            abandoned: true,
+        },
+        game_rating::Participant {
+            rating: start,
+            side: 1,
+            place: place(1),
+            abandoned: false,
+        },
+    ])
+    .expect("rated");
+    assert_eq!(ann_rating.rating, expected[0].rating.round() as i32);
+    assert_eq!(bob_rating.rating, expected[1].rating.round() as i32);
+    assert_eq!(bob_rating.wins, u32::from(winner == 1));
     // No high score for her; bob's game counts.
     let rankings = rankings(&mut bob).await;
     assert!(rankings.contains("bob"), "{rankings}");
