@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 use table_client::protocol::{
-    ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatKindSummary,
-    SeatRequest, ServerMessage, TableId, TableStatus, TableSummary,
+    ClientMessage, CreateTable, Ending, ErrorBody, ErrorCode, GameInfo, GameKind, RatingBrief,
+    SeatKindSummary, SeatRequest, ServerMessage, TableId, TableStatus, TableSummary,
 };
 use table_client::{Failure, Link, Note, Session};
 
@@ -82,10 +82,13 @@ pub enum Screen {
         /// Per seat after the first: `None` for a person, else a level.
         seats: Vec<Option<String>>,
         /// The line of the form that has the cursor (0: the preset, 1..:
-        /// the seats, then "private").
+        /// the seats, then "private", then "rated").
         line: usize,
         /// Whether the table is private.
         private: bool,
+        /// Whether the game's result moves its players' ratings (rated,
+        /// the default) or not (casual).
+        rated: bool,
     },
     /// Typing a private table's number and code: "12 abcdef0123".
     Code(String),
@@ -188,6 +191,12 @@ pub struct Lobby {
     pub failed: Option<String>,
     /// The invitation code of the private table just opened, to show.
     pub invitation: Option<(TableId, String)>,
+    /// How the tables this player had left ended while they were away
+    /// (the server's `ended`): shown until a key dismisses them.
+    pub ended: Vec<Ending>,
+    /// The table taken back (or watched) while the endings were shown:
+    /// the lobby is done once they are dismissed.
+    pub after_ended: Option<Choice>,
 }
 
 impl Lobby {
@@ -210,6 +219,8 @@ impl Lobby {
             online: false,
             failed: None,
             invitation: None,
+            ended: Vec::new(),
+            after_ended: None,
         }
     }
 
@@ -337,7 +348,7 @@ impl Lobby {
                 seat,
                 seq,
                 observation,
-            } => Step::Done(Choice::Play {
+            } => self.done(Choice::Play {
                 table,
                 seat,
                 seq,
@@ -347,11 +358,21 @@ impl Lobby {
                 table,
                 seq,
                 observation,
-            } => Step::Done(Choice::Watch {
+            } => self.done(Choice::Watch {
                 table,
                 seq,
                 observation,
             }),
+            ServerMessage::Ended { tables } => {
+                if !tables.is_empty() {
+                    self.status = match tables.len() {
+                        1 => "a table you had left has ended: any key goes on".into(),
+                        n => format!("{n} tables you had left have ended: any key goes on"),
+                    };
+                    self.ended.extend(tables);
+                }
+                Step::Stay
+            }
             ServerMessage::Token { .. } => {
                 // The session has kept it already.
                 let name = self.name.as_deref().unwrap_or("your name");
@@ -367,6 +388,23 @@ impl Lobby {
             ServerMessage::Error(e) => self.error(e),
             _ => Step::Stay,
         }
+    }
+
+    /// The lobby's end, unless the endings are still shown: then it waits
+    /// for the key that dismisses them.
+    fn done(&mut self, choice: Choice) -> Step {
+        if self.ended.is_empty() {
+            return Step::Done(choice);
+        }
+        self.status = match &choice {
+            Choice::Play { table, .. } => {
+                format!("your seat at table {table} is back: any key goes there")
+            }
+            Choice::Watch { table, .. } => format!("watching table {table}: any key goes there"),
+            Choice::Quit => self.status.clone(),
+        };
+        self.after_ended = Some(choice);
+        Step::Stay
     }
 
     /// An error from the server: shown, and if it refuses the request on
@@ -415,6 +453,19 @@ impl Lobby {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             return Step::Done(Choice::Quit);
         }
+        if !self.ended.is_empty() {
+            // The endings were read: any key dismisses them (and goes to
+            // the table taken back meanwhile, if any).
+            self.ended.clear();
+            self.status = match &self.name {
+                Some(name) => format!("welcome, {name}"),
+                None => String::new(),
+            };
+            return match self.after_ended.take() {
+                Some(choice) => Step::Done(choice),
+                None => Step::Stay,
+            };
+        }
         match self.screen.clone() {
             Screen::List => self.list_key(key.code),
             Screen::New {
@@ -422,7 +473,8 @@ impl Lobby {
                 seats,
                 line,
                 private,
-            } => self.new_key(key.code, preset, seats, line, private),
+                rated,
+            } => self.new_key(key.code, preset, seats, line, (private, rated)),
             Screen::Code(text) => self.code_key(key.code, text),
             Screen::Name { why, text } => self.name_key(key.code, why, text),
             Screen::SignOut => self.sign_out_key(key.code),
@@ -593,7 +645,7 @@ impl Lobby {
                 if self.presets.is_empty() {
                     return Step::Stay;
                 }
-                self.screen = self.form(0, false);
+                self.screen = self.form(0, (false, true));
                 Step::Stay
             }
             KeyCode::Char('c') => {
@@ -622,14 +674,16 @@ impl Lobby {
         }
     }
 
-    /// The form for preset `preset`, its other seats at the preset's level.
-    fn form(&self, preset: usize, private: bool) -> Screen {
+    /// The form for preset `preset`, its other seats at the preset's level;
+    /// `(private, rated)` as chosen.
+    fn form(&self, preset: usize, (private, rated): (bool, bool)) -> Screen {
         let p = &self.presets[preset];
         Screen::New {
             preset,
             seats: vec![p.others.clone(); p.seats.saturating_sub(1)],
             line: 0,
             private,
+            rated,
         }
     }
 
@@ -645,33 +699,18 @@ impl Lobby {
         code: KeyCode,
         preset: usize,
         mut seats: Vec<Option<String>>,
-        line: usize,
-        private: bool,
+        mut line: usize,
+        (mut private, mut rated): (bool, bool),
     ) -> Step {
-        let lines = seats.len() + 2;
+        // The preset, the seats, "private" and "rated".
+        let lines = seats.len() + 3;
         match code {
             KeyCode::Esc => {
                 self.screen = Screen::List;
-                Step::Stay
+                return Step::Stay;
             }
-            KeyCode::Up | KeyCode::Char('k') => {
-                self.screen = Screen::New {
-                    preset,
-                    seats,
-                    line: line.saturating_sub(1),
-                    private,
-                };
-                Step::Stay
-            }
-            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
-                self.screen = Screen::New {
-                    preset,
-                    seats,
-                    line: (line + 1).min(lines - 1),
-                    private,
-                };
-                Step::Stay
-            }
+            KeyCode::Up | KeyCode::Char('k') => line = line.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => line = (line + 1).min(lines - 1),
             KeyCode::Left
             | KeyCode::Right
             | KeyCode::Char(' ')
@@ -685,7 +724,8 @@ impl Lobby {
                     } else {
                         (preset + 1) % n
                     };
-                    self.screen = self.form(next, private);
+                    self.screen = self.form(next, (private, rated));
+                    return Step::Stay;
                 } else if line <= seats.len() {
                     let choices = self.seat_choices();
                     let now = choices
@@ -699,21 +739,11 @@ impl Lobby {
                         (now + 1) % n
                     };
                     seats[line - 1] = choices[next].clone();
-                    self.screen = Screen::New {
-                        preset,
-                        seats,
-                        line,
-                        private,
-                    };
+                } else if line == seats.len() + 1 {
+                    private = !private;
                 } else {
-                    self.screen = Screen::New {
-                        preset,
-                        seats,
-                        line,
-                        private: !private,
-                    };
+                    rated = !rated;
                 }
-                Step::Stay
             }
             KeyCode::Enter => {
                 let p = &self.presets[preset];
@@ -730,22 +760,22 @@ impl Lobby {
                     seats: requests,
                     private,
                     sit: Some(0),
-                    rated: None,
+                    rated: Some(rated),
                 };
                 self.screen = Screen::List;
                 self.status = format!("opening a table: {}...", p.label);
-                self.ask(Request::Create, ClientMessage::Create(create))
+                return self.ask(Request::Create, ClientMessage::Create(create));
             }
-            _ => {
-                self.screen = Screen::New {
-                    preset,
-                    seats,
-                    line,
-                    private,
-                };
-                Step::Stay
-            }
+            _ => {}
         }
+        self.screen = Screen::New {
+            preset,
+            seats,
+            line,
+            private,
+            rated,
+        };
+        Step::Stay
     }
 
     fn code_key(&mut self, code: KeyCode, mut text: String) -> Step {
@@ -797,21 +827,59 @@ impl Lobby {
 /// The longest name the prompt takes (the server says which it refuses).
 const NAME_MAX: usize = 40;
 
-/// A table's seats in words: names, computers, free places.
+/// A table's seats in words: names, computers, free places, and at a
+/// rated table the players' ratings.
 pub fn seats_text(t: &TableSummary) -> String {
+    seat_words(t, ' ')
+}
+
+/// A no-break space: glues a name to its rating in the list, whose wrapping
+/// breaks lines at spaces only (drawn as a space).
+const GLUE: char = '\u{a0}';
+
+/// [`seats_text`] with `glue` between a name and its rating.
+fn seat_words(t: &TableSummary, glue: char) -> String {
     t.seats
         .iter()
-        .map(|s| match (s.kind, &s.player, s.away) {
-            (SeatKindSummary::Computer, _, _) => {
-                format!("[{}]", s.level.as_deref().unwrap_or("computer"))
+        .map(|s| {
+            // A rated table's seats carry their players' ratings.
+            let r = s
+                .rating
+                .map_or_else(String::new, |r| format!("{glue}{}", rating_label(r)));
+            match (s.kind, &s.player, s.away) {
+                (SeatKindSummary::Computer, _, _) => {
+                    format!("[{}{r}]", s.level.as_deref().unwrap_or("computer"))
+                }
+                (SeatKindSummary::Human, Some(p), true) => format!("{p}{r} (away)"),
+                (SeatKindSummary::Human, Some(p), false) if !s.connected => {
+                    format!("{p}{r} (gone)")
+                }
+                (SeatKindSummary::Human, Some(p), false) => format!("{p}{r}"),
+                (SeatKindSummary::Human, None, _) => "(free)".into(),
             }
-            (SeatKindSummary::Human, Some(p), true) => format!("{p} (away)"),
-            (SeatKindSummary::Human, Some(p), false) if !s.connected => format!("{p} (gone)"),
-            (SeatKindSummary::Human, Some(p), false) => p.clone(),
-            (SeatKindSummary::Human, None, _) => "(free)".into(),
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A rating as the lobby shows it: "1540", or "1540?" while it is
+/// provisional.
+pub fn rating_label(r: RatingBrief) -> String {
+    if r.provisional {
+        format!("{}?", r.rating)
+    } else {
+        r.rating.to_string()
+    }
+}
+
+/// A table's game column: its setup in words, and "(casual)" when its
+/// result moves no rating.
+fn game_cell(t: &TableSummary) -> String {
+    if t.rated {
+        t.ruleset.clone()
+    } else {
+        format!("{} (casual)", t.ruleset)
+    }
 }
 
 fn status_text(s: TableStatus) -> &'static str {
@@ -855,6 +923,18 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
         head,
     );
     match &lobby.screen {
+        _ if !lobby.ended.is_empty() => {
+            f.render_widget(
+                Paragraph::new(ended_text(lobby))
+                    .wrap(Wrap { trim: false })
+                    .block(
+                        Block::default()
+                            .borders(Borders::ALL)
+                            .title(" while you were away "),
+                    ),
+                body,
+            );
+        }
         Screen::List if lobby.failed.is_some() => {
             let why = lobby.failed.as_deref().unwrap_or_default();
             f.render_widget(
@@ -878,7 +958,7 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     } else {
                         t.id.to_string()
                     };
-                    let game = wrap(&t.ruleset, widths[1]);
+                    let game = wrap(&game_cell(t), widths[1]);
                     let seats = wrap(&seats_cell(t), widths[3]);
                     let height = game.len().max(seats.len()).max(1);
                     Row::new(vec![
@@ -888,7 +968,10 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                         )),
                         Cell::from(status_text(t.status)),
                         Cell::from(Text::from(
-                            seats.into_iter().map(Line::from).collect::<Vec<_>>(),
+                            seats
+                                .into_iter()
+                                .map(|l| Line::from(l.replace(GLUE, " ")))
+                                .collect::<Vec<_>>(),
                         )),
                     ])
                     .height(u16::try_from(height).unwrap_or(u16::MAX))
@@ -927,6 +1010,7 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
             seats,
             line,
             private,
+            rated,
         } => {
             let mark = |k: usize| if k == *line { "> " } else { "  " };
             let chosen = lobby.presets.get(*preset);
@@ -970,6 +1054,15 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                     "yes (joined with a code)"
                 } else {
                     "no"
+                }
+            )));
+            lines.push(Line::from(format!(
+                "{}ratings: < {} >",
+                mark(seats.len() + 2),
+                if *rated {
+                    "rated (the result moves the players' ratings)"
+                } else {
+                    "casual (no rating changes)"
                 }
             )));
             f.render_widget(
@@ -1028,12 +1121,32 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
     f.render_widget(Paragraph::new(status_text), status);
 }
 
+/// How the tables the player had left ended, a paragraph each: "Table 7
+/// (bsd, 2 players) ended. bob won 5000 to 3150..."
+pub fn ended_text(lobby: &Lobby) -> String {
+    lobby
+        .ended
+        .iter()
+        .map(|e| {
+            format!(
+                "Table {} ({}, {}): {}",
+                e.table,
+                e.game.name(),
+                e.ruleset,
+                e.message
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 /// The keys of the new table's form.
 const NEW_KEYS: &str = "Up/Down line  Left/Right change  Enter open and sit  Esc back";
 
 /// The keys of the lobby's screen, two spaces between two keys.
 fn keys_text(lobby: &Lobby) -> &'static str {
     match &lobby.screen {
+        _ if !lobby.ended.is_empty() => "any key: go on",
         Screen::List if lobby.failed.is_some() => "q quit",
         Screen::List => {
             "Enter join  w watch  n new table  c private table by code  r refresh  \
@@ -1098,7 +1211,7 @@ fn capitalised(text: &str) -> String {
 
 /// The seats column of a table: who sits where, and how many watch.
 fn seats_cell(t: &TableSummary) -> String {
-    let mut seats = seats_text(t);
+    let mut seats = seat_words(t, GLUE);
     if t.spectators > 0 {
         seats.push_str(&format!(" - {} watching", t.spectators));
     }
@@ -1118,7 +1231,7 @@ fn list_widths(lobby: &Lobby, inner: u16) -> [u16; 4] {
     let id = widest(&|t| format!("{} *", t.id), 3);
     let status = 7;
     let rest = inner.saturating_sub(id + status + 3);
-    let game_needs = widest(&|t| t.ruleset.clone(), 10);
+    let game_needs = widest(&game_cell, 10);
     let seats_need = widest(&seats_cell, 10);
     let game = game_needs
         .min((rest / 2).max(rest.saturating_sub(seats_need)))
@@ -1418,7 +1531,7 @@ mod tests {
             private: false,
             spectators: 1,
             seq: 0,
-            rated: false,
+            rated: true,
         }
     }
 
@@ -2018,5 +2131,180 @@ mod tests {
         assert!(s.contains("You signed out of localhost as ann"), "{s}");
         assert_eq!(lobby.key(key(KeyCode::Char('j'))), Step::Stay);
         assert_eq!(lobby.key(key(KeyCode::Char('q'))), Step::Done(Choice::Quit));
+    }
+
+    fn rating(rating: i32, provisional: bool) -> Option<RatingBrief> {
+        Some(RatingBrief {
+            rating,
+            deviation: if provisional { 160 } else { 45 },
+            provisional,
+        })
+    }
+
+    fn ending(table: TableId, abandoned: bool, message: &str) -> Ending {
+        Ending {
+            table,
+            game: GameKind::Mille,
+            ruleset: "bsd, 2 players".into(),
+            abandoned,
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn how_the_tables_left_ended_is_told_until_a_key_and_the_seat_taken_back_waits() {
+        let mut lobby = Lobby::new(GameKind::Mille, "127.0.0.1:8780", presets());
+        lobby.note(Note::Connection(Link::Connected));
+        // A seat held elsewhere is taken back at once...
+        assert!(matches!(
+            lobby.message(welcome(held(&[9]))),
+            Step::Send(ClientMessage::Join { table: 9, .. })
+        ));
+        assert_eq!(
+            lobby.message(ServerMessage::Ended {
+                tables: vec![
+                    ending(
+                        7,
+                        true,
+                        "bob won 5000 to 3150. You had left, so the game counts as \
+                         abandoned: your rating 1500 → 1431."
+                    ),
+                    ending(
+                        8,
+                        false,
+                        "Nobody came back within a day: the game was closed as abandoned, \
+                         with no result for anyone."
+                    ),
+                ],
+            }),
+            Step::Stay
+        );
+        let text = screen_of(&lobby, 80, 16);
+        assert!(text.contains("while you were away"), "{text}");
+        assert!(
+            text.contains("Table 7 (mille, bsd, 2 players): bob won"),
+            "{text}"
+        );
+        assert!(text.contains("1500 → 1431."), "{text}");
+        assert!(text.contains("Table 8"), "{text}");
+        assert!(text.contains("any key: go on"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        insta::assert_snapshot!("endings_told_on_return", text);
+        // ...but the game waits until the endings are dismissed.
+        let joined = ServerMessage::Joined {
+            table: 9,
+            seat: 1,
+            seq: 4,
+            observation: Value::Null,
+        };
+        assert_eq!(lobby.message(joined), Step::Stay);
+        assert!(lobby.status.contains("table 9 is back"), "{}", lobby.status);
+        assert!(matches!(
+            lobby.key(key(KeyCode::Char(' '))),
+            Step::Done(Choice::Play {
+                table: 9,
+                seat: 1,
+                ..
+            })
+        ));
+        assert!(lobby.ended.is_empty());
+
+        // Without a seat to go to, a key goes back to the list.
+        let mut lobby = Lobby::new(GameKind::Mille, "127.0.0.1:8780", presets());
+        lobby.message(welcome(Vec::new()));
+        lobby.message(ServerMessage::Ended {
+            tables: vec![ending(7, false, "ann won 5000 to 4100.")],
+        });
+        assert!(screen(&lobby).contains("ann won 5000 to 4100."));
+        assert_eq!(lobby.key(key(KeyCode::Enter)), Step::Stay, "not a join");
+        assert!(!screen(&lobby).contains("while you were away"));
+        assert!(lobby.status.contains("welcome, ann"), "{}", lobby.status);
+    }
+
+    #[test]
+    fn ratings_are_shown_beside_the_players_and_casual_tables_are_marked() {
+        let mut lobby = Lobby::new(GameKind::Mille, "127.0.0.1:8780", presets());
+        lobby.message(welcome(Vec::new()));
+        let mut rated = table(3, GameKind::Mille);
+        rated.seats[0].rating = rating(1540, true);
+        rated.seats[1] = SeatSummary {
+            kind: SeatKindSummary::Computer,
+            level: Some("classic".into()),
+            player: None,
+            connected: false,
+            away: false,
+            rating: rating(1488, false),
+            stand_in_in: None,
+        };
+        let mut casual = table(4, GameKind::Mille);
+        casual.rated = false;
+        let mut four = table(5, GameKind::Mille);
+        four.ruleset = "classic, 4 players in 2 teams".into();
+        four.spectators = 0;
+        let names = ["annabelle", "bartholomew", "cyprien", "dominique"];
+        four.seats = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| SeatSummary {
+                kind: SeatKindSummary::Human,
+                level: None,
+                player: Some((*n).into()),
+                connected: k != 1,
+                away: false,
+                rating: rating(1500 + 37 * k as i32, k % 2 == 0),
+                stand_in_in: (k == 1).then_some(40),
+            })
+            .collect();
+        lobby.message(ServerMessage::Tables {
+            tables: vec![rated, casual, four],
+        });
+        let text = screen_of(&lobby, 80, 16);
+        assert!(text.contains("bob 1540?, [classic 1488]"), "{text}");
+        assert!(text.contains("bsd, 2 players (casual)"), "{text}");
+        assert!(text.contains("annabelle 1500?"), "{text}");
+        assert!(text.contains("bartholomew 1537"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        insta::assert_snapshot!("ratings_in_the_list", text);
+    }
+
+    #[test]
+    fn the_new_table_form_says_rated_or_casual_and_sends_it() {
+        let mut lobby = Lobby::new(GameKind::Mille, "localhost", presets());
+        lobby.message(welcome(Vec::new()));
+        lobby.key(key(KeyCode::Char('n')));
+        let text = screen_of(&lobby, 80, 14);
+        assert!(
+            text.contains("ratings: < rated (the result moves the players' ratings) >"),
+            "{text}"
+        );
+        // Down to the last line: the seat, "private", "ratings".
+        for _ in 0..3 {
+            lobby.key(key(KeyCode::Down));
+        }
+        lobby.key(key(KeyCode::Right));
+        let text = screen_of(&lobby, 80, 14);
+        assert!(
+            text.contains("> ratings: < casual (no rating changes) >"),
+            "{text}"
+        );
+        assert!(text.contains("  private: < no >"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        insta::assert_snapshot!("new_table_form_casual", text);
+        // The choice survives another preset.
+        lobby.key(key(KeyCode::Up));
+        lobby.key(key(KeyCode::Up));
+        lobby.key(key(KeyCode::Up));
+        lobby.key(key(KeyCode::Right));
+        assert!(screen_of(&lobby, 80, 14).contains("< casual (no rating changes) >"));
+        match lobby.key(key(KeyCode::Enter)) {
+            Step::Send(ClientMessage::Create(c)) => assert_eq!(c.rated, Some(false)),
+            other => panic!("not a create: {other:?}"),
+        }
+        // Rated by default.
+        lobby.key(key(KeyCode::Char('n')));
+        match lobby.key(key(KeyCode::Enter)) {
+            Step::Send(ClientMessage::Create(c)) => assert_eq!(c.rated, Some(true)),
+            other => panic!("not a create: {other:?}"),
+        }
     }
 }
