@@ -1124,3 +1124,20 @@ test("sounds: off at first, turned on and remembered, one per Mile Bones moment,
     await p.context.close();
   }
 });
+
+test("a side's safeties, coups fourrés among them, are named with the words in view, in their order (scripted server)", async () => {
+  const p = await newPlayer(browser);
+  const mine = side(0, { battle: ["go"], safeties: ["extra_tank", "driving_ace", "right_of_way"], coups: ["extra_tank"] });
+  const srv = await scripted(p, { status: { phase: "turn", seat: 1, drawn: false }, hand: ["25", "go", "gasoline", "75", "50", "200"], teams: [mine, side(1, { battle: ["go"] })] });
+  try {
+    const { page } = p;
+    await srv.open("ann");
+    const pile = page.locator(`${TABLE} [data-focus="pile-safeties:0"]`);
+    assert.equal(await pile.getAttribute("aria-label"), "Your safeties: Extra Tank, Driving Ace, Right of Way; coup fourré: Extra Tank");
+    // Each card's words apart ("Driving AceRight of Way" is in no name).
+    assert.deepEqual(await seriousViolations(page), [], "the table with three safeties, one a coup fourré");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});

@@ -776,10 +776,17 @@ class MilleTable {
       topic || "speed",
     );
     // Named in the order they are shown, so that the name holds the words in view.
-    const safeNames = SAFETIES.filter((c) => team.safeties.includes(c)).map((c) => `${cardName(c)}${team.coups.includes(c) ? " (coup fourré)" : ""}`);
+    // The coups fourrés after the list: between two names they would break
+    // the words in view ("Extra Tank Driving Ace") apart.
+    const played = SAFETIES.filter((c) => team.safeties.includes(c));
+    const coups = played.filter((c) => team.coups.includes(c)).map(cardName);
+    const safeNames = played.map(cardName);
+    if (coups.length) safeNames[safeNames.length - 1] += `; coup fourré: ${coups.join(", ")}`;
     const safeties = this.area(
       "safeties", t, "Safeties",
-      el("span", { class: "safety-grid" }, SAFETIES.map((c) => (team.safeties.includes(c) ? cardNode(c, { coup: team.coups.includes(c) }) : svg(emptySlotSvg(""))))),
+      // Spaces between the cards: axe-core reads the words in view run
+      // together otherwise ("Driving AceRight of Way" is not in the name).
+      el("span", { class: "safety-grid" }, SAFETIES.map((c, i) => [i ? " " : null, team.safeties.includes(c) ? cardNode(c, { coup: team.coups.includes(c) }) : svg(emptySlotSvg(""))])),
       `${whose} safeties: ${safeNames.length ? safeNames.join(", ") : "none"}`,
       topic || "safeties",
     );
