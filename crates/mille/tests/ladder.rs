@@ -2,7 +2,9 @@
 //! loopback (nobody rated, then a rated game's two players, the person
 //! provisional, the computer marked), against a scripted server (a ladder
 //! printed as given, a refusal said in its own words with status 1), and
-//! bad options (status 2) or nothing listening (status 1).
+//! bad options (status 2) or nothing listening (status 1). The game's
+//! document from the server's `/api/games/ID` plays back in `mille
+//! replay`.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -97,8 +99,9 @@ impl Client {
 }
 
 /// Plays a whole bsd game as `name` against a classic computer at a
-/// rated table: the first legal move whenever the seat has one.
-async fn play_a_rated_game(addr: SocketAddr, name: &str) {
+/// rated table: the first legal move whenever the seat has one. The
+/// table's number.
+async fn play_a_rated_game(addr: SocketAddr, name: &str) -> u64 {
     let mut c = Client::open(addr, name).await;
     let create = json!({"type": "create", "game": "mille",
         "setup": {"rules": "bsd", "players": 2, "stacking": false},
@@ -125,7 +128,7 @@ async fn play_a_rated_game(addr: SocketAddr, name: &str) {
     loop {
         if observation["status"]["phase"].as_str() == Some("game_over") {
             let _ = c.ws.close(None).await;
-            return;
+            return table;
         }
         let action: Option<Value> = observation["legal"]
             .as_array()
@@ -351,4 +354,108 @@ fn bad_options_and_an_empty_address_are_said_plainly() {
         "{err}"
     );
     assert!(err.contains("`mille serve`"), "{err}");
+}
+
+/// The body of `GET path` at `addr` (HTTP/1.1, the connection closed by
+/// the server after the answer), with its status code.
+fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("answer");
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").expect("head and body");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    if !chunked {
+        return (status, body.to_string());
+    }
+    // Chunk sizes in hexadecimal, each chunk followed by CRLF.
+    let mut rest = body;
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
+        if n == 0 {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = &after[n + 2..];
+    }
+    (status, out)
+}
+
+#[test]
+fn a_finished_games_document_replays() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let os = std::ffi::OsStr::new;
+    let server = Server::start(&[
+        os("--data"),
+        data.path().as_os_str(),
+        os("--coup-fourre-window"),
+        os("0"),
+    ]);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let table = runtime.block_on(async {
+        tokio::time::timeout(
+            Duration::from_secs(120),
+            play_a_rated_game(server.addr, "bea"),
+        )
+        .await
+        .expect("the game ends within 2 minutes")
+    });
+    // The game is over once its result is written, a moment after the
+    // last update.
+    let end = std::time::Instant::now() + Duration::from_secs(20);
+    let document = loop {
+        let (status, body) = http_get(server.addr, &format!("/api/games/{table}"));
+        if status == 200 {
+            break body;
+        }
+        assert!(std::time::Instant::now() < end, "{status}: {body}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let file = data.path().join(format!("game-{table}.json"));
+    std::fs::write(&file, &document).expect("write");
+    let out = Command::new(BIN)
+        .args(["replay", "--plain", "--all"])
+        .arg(&file)
+        .env("GAMES_DATA_DIR", data.path())
+        .output()
+        .expect("run mille replay");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with(&format!(
+            "Replay of game-{table}.json: bsd rules, 2 players (bea, "
+        )),
+        "{}",
+        &text[..300.min(text.len())]
+    );
+    assert!(text.contains("\nbea's hand: "), "every hand is shown");
+    assert!(
+        text.trim_end()
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("Game over: ")),
+        "{}",
+        &text[text.len().saturating_sub(500)..]
+    );
 }
