@@ -234,7 +234,10 @@ export class Lobby {
             rows.map((t) => {
               const mine = t.seats.findIndex((s) => s.player === me);
               const free = t.seats.some((s) => s.kind === "human" && !s.player);
-              const state = t.status === "waiting" ? "waiting for players" : "playing";
+              // The server pauses a game nobody is at (see the help).
+              const people = t.seats.filter((s) => s.kind === "human" && s.player);
+              const paused = t.status === "playing" && people.length > 0 && people.every((s) => !s.connected);
+              const state = t.status === "waiting" ? "waiting for players" : paused ? "paused: nobody is at the table" : "playing";
               const watchers = t.spectators ? `, ${t.spectators} watching` : "";
               const buttons = [];
               if (mine >= 0) {
