@@ -97,10 +97,16 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
         fail("mille replay needs a terminal to play the game back; --plain prints it as text");
     }
     let stop = Stop::install()?;
-    if let Some(sig) = mille_tui::replay::run(&replay, &stop)? {
-        std::process::exit(128 + sig.clamp(0, 127));
+    match mille_tui::replay::run(&replay, &stop) {
+        Ok(None) => Ok(()),
+        Ok(Some(sig)) => std::process::exit(128 + sig.clamp(0, 127)),
+        Err(e) => {
+            // The terminal may be gone (a hangup): said without a panic
+            // if standard error is gone with it.
+            let _ = writeln!(std::io::stderr(), "mille replay: the terminal failed: {e}");
+            std::process::exit(1)
+        }
     }
-    Ok(())
 }
 
 /// Says what is wrong and exits 2.

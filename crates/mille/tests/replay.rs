@@ -168,6 +168,25 @@ fn a_servers_game_document_is_printed_with_its_names_and_stand_in() {
 }
 
 #[test]
+fn an_unfinished_game_plays_back_to_where_it_stopped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut record = whole_game(5);
+    record.actions.truncate(40);
+    let file = write(
+        dir.path(),
+        "unfinished.json",
+        &serde_json::to_string(&record).expect("json"),
+    );
+    let (code, out, err) = run(&["replay", "--plain", &file]);
+    assert_eq!(code, 0, "{err}");
+    let last = out.trim_end().lines().last().unwrap_or("").to_string();
+    assert!(
+        last.starts_with("The record ends before the game does: Seat 1 "),
+        "{last}"
+    );
+}
+
+#[test]
 fn bad_files_and_seats_are_refused_in_one_sentence() {
     let dir = tempfile::tempdir().expect("tempdir");
     let record = whole_game(3);
