@@ -258,6 +258,41 @@ test("the lobby shows a rated table's ratings and marks a casual one; the form i
   }
 });
 
+test("a game left paused is closed as abandoned, and its player is told how it ended when back (a server of its own, --abandon-after 2)", async () => {
+  const quick = await startServer({ away: 3, botDelay: 0, args: ["--abandon-after", "2"] });
+  const ann = await newPlayer(browser);
+  try {
+    const { page } = ann;
+    await signIn(ann, quick.url, "ann-back");
+    await page.getByRole("button", { name: "New Mille Bornes table" }).click();
+    await page.locator("#seat-1").selectOption("computer:classic");
+    await page.locator("#create").click();
+    await page.locator(`${TABLE}[data-obs]`).waitFor();
+    const table = Number(/#\/table\/(\d+)/.exec(page.url())[1]);
+    // Gone: the page closed (the browser keeps the name's key). She comes
+    // back now and then (the lobby alone does not take the game up again)
+    // until the table, paused for 2 s, is closed and she is told.
+    const notice = page.getByRole("region", { name: "A table you had left has ended" });
+    for (let tries = 0; ; tries++) {
+      await page.goto("about:blank");
+      await new Promise((r) => setTimeout(r, 2500));
+      await signIn(ann, quick.url, "ann-back");
+      await page.locator("#new-mille").waitFor();
+      // `ended` follows `welcome`: a moment for it.
+      if (await notice.waitFor({ timeout: 2000 }).then(() => true, () => false)) break;
+      assert.ok(tries < 10, "the table was never closed as abandoned");
+    }
+    assert.match(await notice.innerText(), new RegExp(`Table ${table} \\(Mille Bornes, bsd, 2 players\\): `));
+    await screenshot(page, "leave-ended-notice");
+    await notice.getByRole("button", { name: "Dismiss" }).click();
+    await notice.waitFor({ state: "detached" });
+    noErrors(ann, assert);
+  } finally {
+    await ann.context.close();
+    await quick.stop();
+  }
+});
+
 // ---- a scripted server: the protocol's messages, whatever the server does
 
 const ZERO = { miles: 0, safeties: 0, all_safeties: 0, coups: 0, trip: 0, delayed_action: 0, safe_trip: 0, extension: 0, shut_out: 0 };
