@@ -72,7 +72,7 @@ function problem(message) {
 
 function show(title, ...nodes) {
   document.title = `${title} – Mille Bornes & cubes`;
-  main.replaceChildren(...nodes);
+  main.replaceChildren(...nodes.filter(Boolean));
 }
 
 // ---- the ladder ---------------------------------------------------------
@@ -256,7 +256,7 @@ function gamesTable(p) {
               ),
             ),
             el("td", {}, resultWord(g.result)),
-            el("td", {}, el("a", { href: g.url, "aria-label": `Replay the game of table ${g.table}` }, `Game ${g.table}`)),
+            el("td", {}, el("a", { href: g.url }, `Replay game ${g.table}`)),
           ),
         ),
       ),
@@ -426,8 +426,17 @@ function mountAt(k) {
 
 function feed(i, first) {
   const s = replay.steps[i];
+  const focused = document.activeElement;
   replay.view.show({ type: first ? "watching" : "update", table: replay.game.id, seq: s.seq, observation: quiet(s.observation), seats: seatsSummary() });
   tidy();
+  // A question the board asked and tidy() closed gives the focus to the
+  // board (at once or a moment later): it goes back to the control used.
+  const back = () => {
+    const now = document.activeElement;
+    if (focused instanceof HTMLElement && focused.isConnected && !replay.root.contains(focused) && now !== focused && (!now || now === document.body || replay.root.contains(now))) focused.focus();
+  };
+  back();
+  setTimeout(back, 0);
 }
 
 /** The live board's questions and timed windows belong to a game in
@@ -470,12 +479,14 @@ function told() {
   const k = replay.at;
   const s = replay.steps[k];
   const n = replay.steps.length;
-  const name = (seat) => g.players.find((p) => p.seat === seat)?.name || `seat ${seat + 1}`;
+  // The name the board shows ("Computer 2 (classic)"), else the result's.
+  const name = (seat) => s.observation?.seat_info?.[seat]?.name || g.players.find((p) => p.seat === seat)?.name || `seat ${seat + 1}`;
   const line = document.getElementById("step-line");
   const words = [];
   words.push(k === 0 ? `Start of the game (step 0 of ${n - 1}).` : `Step ${k} of ${n - 1}${s.seat !== null && s.seat !== undefined ? `: ${name(s.seat)}` : ": the table"}.`);
   if (k === n - 1) words.push("The game is over.");
-  line.replaceChildren(words.join(" "), s.stand_in ? el("span", { class: "tag" }, `a computer stood in for ${s.seat !== null ? name(s.seat) : "an absent player"}`) : null);
+  line.replaceChildren(words.join(" "));
+  if (s.stand_in) line.append(" ", el("span", { class: "tag stand-in" }, `a computer stood in for ${s.seat !== null ? name(s.seat) : "an absent player"}`));
   const range = document.getElementById("step-range");
   range.value = String(k);
   range.setAttribute("aria-valuetext", `step ${k} of ${n - 1}`);
