@@ -363,3 +363,62 @@ async fn a_private_tables_game_is_shown_with_its_code_only_and_each_seat_sees_it
     assert_eq!(status, 400);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stand_ins_moves_and_the_one_who_left_are_marked() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut c = config(dir.path());
+    c.away = Duration::from_millis(300);
+    let server = table_server::start(c).await.expect("start");
+    let addr = server.addr;
+    let mut ann = Client::open(addr).await;
+    ann.hello("ann", None).await;
+    let mut bob = Client::open(addr).await;
+    bob.hello("bob", None).await;
+    let table = ann
+        .open_table(create(
+            "cubes",
+            Value::Null,
+            json!([{"kind": "human"}, {"kind": "human"}]),
+            Some(0),
+        ))
+        .await;
+    bob.send(&ClientMessage::Join {
+        table,
+        seat: Some(1),
+        code: None,
+        since: None,
+    })
+    .await;
+    // ann leaves at once: a computer plays for her, bob to the end.
+    drop(ann);
+    play_out(&mut bob, table, cubes_pick).await;
+    let game = finished(addr, table, "").await;
+    let players = game["players"].as_array().expect("players");
+    assert_eq!(players[0]["name"], json!("ann"));
+    assert_eq!(players[0]["abandoned"], json!(true), "{game}");
+    assert_eq!(players[1]["abandoned"], json!(false), "{game}");
+    let stood_in = players[0]["stand_in_moves"].as_u64().expect("a count");
+    assert!(stood_in > 0, "{game}");
+    assert_eq!(players[1]["stand_in_moves"], json!(0));
+    let marked = game["stand_in"].as_array().expect("stand_in");
+    assert_eq!(marked.len() as u64, stood_in);
+    // The replay marks the steps the stand-in made, every one of them
+    // ann's seat's.
+    let (_, views) = get_json(addr, &format!("/api/games/{table}/views")).await;
+    let steps = views["steps"].as_array().expect("steps");
+    let by_stand_in: Vec<&Value> = steps
+        .iter()
+        .filter(|s| s["stand_in"] == json!(true))
+        .collect();
+    assert!(!by_stand_in.is_empty());
+    assert!(
+        by_stand_in.iter().all(|s| s["seat"] == json!(0)),
+        "{by_stand_in:?}"
+    );
+    // Her page says she abandoned it.
+    let (_, page) = get_json(addr, "/api/players/ann").await;
+    assert_eq!(page["games"][0]["table"], json!(table));
+    assert_eq!(page["games"][0]["result"], json!("abandoned"));
+    server.stop().await;
+}
