@@ -272,8 +272,10 @@ pub fn rank(
         ],
     )?
     .into_iter();
-    let Some(Ok(ServerMessage::Rankings { text, .. })) = answers.next() else {
-        bail!("the table server at {target} answered something else than its rankings");
+    let text = match answers.next() {
+        Some(Ok(ServerMessage::Rankings { text, .. })) => text,
+        Some(Err(why)) => bail!("the table server at {target} refused: {why}"),
+        _ => bail!("the table server at {target} answered something else than its rankings"),
     };
     print!("{text}");
     println!();
@@ -336,7 +338,10 @@ fn ask(
 /// Asks the server several questions on one connection, one after the
 /// other: for each, the answer its `wanted` picks, or the server's
 /// sentence refusing it. Signing in is as for [`ask`]; failing to reach
-/// the server, to sign in or to hear an answer in time is an error.
+/// the server, to sign in or to hear the first answer is an error. A
+/// later question whose answer does not come (the connection broke, or
+/// no answer in time) gets the sentence that says so, and no question
+/// is asked after it.
 fn ask_each<F: Fn(&ServerMessage) -> bool + ?Sized>(
     target: &Target,
     me: &str,
@@ -369,31 +374,50 @@ fn ask_each<F: Fn(&ServerMessage) -> bool + ?Sized>(
             }
         }
         let mut answers = Vec::new();
-        for (request, wanted) in requests {
-            conn.send(&request).await?;
-            // The server answers a connection's messages in order, so a
-            // refusal that comes now is this request's.
-            let answer = tokio::time::timeout(ANSWER_TIMEOUT, async {
-                loop {
-                    match conn.recv().await? {
-                        ServerMessage::Error(e) => return Ok::<_, ClientError>(Err(e.message)),
-                        m if wanted(&m) => return Ok(Ok(m)),
-                        _ => {}
-                    }
+        for (k, (request, wanted)) in requests.into_iter().enumerate() {
+            match question(&mut conn, target, &request, wanted).await {
+                Ok(answer) => answers.push(answer),
+                Err(e) if k == 0 => return Err(e),
+                Err(e) => {
+                    // The answers had so far are still worth showing; the
+                    // connection is in no state for more questions.
+                    answers.push(Err(format!("{e:#}")));
+                    return Ok(answers);
                 }
-            })
-            .await
-            .map_err(|_| {
-                anyhow!(
-                    "the table server at {target} did not answer within {} s",
-                    ANSWER_TIMEOUT.as_secs()
-                )
-            })??;
-            answers.push(answer);
+            }
         }
         conn.close().await;
         Ok(answers)
     })
+}
+
+/// Sends `request` and waits for the answer `wanted` picks, or the
+/// server's refusal of it (the server answers a connection's messages in
+/// order, so a refusal that comes now is this request's).
+async fn question<F: Fn(&ServerMessage) -> bool + ?Sized>(
+    conn: &mut Connection,
+    target: &Target,
+    request: &ClientMessage,
+    wanted: &F,
+) -> Result<std::result::Result<ServerMessage, String>> {
+    conn.send(request).await?;
+    let answer = tokio::time::timeout(ANSWER_TIMEOUT, async {
+        loop {
+            match conn.recv().await? {
+                ServerMessage::Error(e) => return Ok::<_, ClientError>(Err(e.message)),
+                m if wanted(&m) => return Ok(Ok(m)),
+                _ => {}
+            }
+        }
+    })
+    .await
+    .map_err(|_| {
+        anyhow!(
+            "the table server at {target} did not answer within {} s",
+            ANSWER_TIMEOUT.as_secs()
+        )
+    })??;
+    Ok(answer)
 }
 
 /// A refused `hello`, with what to do about it.
