@@ -11,43 +11,65 @@ let server;
 let browser;
 let table;
 
-/** Plays a whole rated bsd game as `name` against the classic computer,
- *  from inside `page` (a WebSocket of the page's own origin), choosing
- *  plays over discards; answers the table's number once the game is over. */
-async function playMille(page, name) {
-  return page.evaluate(async (name) => {
-    const ws = new WebSocket(`ws://${location.host}/ws`);
-    return new Promise((done, fail) => {
-      let table = null;
-      let id = 0;
-      let movedAt = -1;
-      const send = (m) => ws.send(JSON.stringify(m));
-      const timer = setTimeout(() => fail(new Error("the game did not end in 150 s")), 150000);
-      ws.onopen = () => send({ type: "hello", version: 1, name, client: "site test" });
-      ws.onerror = () => fail(new Error("the WebSocket failed"));
-      ws.onmessage = (e) => {
-        const m = JSON.parse(e.data);
-        if (m.type === "welcome") send({ type: "create", game: "mille", setup: { rules: "bsd", players: 2 }, seats: [{ kind: "human" }, { kind: "computer", level: "classic" }], sit: 0, rated: true });
-        else if (m.type === "created") table = m.table.id;
-        else if (m.type === "error") fail(new Error(m.message));
-        else if ((m.type === "joined" || m.type === "update") && m.observation) {
-          const o = m.observation;
-          if (o.status?.phase === "game_over") {
-            clearTimeout(timer);
-            ws.close();
-            done(table);
-            return;
+/** Plays a whole rated game as `name` from inside `page` (a WebSocket of
+ *  the page's own origin): mille bsd against the classic computer,
+ *  choosing plays over discards, or cubes against Steady Sam, holding
+ *  at 300; answers the table's number once the game is over. */
+async function playGame(page, name, game) {
+  return page.evaluate(
+    async ({ name, game }) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      const create =
+        game === "mille"
+          ? { type: "create", game, setup: { rules: "bsd", players: 2 }, seats: [{ kind: "human" }, { kind: "computer", level: "classic" }], sit: 0, rated: true }
+          : { type: "create", game, setup: { game: "standard" }, seats: [{ kind: "human" }, { kind: "computer", level: "steady" }], sit: 0, rated: true };
+      return new Promise((done, fail) => {
+        let table = null;
+        let id = 0;
+        let movedAt = -1;
+        const send = (m) => ws.send(JSON.stringify(m));
+        const timer = setTimeout(() => fail(new Error("the game did not end in 150 s")), 150000);
+        ws.onopen = () => send({ type: "hello", version: 1, name, client: "site test" });
+        ws.onerror = () => fail(new Error("the WebSocket failed"));
+        ws.onmessage = (e) => {
+          const m = JSON.parse(e.data);
+          if (m.type === "welcome") send(create);
+          else if (m.type === "created") table = m.table.id;
+          else if (m.type === "error") fail(new Error(m.message));
+          else if ((m.type === "joined" || m.type === "update") && m.observation) {
+            const o = m.observation;
+            if (o.status?.phase === "game_over" || typeof o.winner === "number") {
+              clearTimeout(timer);
+              ws.close();
+              done(table);
+              return;
+            }
+            if (o.status?.phase === "hand_over") send({ type: "ready", table });
+            const legal = o.legal || [];
+            if (!legal.length || m.seq === movedAt) return;
+            movedAt = m.seq;
+            let action;
+            if (game === "mille") action = legal.find((a) => a === "end_trip") || legal.find((a) => a.startsWith("play ")) || legal[0];
+            else {
+              const hold = (o.hold_value || 0) >= 300;
+              action = legal.find((a) => (a === "Hold") === hold) || legal[0];
+            }
+            send({ type: "move", table, id: ++id, action });
           }
-          if (o.status?.phase === "hand_over") send({ type: "ready", table });
-          const legal = o.legal || [];
-          if (!legal.length || m.seq === movedAt) return;
-          movedAt = m.seq;
-          const action = legal.find((a) => a === "end_trip") || legal.find((a) => a.startsWith("play ")) || legal[0];
-          send({ type: "move", table, id: ++id, action });
-        }
-      };
-    });
-  }, name);
+        };
+      });
+    },
+    { name, game },
+  );
+}
+
+/** Waits until the game of `id` is recorded (just after its last move). */
+async function recorded(id) {
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(`${server.url}api/games/${id}`)).ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`game ${id} was never recorded`);
 }
 
 before(async () => {
@@ -56,15 +78,11 @@ before(async () => {
   const driver = await newPlayer(browser);
   try {
     await driver.page.goto(`${server.url}ladder`);
-    table = await playMille(driver.page, "ann");
+    table = await playGame(driver.page, "ann", "mille");
   } finally {
     await driver.context.close();
   }
-  // The result is written just after the last move is shown.
-  for (let i = 0; i < 100; i++) {
-    if ((await fetch(`${server.url}api/games/${table}`)).ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await recorded(table);
 });
 
 after(async () => {
@@ -175,6 +193,37 @@ test("a wrong address says what is wrong", async () => {
     await p.page.goto(`${server.url}players/nobody`);
     await p.page.getByText("Nobody named", { exact: false }).waitFor();
     await screenshot(p.page, "site-player-unknown");
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("a cubes game's replay, from its start to its winner", async () => {
+  const p = await newPlayer(browser);
+  const { page } = p;
+  try {
+    await page.goto(`${server.url}ladder`);
+    const id = await playGame(page, "bea", "cubes");
+    await recorded(id);
+    await page.goto(`${server.url}games/${id}`);
+    await page.locator("#step-line[data-ready]").waitFor();
+    await page.locator(".table-view[data-step='0']").waitFor();
+    assert.equal(await page.locator("#hand").count(), 0, "cubes has no hands to jump to");
+    await page.locator("#step-forward").click();
+    await page.keyboard.press("ArrowRight");
+    await page.locator(".table-view[data-step='2']").waitFor();
+    await screenshot(page, "site-game-cubes");
+    await page.keyboard.press("End");
+    await page.locator("#step-line", { hasText: "The game is over." }).waitFor();
+    await screenshot(page, "site-game-cubes-end");
+    // The board's links to the lobby's screens lead to the lobby's page.
+    for (const href of await page.locator(".table-view a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))) {
+      assert.ok(!href.startsWith("#"), href);
+    }
+    await page.getByRole("link", { name: "bea", exact: true }).click();
+    await page.waitForURL(/\/players\/bea$/);
+    await page.locator(".rating-card h2", { hasText: "Cubes, standard" }).waitFor();
+    noErrors(p, assert);
   } finally {
     await p.context.close();
   }

@@ -405,7 +405,7 @@ function mountAt(k) {
   replay.root.replaceChildren();
   const noop = () => null;
   const ctx = {
-    client: { request: () => Promise.reject(new Error("a finished game")), name: null },
+    client: { request: () => Promise.reject(new Error("The rankings and the tables are on the lobby's page (Tables, at the top).")), name: null },
     table: replay.game.id,
     seat: replay.seat,
     code: null,
