@@ -36,6 +36,7 @@ pub mod forward;
 pub mod games;
 pub mod listen;
 pub mod metrics;
+pub mod pages;
 pub mod ratings;
 pub mod scores;
 pub mod store;
@@ -1102,6 +1103,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route(table_protocol::WS_PATH, get(upgrade))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
+        .merge(pages::routes(Arc::clone(&shared)))
         .fallback(get(web::file))
         .with_state(shared)
 }
