@@ -190,6 +190,23 @@ test("a wrong address says what is wrong", async () => {
   try {
     await p.page.goto(`${server.url}games/99999`);
     await p.page.getByText("there is no finished game at table 99999", { exact: false }).waitFor();
+    // A game still being played is watched from the lobby instead.
+    const open = await p.page.evaluate(
+      () =>
+        new Promise((done, fail) => {
+          const ws = new WebSocket(`ws://${location.host}/ws`);
+          ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 1, name: "cy", client: "site test" }));
+          ws.onmessage = (e) => {
+            const m = JSON.parse(e.data);
+            if (m.type === "welcome") ws.send(JSON.stringify({ type: "create", game: "cubes", seats: [{ kind: "human" }, { kind: "computer", level: "steady" }], sit: 0 }));
+            else if (m.type === "created") done(m.table.id);
+            else if (m.type === "error") fail(new Error(m.message));
+          };
+        }),
+    );
+    await p.page.goto(`${server.url}games/${open}`);
+    await p.page.getByText("is not over yet", { exact: false }).waitFor();
+    assert.equal(await p.page.getByRole("link", { name: `Watch table ${open}` }).getAttribute("href"), `/#/table/${open}?watch`);
     await p.page.goto(`${server.url}players/nobody`);
     await p.page.getByText("Nobody named", { exact: false }).waitFor();
     await screenshot(p.page, "site-player-unknown");

@@ -281,7 +281,9 @@ async function gamePage(id, code) {
   try {
     g = await getJson(`/api/games/${encodeURIComponent(id)}${q}`);
   } catch (e) {
-    show(`Game ${id}`, el("h1", {}, `Game ${id}`), problem(e.message), el("p", {}, el("a", { href: "/" }, "The tables"), " · ", el("a", { href: "/ladder" }, "The ladder")));
+    // A game still being played is watched from the lobby's page.
+    const watch = /not over/.test(e.message) && /^\d+$/.test(id) ? el("p", {}, el("a", { href: `/#/table/${id}?watch` }, `Watch table ${id}`)) : null;
+    show(`Game ${id}`, el("h1", {}, `Game ${id}`), problem(e.message), watch, el("p", {}, el("a", { href: "/" }, "The tables"), " · ", el("a", { href: "/ladder" }, "The ladder")));
     return;
   }
   replay.game = g;
