@@ -810,7 +810,7 @@ async fn hello(
     let unavailable = |e: crate::store::StoreError| {
         // The details (paths, SQLite's words) are for the server's log.
         tracing::error!(error = %e, "the database failed");
-        refuse(&out, ErrorCode::Unavailable, BUSY);
+        refuse(out, ErrorCode::Unavailable, BUSY);
         Ok(())
     };
     let (name, token) = match token {

@@ -485,14 +485,20 @@ async fn finished(
 ) -> Result<Arc<Finished>, Refusal> {
     let no_game = || Refusal::NotFound(format!("there is no finished game at table {id}"));
     let Some(row) = shared.store.game(id).await? else {
-        // Told apart for a table still being played (or waiting), so that
-        // its link is not taken for a broken one.
-        return match shared.store.place(id, "").await? {
-            crate::store::Place::Nowhere | crate::store::Place::Over { .. } => Err(no_game()),
-            _ => Err(Refusal::NotFound(format!(
+        // A public table still being played here is told apart, so that
+        // its link is not taken for a broken one; a private one is not
+        // even said to exist.
+        let public_here = shared
+            .table(id)
+            .and_then(|h| h.summary.lock().ok().map(|s| !s.private))
+            .unwrap_or(false);
+        return Err(if public_here {
+            Refusal::NotFound(format!(
                 "the game at table {id} is not over yet: watch it from the lobby"
-            ))),
-        };
+            ))
+        } else {
+            no_game()
+        });
     };
     let t = row.table;
     let stand_in: std::collections::HashSet<usize> = t.stand_in.iter().copied().collect();

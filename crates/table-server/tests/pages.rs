@@ -311,6 +311,14 @@ async fn a_private_tables_game_is_shown_with_its_code_only_and_each_seat_sees_it
         })
         .await;
     let code = code.expect("a private table's code");
+    // While it is played, a stranger is not even told that it exists.
+    let why = refused(addr, &format!("/api/games/{table}"), 404).await;
+    assert_eq!(
+        why,
+        refused(addr, "/api/games/999999", 404)
+            .await
+            .replace("999999", &table.to_string())
+    );
     play_out(&mut ann, table, mille_pick).await;
     let with_code = format!("?code={code}");
     let game = finished(addr, table, &with_code).await;
