@@ -10,7 +10,7 @@
 
 use crate::model::{Mode, Model, ServerTable, Setup, Window, describe};
 use crate::signals::{INTERRUPT, Stop};
-use game_table::{Audience, Game, SeatInfo, Viewer};
+use game_table::{Game, SeatInfo, Viewer};
 use mille_ai::Level;
 use mille_engine::{Card, Event, GameRecord, Mille, ReplayError, State};
 use mille_store::Options;
@@ -118,7 +118,7 @@ impl Replay {
             })?;
             let events: Vec<Event> = told
                 .into_iter()
-                .filter(|(audience, _)| audience_includes(*audience, viewer))
+                .filter(|(audience, _)| audience.includes(viewer))
                 .map(|(_, e)| e)
                 .collect();
             if events.is_empty() {
@@ -260,11 +260,6 @@ impl Replay {
         }
         out
     }
-}
-
-/// Whether `viewer` was told an event meant for `audience`.
-fn audience_includes(audience: Audience, viewer: Viewer) -> bool {
-    audience.includes(viewer)
 }
 
 /// The model as a step shows it: the question of a game being played
