@@ -457,137 +457,37 @@ impl Postgres {
             )
             .await?;
         }
+        // Every seat in one statement: a round trip costs more than a row.
+        let results = &game.results;
         let insert = tx
             .prepare_cached(
                 "INSERT INTO results (table_id, seat, name, computer, score, won, side, place, abandoned) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (table_id, seat) DO UPDATE \
-                 SET name = $3, computer = $4, score = $5, won = $6, side = $7, place = $8, abandoned = $9",
+                 SELECT $1, u.* FROM unnest($2::BIGINT[], $3::TEXT[], $4::BOOLEAN[], $5::BIGINT[], \
+                 $6::BOOLEAN[], $7::BIGINT[], $8::BIGINT[], $9::BOOLEAN[]) \
+                 AS u(seat, name, computer, score, won, side, place, abandoned) \
+                 ON CONFLICT (table_id, seat) DO UPDATE SET name = EXCLUDED.name, \
+                 computer = EXCLUDED.computer, score = EXCLUDED.score, won = EXCLUDED.won, \
+                 side = EXCLUDED.side, place = EXCLUDED.place, abandoned = EXCLUDED.abandoned",
             )
             .await?;
-        for (seat, r) in game.results.iter().enumerate() {
-            tx.execute(
-                &insert,
-                &[
-                    &(table as i64),
-                    &(seat as i64),
-                    &r.name,
-                    &r.computer,
-                    &r.score,
-                    &r.won,
-                    &(r.side as i64),
-                    &(r.place as i64),
-                    &r.abandoned,
-                ],
-            )
-            .await?;
-        }
+        tx.execute(
+            &insert,
+            &[
+                &(table as i64),
+                &(0..results.len() as i64).collect::<Vec<i64>>(),
+                &results.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+                &results.iter().map(|r| r.computer).collect::<Vec<_>>(),
+                &results.iter().map(|r| r.score).collect::<Vec<_>>(),
+                &results.iter().map(|r| r.won).collect::<Vec<_>>(),
+                &results.iter().map(|r| r.side as i64).collect::<Vec<_>>(),
+                &results.iter().map(|r| r.place as i64).collect::<Vec<_>>(),
+                &results.iter().map(|r| r.abandoned).collect::<Vec<_>>(),
+            ],
+        )
+        .await?;
         let mut changes = Vec::new();
         if let (true, Some(category)) = (rated, game.category) {
-            let id = category.id();
-            let names = rate::names(&game.results);
-            // A row for each player new to the category, so that there is
-            // one to lock (games 0: never rated, not decayed); then every
-            // row locked in the order of the names.
-            let fresh = tx
-                .prepare_cached(
-                    "INSERT INTO ratings (name, category, rating, deviation, volatility, games, wins, \
-                     last_played, computer) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7) \
-                     ON CONFLICT (name, category) DO NOTHING",
-                )
-                .await?;
-            for name in &names {
-                let start = game_rating::starting(category, name);
-                let computer = game.results.iter().any(|r| &r.name == name && r.computer);
-                tx.execute(
-                    &fresh,
-                    &[
-                        name,
-                        &id,
-                        &start.rating,
-                        &start.deviation,
-                        &start.volatility,
-                        &now,
-                        &computer,
-                    ],
-                )
-                .await?;
-            }
-            let rows = tx
-                .query(
-                    "SELECT name, rating, deviation, volatility, games, wins, last_played FROM ratings \
-                     WHERE category = $1 AND name = ANY($2) ORDER BY name FOR UPDATE",
-                    &[&id, &names],
-                )
-                .await?;
-            let mut stored: Vec<(String, Stored)> = Vec::new();
-            for r in &rows {
-                stored.push((
-                    r.try_get(0)?,
-                    Stored {
-                        rating: Rating {
-                            rating: r.try_get(1)?,
-                            deviation: r.try_get(2)?,
-                            volatility: r.try_get(3)?,
-                        },
-                        games: count(r.try_get(4)?),
-                        wins: count(r.try_get(5)?),
-                        last_played: r.try_get(6)?,
-                    },
-                ));
-            }
-            let find = |name: &str| stored.iter().find(|(n, _)| n == name).map(|(_, s)| *s);
-            if let Some(updates) = rate::updates(category, &game.results, find, now) {
-                let update = tx
-                    .prepare_cached(
-                        "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6, \
-                         wins = $7, last_played = $8, computer = $9 WHERE name = $1 AND category = $2",
-                    )
-                    .await?;
-                let history = tx
-                    .prepare_cached(
-                        "INSERT INTO rating_history (table_id, name, category, at, \
-                         before_rating, before_deviation, before_volatility, \
-                         after_rating, after_deviation, after_volatility) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
-                         ON CONFLICT (table_id, name) DO NOTHING",
-                    )
-                    .await?;
-                for u in updates {
-                    let (b, a) = (u.change.before, u.change.after);
-                    tx.execute(
-                        &update,
-                        &[
-                            &u.name,
-                            &id,
-                            &a.rating,
-                            &a.deviation,
-                            &a.volatility,
-                            &i64::from(u.games),
-                            &i64::from(u.wins),
-                            &now,
-                            &u.computer,
-                        ],
-                    )
-                    .await?;
-                    tx.execute(
-                        &history,
-                        &[
-                            &(table as i64),
-                            &u.name,
-                            &id,
-                            &now,
-                            &b.rating,
-                            &b.deviation,
-                            &b.volatility,
-                            &a.rating,
-                            &a.deviation,
-                            &a.volatility,
-                        ],
-                    )
-                    .await?;
-                    changes.push(u.change);
-                }
-            }
+            changes = rate_in(&tx, table, category, results, now).await?;
         }
         write_endings(&tx, table, &game.endings).await?;
         tx.commit().await?;
@@ -1004,7 +904,7 @@ fn count(n: i64) -> u32 {
 /// Ends table `table` as `outcome` (over, finished now) if instance `me`
 /// holds its lease and it is not over yet; answers whether it is rated.
 /// The table's row stays locked until the transaction ends: whoever
-/// comes second sees it over.
+/// comes second waits, then finds it over.
 async fn end(
     tx: &deadpool_postgres::Transaction<'_>,
     table: TableId,
@@ -1012,29 +912,170 @@ async fn end(
     outcome: Outcome,
     now: i64,
 ) -> Result<bool, StoreError> {
-    let row = tx
-        .query_opt(
-            "SELECT lease_owner, status, rated FROM tables WHERE id = $1 FOR UPDATE",
-            &[&(table as i64)],
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE tables SET status = 'over', finished_at = $2, outcome = $3 \
+             WHERE id = $1 AND lease_owner = $4 AND status != 'over' RETURNING rated",
         )
         .await?;
-    let Some(row) = row else {
-        return Err(StoreError::LeaseLost(table));
-    };
-    let owner: Option<String> = row.try_get(0)?;
-    let status: String = row.try_get(1)?;
-    if owner.as_deref() != Some(me) {
-        return Err(StoreError::LeaseLost(table));
+    if let Some(row) = tx
+        .query_opt(&stmt, &[&(table as i64), &now, &outcome.word(), &me])
+        .await?
+    {
+        return Ok(row.try_get(0)?);
     }
-    if status == "over" {
-        return Err(StoreError::Over(table));
+    // Refused: say why.
+    let owner: Option<Option<String>> = tx
+        .query_opt(
+            "SELECT lease_owner FROM tables WHERE id = $1",
+            &[&(table as i64)],
+        )
+        .await?
+        .map(|r| r.try_get(0))
+        .transpose()?;
+    if owner.flatten().as_deref() == Some(me) {
+        Err(StoreError::Over(table))
+    } else {
+        Err(StoreError::LeaseLost(table))
     }
+}
+
+/// Rates a finished game of `category` in its transaction (see
+/// [`super::Store::finish`]): a row for each player new to the category,
+/// so that there is one to lock (games 0: never rated, not decayed);
+/// every row locked in the order of the names; the new ratings and their
+/// history written. A few statements whatever the number of players.
+async fn rate_in(
+    tx: &deadpool_postgres::Transaction<'_>,
+    table: TableId,
+    category: Category,
+    results: &[super::SeatRow],
+    now: i64,
+) -> Result<Vec<RatingChange>, StoreError> {
+    let id = category.id();
+    let names = rate::names(results);
+    let starts: Vec<Rating> = names
+        .iter()
+        .map(|n| game_rating::starting(category, n))
+        .collect();
+    let fresh = tx
+        .prepare_cached(
+            "INSERT INTO ratings (name, category, rating, deviation, volatility, games, wins, \
+             last_played, computer) \
+             SELECT u.name, $1, u.rating, u.deviation, u.volatility, 0, 0, $2, u.computer \
+             FROM unnest($3::TEXT[], $4::DOUBLE PRECISION[], $5::DOUBLE PRECISION[], \
+             $6::DOUBLE PRECISION[], $7::BOOLEAN[]) AS u(name, rating, deviation, volatility, computer) \
+             ORDER BY u.name ON CONFLICT (name, category) DO NOTHING",
+        )
+        .await?;
     tx.execute(
-        "UPDATE tables SET status = 'over', finished_at = $2, outcome = $3 WHERE id = $1",
-        &[&(table as i64), &now, &outcome.word()],
+        &fresh,
+        &[
+            &id,
+            &now,
+            &names,
+            &starts.iter().map(|r| r.rating).collect::<Vec<_>>(),
+            &starts.iter().map(|r| r.deviation).collect::<Vec<_>>(),
+            &starts.iter().map(|r| r.volatility).collect::<Vec<_>>(),
+            &names
+                .iter()
+                .map(|n| results.iter().any(|r| &r.name == n && r.computer))
+                .collect::<Vec<_>>(),
+        ],
     )
     .await?;
-    Ok(row.try_get(2)?)
+    let lock = tx
+        .prepare_cached(
+            "SELECT name, rating, deviation, volatility, games, wins, last_played FROM ratings \
+             WHERE category = $1 AND name = ANY($2) ORDER BY name FOR UPDATE",
+        )
+        .await?;
+    let mut stored: Vec<(String, Stored)> = Vec::new();
+    for r in &tx.query(&lock, &[&id, &names]).await? {
+        stored.push((
+            r.try_get(0)?,
+            Stored {
+                rating: Rating {
+                    rating: r.try_get(1)?,
+                    deviation: r.try_get(2)?,
+                    volatility: r.try_get(3)?,
+                },
+                games: count(r.try_get(4)?),
+                wins: count(r.try_get(5)?),
+                last_played: r.try_get(6)?,
+            },
+        ));
+    }
+    let find = |name: &str| stored.iter().find(|(n, _)| n == name).map(|(_, s)| *s);
+    let Some(updates) = rate::updates(category, results, find, now) else {
+        return Ok(Vec::new());
+    };
+    let names: Vec<String> = updates.iter().map(|u| u.name.clone()).collect();
+    let before: Vec<Rating> = updates.iter().map(|u| u.change.before).collect();
+    let after: Vec<Rating> = updates.iter().map(|u| u.change.after).collect();
+    let field =
+        |ratings: &[Rating], f: fn(&Rating) -> f64| -> Vec<f64> { ratings.iter().map(f).collect() };
+    let update = tx
+        .prepare_cached(
+            "UPDATE ratings r SET rating = u.rating, deviation = u.deviation, \
+             volatility = u.volatility, games = u.games, wins = u.wins, last_played = $2, \
+             computer = u.computer \
+             FROM unnest($3::TEXT[], $4::DOUBLE PRECISION[], $5::DOUBLE PRECISION[], \
+             $6::DOUBLE PRECISION[], $7::BIGINT[], $8::BIGINT[], $9::BOOLEAN[]) \
+             AS u(name, rating, deviation, volatility, games, wins, computer) \
+             WHERE r.category = $1 AND r.name = u.name",
+        )
+        .await?;
+    tx.execute(
+        &update,
+        &[
+            &id,
+            &now,
+            &names,
+            &field(&after, |r| r.rating),
+            &field(&after, |r| r.deviation),
+            &field(&after, |r| r.volatility),
+            &updates
+                .iter()
+                .map(|u| i64::from(u.games))
+                .collect::<Vec<_>>(),
+            &updates
+                .iter()
+                .map(|u| i64::from(u.wins))
+                .collect::<Vec<_>>(),
+            &updates.iter().map(|u| u.computer).collect::<Vec<_>>(),
+        ],
+    )
+    .await?;
+    let history = tx
+        .prepare_cached(
+            "INSERT INTO rating_history (table_id, name, category, at, \
+             before_rating, before_deviation, before_volatility, \
+             after_rating, after_deviation, after_volatility) \
+             SELECT $1, u.name, $2, $3, u.br, u.bd, u.bv, u.ar, u.ad, u.av \
+             FROM unnest($4::TEXT[], $5::DOUBLE PRECISION[], $6::DOUBLE PRECISION[], \
+             $7::DOUBLE PRECISION[], $8::DOUBLE PRECISION[], $9::DOUBLE PRECISION[], \
+             $10::DOUBLE PRECISION[]) AS u(name, br, bd, bv, ar, ad, av) \
+             ON CONFLICT (table_id, name) DO NOTHING",
+        )
+        .await?;
+    tx.execute(
+        &history,
+        &[
+            &(table as i64),
+            &id,
+            &now,
+            &names,
+            &field(&before, |r| r.rating),
+            &field(&before, |r| r.deviation),
+            &field(&before, |r| r.volatility),
+            &field(&after, |r| r.rating),
+            &field(&after, |r| r.deviation),
+            &field(&after, |r| r.volatility),
+        ],
+    )
+    .await?;
+    Ok(updates.into_iter().map(|u| u.change).collect())
 }
 
 /// Keeps the ending notes of table `table`.
