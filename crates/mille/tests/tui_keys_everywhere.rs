@@ -297,6 +297,10 @@ fn serve(data: &Path, addr: Option<std::net::SocketAddr>) -> Server {
     }
 }
 
+/// The question before leaving a game in progress at a table where
+/// nobody else plays.
+const LEAVE: &str = "Leave the table? Nobody else plays at it";
+
 #[test]
 fn every_listed_key_works_in_the_lobby_at_a_table_as_a_spectator_and_while_reconnecting() {
     let dirs: Vec<_> = (0..3)
@@ -334,7 +338,7 @@ fn every_listed_key_works_in_the_lobby_at_a_table_as_a_spectator_and_while_recon
         "U use card",
         "D discard",
         "O sort",
-        "Q quit",
+        "Q leave",
         "R redraw",
         "W window",
         "M mouse",
@@ -361,10 +365,10 @@ fn every_listed_key_works_in_the_lobby_at_a_table_as_a_spectator_and_while_recon
     press(&mut ann, "m", "Mouse play: click");
     redraw(&mut ann, "R", true, Duration::ZERO);
     redraw(&mut ann, CTRL_L, true, Duration::from_millis(2500));
-    press(&mut ann, "q", "Really quit? (y/n)");
-    press_away(&mut ann, "n", "Really quit?");
-    press(&mut ann, DEL, "Really quit? (y/n)");
-    press_away(&mut ann, "n", "Really quit?");
+    press(&mut ann, "q", LEAVE);
+    press_away(&mut ann, "n", LEAVE);
+    press(&mut ann, DEL, LEAVE);
+    press_away(&mut ann, "n", LEAVE);
     press(&mut ann, "p", "U to use or D to discard");
     press(&mut ann, "u", "Use which card?");
     press_away(&mut ann, ESC, "Use which card?");
@@ -445,8 +449,8 @@ fn every_listed_key_works_in_the_lobby_at_a_table_as_a_spectator_and_while_recon
         press_away(p, "w", "Trip Completed");
     }
     press(&mut ann, "o", "Your hand is now kept sorted.");
-    press(&mut ann, "q", "Really quit? (y/n)");
-    press_away(&mut ann, "n", "Really quit?");
+    press(&mut ann, "q", LEAVE);
+    press_away(&mut ann, "n", LEAVE);
     press(
         &mut bob,
         "q",
@@ -464,7 +468,7 @@ fn every_listed_key_works_in_the_lobby_at_a_table_as_a_spectator_and_while_recon
     press_away(&mut ann, " ", "Help: any key returns");
 
     // Q y: ann leaves the program, bob goes to the lobby, then q quits it.
-    press(&mut ann, "q", "Really quit? (y/n)");
+    press(&mut ann, "q", LEAVE);
     ann.send("y");
     assert_eq!(ann.wait_exit(WAIT), Some(true), "ann left");
     press(
