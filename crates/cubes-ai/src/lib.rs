@@ -9,11 +9,14 @@
 //! over the [`model::TurnModel`]; see [`solver`]), and for more players the
 //! policy that maximises the expected banked points of the turn, switching
 //! to the two-player policy against the leader in the end game.
-//! [`sim`] plays bots against each other at a [`game_table::Table`].
+//! [`sim`] plays bots against each other at a [`game_table::Table`];
+//! [`review`] judges a finished game's decisions by the optimal player's
+//! values.
 
 pub mod model;
 pub mod optimal;
 pub mod personality;
+pub mod review;
 pub mod sim;
 pub mod solver;
 pub mod tables;
