@@ -198,12 +198,13 @@ fn three_people_play_a_game_at_a_server_and_are_ranked_there() {
 
     // bob and cid find it in the lobby and sit down.
     let mut bob = Person::connect(&server, "bob");
-    bob.pty.wait_for("ann, (free), (free)");
+    // Ratings beside the names (provisional: no rated game yet).
+    bob.pty.wait_for("ann 1500?, (free), (free)");
     bob.pty.keys("\r");
     bob.pty.wait_for("You sit at seat 2 of table 1");
     ann.pty.wait_for("bob sits down at seat 2.");
     let mut cid = Person::connect(&server, "cid");
-    cid.pty.wait_for("ann, bob, (free)");
+    cid.pty.wait_for("ann 1500?, bob 1500?, (free)");
     cid.pty.keys("\r");
     cid.pty.wait_for("You sit at seat 3 of table 1");
     for p in [&ann, &bob, &cid] {
