@@ -151,22 +151,52 @@ fn play_cubes(levels: [&str; 2], seed: u64) -> Result<Places, String> {
 /// A level's line of the table.
 struct Line {
     level: String,
+    /// Its rating as the games left it.
     rating: Rating,
+    /// Its rating after each of its games.
+    after: Vec<f64>,
     games: u32,
     wins: u32,
 }
 
+impl Line {
+    /// The measured rating: the mean of the level's ratings after each
+    /// game of the second half of its games. Glicko-2 follows the latest
+    /// games (its deviation settles near 60, not near 0), so the last
+    /// rating alone wanders by about that much from one game to the next;
+    /// the mean over many games does not.
+    fn measured(&self) -> f64 {
+        let half = &self.after[self.after.len() / 2..];
+        if half.is_empty() {
+            self.rating.rating
+        } else {
+            half.iter().sum::<f64>() / half.len() as f64
+        }
+    }
+}
+
+/// What the games gave: each level's line (strongest first) and, for
+/// every two levels (by their index in `names`), the wins of the first
+/// against the second.
+struct Rated {
+    lines: Vec<Line>,
+    wins: Vec<Vec<u32>>,
+    names: Vec<String>,
+}
+
 /// Rates `results` (the games of `schedule`, in its order) among `names`.
-fn rate_all(names: &[String], games: &[Game], results: &[Places]) -> Result<Vec<Line>, String> {
+fn rate_all(names: &[String], games: &[Game], results: &[Places]) -> Result<Rated, String> {
     let mut lines: Vec<Line> = names
         .iter()
         .map(|n| Line {
             level: n.clone(),
             rating: Rating::default(),
+            after: Vec::new(),
             games: 0,
             wins: 0,
         })
         .collect();
+    let mut wins = vec![vec![0; names.len()]; names.len()];
     for (g, places) in games.iter().zip(results) {
         let seats = if g.swapped { [g.b, g.a] } else { [g.a, g.b] };
         let players: Vec<Participant> = (0..2)
@@ -179,30 +209,67 @@ fn rate_all(names: &[String], games: &[Game], results: &[Places]) -> Result<Vec<
             .collect();
         let new = rate(&players).map_err(|e| e.to_string())?;
         for s in 0..2 {
+            let won = places[s] == 0 && places[1 - s] == 1;
             let line = &mut lines[seats[s]];
             line.rating = new[s];
+            line.after.push(new[s].rating);
             line.games += 1;
-            line.wins += u32::from(places[s] == 0 && places[1 - s] == 1);
+            line.wins += u32::from(won);
+            wins[seats[s]][seats[1 - s]] += u32::from(won);
         }
     }
-    lines.sort_by(|x, y| y.rating.rating.total_cmp(&x.rating.rating));
-    Ok(lines)
+    lines.sort_by(|x, y| y.measured().total_cmp(&x.measured()));
+    Ok(Rated {
+        lines,
+        wins,
+        names: names.to_vec(),
+    })
 }
 
-fn table(title: &str, lines: &[Line]) -> String {
+fn table(title: &str, rated: &Rated) -> String {
     let mut out = format!(
-        "{title}\n| level | rating | deviation | games | wins |\n|---|---:|---:|---:|---:|\n"
+        "{title}\n\n| level | rating | deviation | games | wins | last rating |\n\
+         |---|---:|---:|---:|---:|---:|\n"
     );
-    for l in lines {
+    for l in &rated.lines {
         out += &format!(
-            "| {} | {:.0} | {:.0} | {} | {} |\n",
-            l.level, l.rating.rating, l.rating.deviation, l.games, l.wins
+            "| {} | {:.0} | {:.0} | {} | {} | {:.0} |\n",
+            l.level,
+            l.measured(),
+            l.rating.deviation,
+            l.games,
+            l.wins,
+            l.rating.rating
         );
+    }
+    // Head to head, in the order of the table.
+    let order: Vec<usize> = rated
+        .lines
+        .iter()
+        .filter_map(|l| rated.names.iter().position(|n| *n == l.level))
+        .collect();
+    out += "\nWins of the row's level against the column's:\n\n| |";
+    for &j in &order {
+        out += &format!(" {} |", rated.names[j]);
+    }
+    out += "\n|---|";
+    out += &"---:|".repeat(order.len());
+    out += "\n";
+    for &i in &order {
+        out += &format!("| {} |", rated.names[i]);
+        for &j in &order {
+            if i == j {
+                out += " |";
+            } else {
+                out += &format!(" {} |", rated.wins[i][j]);
+            }
+        }
+        out += "\n";
     }
     out
 }
 
-fn print_rust(tables: &[(&str, &[Line])], command: &str) {
+fn print_rust(tables: &[(&str, &Rated)], command: &str) {
     println!(
         "//! The built-in computer levels' calibrated ratings, which [`crate::starting`]\n\
          //! gives them. The table below is written by\n\
@@ -217,7 +284,7 @@ fn print_rust(tables: &[(&str, &[Line])], command: &str) {
              pub game: &'static str,\n    \
              /// The level (`classic`, `steady`...).\n    \
              pub level: &'static str,\n    \
-             /// The measured rating.\n    \
+             /// The measured rating (the mean over the second half of its games).\n    \
              pub rating: f64,\n    \
              /// Its deviation at the end of the calibration.\n    \
              pub deviation: f64,\n    \
@@ -228,12 +295,15 @@ fn print_rust(tables: &[(&str, &[Line])], command: &str) {
          /// Every calibrated level, strongest first in each game.\n\
          pub const CALIBRATED: &[Calibrated] = &["
     );
-    for (game, lines) in tables {
-        for l in *lines {
+    for (game, rated) in tables {
+        for l in &rated.lines {
             println!(
                 "    Calibrated {{\n        game: \"{game}\",\n        level: \"{}\",\n        \
                  rating: {:.1},\n        deviation: {:.1},\n        volatility: {:.6},\n    }},",
-                l.level, l.rating.rating, l.rating.deviation, l.rating.volatility
+                l.level,
+                l.measured(),
+                l.rating.deviation,
+                l.rating.volatility
             );
         }
     }
