@@ -18,7 +18,7 @@
 use crate::inference::HandTracker;
 use crate::{ClassicBot, fallback_action, policy};
 use mille_engine::view::{Decision, determinize_for, legal_actions_in_view};
-use mille_engine::{Action, ActionList, Kind, Phase, State, View};
+use mille_engine::{Action, ActionList, HandScore, Kind, Phase, State, View};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -123,25 +123,53 @@ impl SearchBot {
         let seed = self.rng.next_u64();
         let anchor = self.anchor.choose(view, decision);
         self.beliefs.sync(view);
+        let players = self.players(view);
         let beliefs = &self.beliefs;
         let sample = |rng: &mut ChaCha8Rng| beliefs.sample(view, decision, rng);
-        // Every seat is played as the classic bot with the per-hand memory
-        // it has by now: ours is the anchor's (unsharpened), the others'
-        // the models the beliefs keep from their watched moves.
-        let players: Players = std::array::from_fn(|seat| {
+        let action = search_with(view, Some(anchor), self.budget, seed, &sample, &players)
+            .unwrap_or_else(|| fallback_action(view, decision));
+        safety_before_finishing(view, decision, action)
+    }
+
+    /// Every seat played as the classic bot with the per-hand memory it
+    /// has by now: ours is the anchor's (unsharpened), the others' the
+    /// models the beliefs keep from their watched moves.
+    fn players(&self, view: &View) -> Players {
+        std::array::from_fn(|seat| {
             let seat = seat as u8;
             if seat == view.seat {
                 self.anchor.unsharpened()
             } else {
-                beliefs
+                self.beliefs
                     .model(seat)
                     .cloned()
                     .unwrap_or_else(|| ClassicBot::new(0))
             }
-        });
-        let action = search_with(view, Some(anchor), self.budget, seed, &sample, &players)
-            .unwrap_or_else(|| fallback_action(view, decision));
-        safety_before_finishing(view, decision, action)
+        })
+    }
+
+    /// The root statistics of the search [`SearchBot::choose`] would run
+    /// on `decision` in `view` (the same samples from the same beliefs,
+    /// the same players), but with `reference` as the anchor every other
+    /// move is paired with, and the budget and seed given: what an
+    /// after-game review needs to price the move a player made against
+    /// the others. Changes the bot as `choose` would (its anchor's and
+    /// beliefs' memory), so a review asks a copy.
+    pub fn analyse(
+        &mut self,
+        view: &View,
+        decision: Decision,
+        reference: Action,
+        budget: Budget,
+        seed: u64,
+    ) -> Vec<RootStat> {
+        // The anchor's memory moves on as it would have deciding here.
+        let _ = self.anchor.choose(view, decision);
+        self.beliefs.sync(view);
+        let players = self.players(view);
+        let beliefs = &self.beliefs;
+        let sample = |rng: &mut ChaCha8Rng| beliefs.sample(view, decision, rng);
+        search_stats(view, Some(reference), budget, seed, &sample, &players)
     }
 
     /// Sees `actor` make `action` in `view` (its seat's, just before).
@@ -209,6 +237,14 @@ pub struct RootStat {
     pub diff: f64,
     /// Sum of the squares of those differences.
     pub diff_sq: f64,
+    /// Sum of the hand's final point margins of the deciding side (its
+    /// hand score minus the best other side's) in its samples: the same
+    /// play-outs valued in game points rather than rewards.
+    pub points: f64,
+    /// Sum of (its margin - the anchor's margin) on shared samples.
+    pub points_diff: f64,
+    /// Sum of the squares of those differences.
+    pub points_diff_sq: f64,
 }
 
 impl RootStat {
@@ -261,6 +297,9 @@ pub fn search_stats(
                     m.paired += r.paired;
                     m.diff += r.diff;
                     m.diff_sq += r.diff_sq;
+                    m.points += r.points;
+                    m.points_diff += r.points_diff;
+                    m.points_diff_sq += r.points_diff_sq;
                 }
                 None => merged.push(r),
             }
@@ -425,6 +464,10 @@ impl Tree {
         // Paired differences with the anchor, per root child index.
         let mut paired = vec![(0u32, 0.0f64, 0.0f64); tree.nodes.len()];
         let mut sample_values = vec![0.0f64; tree.nodes.len()];
+        // The same in points: each root child's sum of margins, and its
+        // paired differences with the anchor.
+        let mut points = vec![(0.0f64, 0.0f64, 0.0f64); tree.nodes.len()];
+        let mut sample_points = vec![0.0f64; tree.nodes.len()];
         let rounds = (usize::BITS - (survivors.len() - 1).leading_zeros()).max(1);
         let per_round = (iterations / rounds).max(1);
         let mut path: Vec<u32> = Vec::with_capacity(64);
@@ -464,6 +507,9 @@ impl Tree {
                     rollout(&mut state, &mut players);
                     let values = evaluate(&state);
                     sample_values[child as usize] = values[root_team as usize];
+                    let margin = hand_margin(&state, root_team);
+                    sample_points[child as usize] = margin;
+                    points[child as usize].0 += margin;
                     for &n in &path {
                         let node = &mut tree.nodes[n as usize];
                         node.visits += 1;
@@ -479,6 +525,10 @@ impl Tree {
                         p.0 += 1;
                         p.1 += d;
                         p.2 += d * d;
+                        let d = sample_points[c as usize] - sample_points[a as usize];
+                        let q = &mut points[c as usize];
+                        q.1 += d;
+                        q.2 += d * d;
                     }
                 }
             }
@@ -504,6 +554,7 @@ impl Tree {
             .map(|&c| {
                 let n = &tree.nodes[c as usize];
                 let p = paired[c as usize];
+                let q = points[c as usize];
                 RootStat {
                     action: n.action,
                     visits: n.visits,
@@ -511,6 +562,9 @@ impl Tree {
                     paired: p.0,
                     diff: p.1,
                     diff_sq: p.2,
+                    points: q.0,
+                    points_diff: q.1,
+                    points_diff_sq: q.2,
                 }
             })
             .collect()
@@ -752,6 +806,23 @@ pub fn evaluate(state: &State) -> [f64; 3] {
         out[t] = 0.8 * game + 0.2 * margin;
     }
     out
+}
+
+/// The hand's point margin of `team` in a state whose hand is over (its
+/// running points otherwise): its hand score minus the best other side's.
+pub fn hand_margin(state: &State, team: u8) -> f64 {
+    let teams = state.rules().teams;
+    let score = |t: u8| f64::from(HandScore::running(state, t).total());
+    let best_other = (0..teams)
+        .filter(|&o| o != team)
+        .map(score)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let best_other = if best_other.is_finite() {
+        best_other
+    } else {
+        0.0
+    };
+    score(team) - best_other
 }
 
 fn sigmoid(x: f64) -> f64 {
