@@ -2,7 +2,8 @@
 //! pseudo-terminal: leaving the game in progress asks first and says what
 //! follows (a computer plays after the server's away time, and a game not
 //! come back to counts as abandoned); when one leaves, the other sees the
-//! countdown go down, then that a computer plays for them.
+//! countdown go down, then that a computer plays for them; back in the
+//! lobby after the game ended, the one who left is told how.
 
 mod common;
 
@@ -94,7 +95,8 @@ fn stood_in(screen: &str, name: &str) -> bool {
 }
 
 #[test]
-fn leaving_a_shared_cubes_table_asks_first_and_the_other_sees_the_countdown() {
+fn leaving_a_shared_cubes_table_asks_first_the_other_sees_the_countdown_and_the_leaver_is_told_the_end()
+ {
     let root = tempfile::tempdir().expect("tempdir");
     let ann_dir = tempfile::tempdir().expect("tempdir");
     let bob_dir = tempfile::tempdir().expect("tempdir");
@@ -154,4 +156,65 @@ fn leaving_a_shared_cubes_table_asks_first_and_the_other_sees_the_countdown() {
         });
     }
     wait_until(&ann, AWAY + 20, "the stand-in", |s| stood_in(s, "bob"));
+
+    // Ann plays the game out against bob's stand-in; bob, back, is told
+    // how it ended (he abandoned it) before anything else.
+    let start = Instant::now();
+    while !ann.text().contains("Game over") {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the game did not end in time:\n{}",
+            ann.text()
+        );
+        if !play(&mut ann, "ann") {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let bob = connect(&address, "bob", bob_dir.path());
+    // The lobby tells it at once.
+    let told = bob.wait_for("while you were away");
+    assert!(told.contains("Table 1 (cubes, "), "{told}");
+    assert!(told.contains("any key: go on"), "{told}");
+    assert!(told.contains("abandoned"), "{told}");
+    let mut bob = bob;
+    bob.keys(" ");
+    let list = bob.wait_for("welcome, bob");
+    assert!(!list.contains("while you were away"), "{list}");
+}
+
+/// What "Hold now banks 1,050" on the screen says holding banks.
+fn hold_banks(screen: &str) -> Option<u32> {
+    let (_, rest) = screen.split_once("Hold now banks ")?;
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// One step of a simple player when it is `name`'s turn: roll, keep every
+/// scoring die and roll the rest until holding banks 350, then hold.
+/// Whether it was that player's turn.
+fn play(p: &mut Pty, name: &str) -> bool {
+    let screen = p.text();
+    let key = if screen.contains(&format!("{name}: roll the dice")) {
+        "r"
+    } else if screen.contains(&format!("{name}: keep and roll, or hold")) {
+        if hold_banks(&screen).is_some_and(|b| b >= 350) {
+            "h"
+        } else if screen.contains("Picked:") {
+            "r"
+        } else {
+            "a"
+        }
+    } else {
+        return false;
+    };
+    p.send(key);
+    let start = Instant::now();
+    while p.text() == screen && start.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    true
 }
