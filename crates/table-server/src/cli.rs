@@ -132,6 +132,13 @@ pub struct ServeArgs {
     /// opened; such tables are then removed.
     #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..))]
     pub close_unstarted_hours: u64,
+    /// The most after-game reviews made at once, their searches on that
+    /// many threads of their own beside the tables (0: none made here).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub reviews_at_once: u64,
+    /// The most reviews waiting their turn; more are answered 503.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub review_queue: u64,
 }
 
 impl ServeArgs {
@@ -221,6 +228,8 @@ impl ServeArgs {
         config.forget_names_after = (self.forget_names_days > 0)
             .then(|| Duration::from_secs(self.forget_names_days * 86_400));
         config.close_unstarted_after = Duration::from_secs(self.close_unstarted_hours * 3600);
+        config.reviews_at_once = usize::try_from(self.reviews_at_once).unwrap_or(1);
+        config.review_queue = usize::try_from(self.review_queue).unwrap_or(16);
         Ok(config)
     }
 }

@@ -38,6 +38,7 @@ pub mod listen;
 pub mod metrics;
 pub mod pages;
 pub mod ratings;
+pub mod review;
 pub mod scores;
 pub mod store;
 pub mod table;
@@ -149,6 +150,14 @@ pub struct Config {
     /// A table whose game has not started this long after it opened
     /// closes, and is removed.
     pub close_unstarted_after: Duration,
+    /// The most after-game reviews made at once (each on one thread of
+    /// its own, beside the tables); 0 makes none (they wait for another
+    /// instance to make them).
+    pub reviews_at_once: usize,
+    /// The most reviews waiting their turn; more are refused (503).
+    pub review_queue: usize,
+    /// The search iterations a mille review spends on each decision.
+    pub review_iterations: u32,
 }
 
 impl Config {
@@ -191,6 +200,9 @@ impl Config {
             link_secret: None,
             forget_names_after: Some(Duration::from_secs(180 * 86_400)),
             close_unstarted_after: Duration::from_secs(86_400),
+            reviews_at_once: 1,
+            review_queue: 16,
+            review_iterations: mille_review::ReviewConfig::default().iterations,
         }
     }
 }

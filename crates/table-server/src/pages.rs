@@ -10,6 +10,9 @@
 //!   record, the engine's own `GameRecord`.
 //! - `GET /api/games/ID/views[?seat=N][&code=CODE]`: the game step by step
 //!   as a spectator (or seat N) saw it, one step per public move.
+//! - `GET /api/games/ID/review?seat=N[&code=CODE]`: the after-game review
+//!   of seat N's decisions ([`crate::review`]), or 202 and where it is in
+//!   the line while it is being made (503 when the line is full).
 //!
 //! Everything taken from the URL is checked and refused with a sentence
 //! (400 or 404), never trusted. A game's views are made by replaying its
@@ -55,6 +58,7 @@ struct Pages {
     shared: Arc<Shared>,
     cache: Mutex<ViewCache>,
     replays: Semaphore,
+    reviews: Arc<crate::review::Reviews>,
 }
 
 /// Whose views of which game: (table, seat or `None` for a spectator).
@@ -94,9 +98,15 @@ impl ViewCache {
 /// router.
 pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S> {
     let pages = Arc::new(Pages {
-        shared,
         cache: Mutex::new(ViewCache::default()),
         replays: Semaphore::new(REPLAYS_AT_ONCE),
+        reviews: Arc::new(crate::review::Reviews::new(
+            shared.store.clone(),
+            shared.config.reviews_at_once,
+            shared.config.review_queue,
+            shared.config.review_iterations,
+        )),
+        shared,
     });
     Router::new()
         .route("/ladder", get(ladder_page))
@@ -106,6 +116,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S
         .route("/api/players/{name}", get(player))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/views", get(views))
+        .route("/api/games/{id}/review", get(review))
         .with_state(pages)
 }
 
@@ -788,6 +799,80 @@ async fn views(
         c.put(key, Arc::clone(&bytes));
     }
     Ok(bytes_answer(bytes))
+}
+
+// ---- a seat's review ------------------------------------------------------
+
+/// An answer saying the review is not ready: 202 and where it is.
+fn pending(id: TableId, seat: usize, progress: &crate::review::Progress) -> Response {
+    use crate::review::Progress;
+    let body = match progress {
+        Progress::Queued { position } => {
+            json!({ "id": id, "seat": seat, "status": "queued", "position": position })
+        }
+        Progress::Running => json!({ "id": id, "seat": seat, "status": "running", "position": 0 }),
+        Progress::Failed(why) => {
+            return Refusal::Failed(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the review of table {id}, seat {seat} cannot be made: {why}"),
+            )
+            .into_response();
+        }
+    };
+    let mut response = (StatusCode::ACCEPTED, axum::Json(body)).into_response();
+    no_store(response.headers_mut());
+    response
+}
+
+async fn review(
+    State(pages): State<Arc<Pages>>,
+    path: Result<Path<String>, PathRejection>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Response, Refusal> {
+    let q = query(q, &["seat", "code"])?;
+    let id = table_id(&path_text(path)?)?;
+    let seat = match q.get("seat") {
+        None => {
+            return Err(Refusal::Bad(
+                "say whose decisions to review: ?seat=N, a seat's number from 0".into(),
+            ));
+        }
+        Some(s) => s.parse::<usize>().map_err(|_| {
+            Refusal::Bad(format!("seat is a seat's number from 0, not {:?}", clip(s)))
+        })?,
+    };
+    let f = finished(&pages.shared, id, code_of(&q)).await?;
+    if seat >= f.seats.len() {
+        return Err(Refusal::Bad(format!(
+            "table {id} has {} seats, numbered from 0: there is no seat {seat}",
+            f.seats.len()
+        )));
+    }
+    if let Some(text) = pages.shared.store.review(id, seat).await? {
+        return Ok(bytes_answer(Arc::from(text.into_bytes())));
+    }
+    if let Some(progress) = pages.reviews.progress((id, seat)) {
+        return Ok(pending(id, seat, &progress));
+    }
+    let record = record(&f).map_err(|why| {
+        Refusal::Failed(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the record of table {id} does not read: {why}"),
+        )
+    })?;
+    let job = crate::review::ReviewJob {
+        key: (id, seat),
+        game: f.game,
+        record,
+        names: names(&f).into_iter().map(|i| i.name).collect(),
+    };
+    match pages.reviews.ask(job) {
+        Ok(progress) => Ok(pending(id, seat, &progress)),
+        Err(crate::review::Full) => Err(Refusal::Failed(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many reviews are waiting to be made: ask again in a minute".into(),
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 
 pub mod postgres;
 mod rate;
+mod reviews;
 pub mod sqlite;
 
 use game_rating::{Category, Rating};
@@ -332,6 +333,28 @@ CREATE TABLE endings (
     abandoned BOOLEAN NOT NULL,
     summary TEXT NOT NULL,
     PRIMARY KEY (name, table_id)
+);
+",
+    },
+    // After-game reviews, made once per finished game and seat and kept:
+    // the document served, as JSON text.
+    Migration {
+        sqlite: "
+CREATE TABLE reviews (
+    table_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    made_at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+",
+        postgres: "
+CREATE TABLE reviews (
+    table_id BIGINT NOT NULL,
+    seat BIGINT NOT NULL,
+    review TEXT NOT NULL,
+    made_at BIGINT NOT NULL,
+    PRIMARY KEY (table_id, seat)
 );
 ",
     },

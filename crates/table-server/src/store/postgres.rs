@@ -148,7 +148,7 @@ impl Postgres {
         Ok(pg)
     }
 
-    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+    pub(super) async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool.get().await.map_err(pool_error)
     }
 
