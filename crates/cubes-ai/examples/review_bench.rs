@@ -29,6 +29,10 @@ struct Args {
     /// Players at each game (the others play optimally).
     #[arg(long, default_value_t = 2)]
     players: usize,
+    /// Also write the first game's record (JSON) to this file, for timing
+    /// `cubes review FILE`.
+    #[arg(long, value_name = "FILE")]
+    dump: Option<std::path::PathBuf>,
 }
 
 fn game(settings: &Settings, players: usize, seed: u64, p: &Personality) -> GameRecord {
@@ -61,6 +65,14 @@ fn main() {
     for seed in 0..args.games {
         let p = &people[seed as usize % people.len()];
         let record = game(&settings, args.players, seed + 1, p);
+        if seed == 0
+            && let Some(path) = &args.dump
+        {
+            let json = serde_json::to_string(&record).unwrap_or_default();
+            if let Err(e) = std::fs::write(path, json) {
+                eprintln!("{}: {e}", path.display());
+            }
+        }
         let start = Instant::now();
         let review = match review_game(&record, 0) {
             Ok(r) => r,

@@ -1,5 +1,5 @@
 //! The commands behind the command line: setting up and recording a game,
-//! rank, stat and sim.
+//! rank, stat and sim; the offer of a review at the end of a game.
 
 use crate::{Cli, Jokers};
 use anyhow::{Context, Result, bail};
@@ -254,6 +254,34 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
         println!(
             "{} won (seed {seed}). `cubes rank` shows the rankings.",
             app.name(w)
+        );
+    }
+    // A person who finished a game at this terminal is offered its
+    // review (a game of computers only is watched, not reviewed).
+    let people = table
+        .seats()
+        .iter()
+        .any(|s| !matches!(s.kind, game_table::SeatKind::Computer { .. }));
+    if terminal && winner.is_some() && people {
+        let s = table.state();
+        let record = cubes_engine::GameRecord {
+            actions: app.actions().to_vec(),
+            ..cubes_engine::GameRecord::new(s.settings().clone(), table.seats().len(), s.seed())
+        };
+        let loaded = crate::review::Loaded::new(
+            record,
+            table.seats().iter().map(|s| s.name.clone()).collect(),
+            table
+                .seats()
+                .iter()
+                .map(|s| matches!(s.kind, game_table::SeatKind::Computer { .. }))
+                .collect(),
+        );
+        // A terminal gone by now only loses the offer.
+        let _ = crate::review::offer(
+            &loaded,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
         );
     }
     match unrecorded {

@@ -4,13 +4,15 @@
 //! `--plain` lines); `cubes rank` ranks every player (cuberank); `cubes stat
 //! [name]` shows statistics and who is playing now (cubestat), both from the
 //! score file of the `cubes-store` crate; `cubes sim` measures the computer
-//! players against each other. `cubes serve` hosts tables for people at
+//! players against each other; `cubes review FILE` judges a game's
+//! decisions by the optimal player's values (the `review` module). `cubes serve` hosts tables for people at
 //! other terminals; `--connect` plays there, and shows its rankings and
 //! games with `rank` and `stat` (the `online` module).
 
 mod commands;
 mod ladder;
 mod online;
+mod review;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -134,6 +136,22 @@ pub enum Command {
     /// Host tables of cubes and mille for people at other terminals (the
     /// same server as `mille serve`).
     Serve(table_server::cli::ServeArgs),
+    /// Review a finished game: each keep and hold of a seat beside the
+    /// optimal player's, with what it cost.
+    Review {
+        /// The game: a game record (JSON), or a table server's game (the
+        /// JSON of /api/games/ID).
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// The seat to review, 1 for the first (default: the first
+        /// person at the table).
+        #[arg(long, value_name = "N")]
+        seat: Option<usize>,
+        /// Show the table at the seat's decision K (1 for the first)
+        /// instead of the list of decisions.
+        #[arg(long, value_name = "K")]
+        at: Option<usize>,
+    },
     /// Simulate games between computer players and report win rates.
     Sim {
         /// Games per match.
@@ -220,6 +238,7 @@ fn main() -> Result<ExitCode> {
             jokers,
             seed,
         }) => commands::sim(*games, a, b, *blitz, *jokers, *seed),
+        Some(Command::Review { file, seat, at }) => return Ok(review::run(file, *seat, *at)),
         Some(Command::Serve(args)) => table_server::cli::run(args).map_err(anyhow::Error::from),
         None => return commands::play(&cli),
     };
