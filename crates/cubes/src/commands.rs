@@ -256,13 +256,15 @@ pub fn play(cli: &Cli) -> Result<ExitCode> {
             app.name(w)
         );
     }
-    // A person who finished a game at this terminal is offered its
-    // review (a game of computers only is watched, not reviewed).
+    // A person who finished a game on the full screen is offered its
+    // review (a game of computers only is watched, not reviewed). Not
+    // after --plain: its reader of standard input may still be waiting
+    // for a line, and would take the answer.
     let people = table
         .seats()
         .iter()
         .any(|s| !matches!(s.kind, game_table::SeatKind::Computer { .. }));
-    if terminal && winner.is_some() && people {
+    if terminal && !cli.plain && winner.is_some() && people {
         let s = table.state();
         let record = cubes_engine::GameRecord {
             actions: app.actions().to_vec(),
