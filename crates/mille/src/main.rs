@@ -1,5 +1,5 @@
 //! The `mille` command line: play (the default), `bot`, `match`, `serve`,
-//! `ladder`, `replay`, `bench`, and the generated man page and shell
+//! `ladder`, `replay`, `review`, `bench`, and the generated man page and shell
 //! completions.
 
 mod cmd_bench;
@@ -9,6 +9,7 @@ mod cmd_ladder;
 mod cmd_match;
 mod cmd_play;
 mod cmd_replay;
+mod cmd_review;
 mod man;
 mod match_record;
 
@@ -43,6 +44,9 @@ enum Command {
     /// Play a recorded game back move by move: a save file, a game record,
     /// or a table server's game (its /api/games/ID document).
     Replay(cmd_replay::ReplayArgs),
+    /// Review a finished game: each decision of a seat beside the move the
+    /// analysis prefers, with the expected points it cost.
+    Review(cmd_review::ReviewArgs),
     /// Measure the engine's random-play throughput.
     Bench(cmd_bench::BenchArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
@@ -63,6 +67,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Bench(args)) => cmd_bench::run(args),
         Some(Command::Ladder(args)) => cmd_ladder::run(args),
         Some(Command::Replay(args)) => cmd_replay::run(args),
+        Some(Command::Review(args)) => cmd_review::run(args),
         Some(Command::Serve(args)) => Ok(table_server::cli::run(&args)?),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "mille", &mut std::io::stdout());
