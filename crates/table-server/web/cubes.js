@@ -31,6 +31,14 @@ const PARTS = {
 /** A blank die: before the first roll of a turn, the dice show nothing. */
 const BLANK_DIE = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" class="die die-blank"><rect x="4" y="4" width="92" height="92" rx="17" fill="none" stroke="currentColor" stroke-width="3" stroke-dasharray="9 7"/></svg>`;
 
+/** The finished game's page, opened at its review (of the viewer's seat
+ *  when it sat at the table): `/games/ID#review`. */
+function reviewHref(ctx) {
+  const code = ctx.code ? `?code=${encodeURIComponent(ctx.code)}` : "";
+  const seat = Number.isInteger(ctx.seat) ? `-${ctx.seat}` : "";
+  return `/games/${encodeURIComponent(ctx.table)}${code}#review${seat}`;
+}
+
 function plural(face) {
   return face === "Six" ? "Sixes" : `${face}s`;
 }
@@ -669,7 +677,7 @@ class CubesView {
     this.over.replaceChildren(
       el("h2", {}, you ? "You win!" : `${this.name(o.winner)} wins!`),
       el("p", {}, `Final scores: ${o.players.map((p, i) => `${this.name(i)} ${fmt(p.score)}`).join(", ")}.`),
-      el("p", { class: "actions" }, el("a", { class: "button primary", href: "#/scores/cubes", id: "cu-see-rankings" }, "See the rankings"), " ", el("a", { class: "button", href: "#/" }, "Back to the tables")),
+      el("p", { class: "actions" }, el("a", { class: "button primary", href: "#/scores/cubes", id: "cu-see-rankings" }, "See the rankings"), " ", el("a", { class: "button", href: "#/" }, "Back to the tables"), " ", el("a", { class: "button review-link", href: reviewHref(this.ctx) }, "Review this game")),
     );
   }
 

@@ -104,6 +104,14 @@ const KEYS = [
   ["F1, ?", "this help"],
 ];
 
+/** The finished game's page, opened at its review (of the viewer's seat
+ *  when it sat at the table): `/games/ID#review`. */
+function reviewHref(ctx) {
+  const code = ctx.code ? `?code=${encodeURIComponent(ctx.code)}` : "";
+  const seat = Number.isInteger(ctx.seat) ? `-${ctx.seat}` : "";
+  return `/games/${encodeURIComponent(ctx.table)}${code}#review${seat}`;
+}
+
 function load(key, fallback) {
   try {
     const v = localStorage.getItem(key);
@@ -1392,7 +1400,7 @@ class MilleTable {
       const names = winners.map((t) => this.teamName(t));
       title = "Game over";
       body.unshift(el("p", { class: "winners" }, winners.length > 1 ? `A tie between ${names.join(" and ")}!` : names[0] === "you" ? "You win the game!" : `${cap(names[0])} wins the game.`));
-      body.push(el("p", {}, el("a", { href: "#/scores/mille" }, "The high-score table")));
+      body.push(el("p", {}, el("a", { href: "#/scores/mille" }, "The high-score table"), " · ", el("a", { href: reviewHref(this.ctx), class: "review-link" }, "Review this game")));
     }
     // At a table shared with other people, the question says what each
     // answer does, and Y and Q answer it from the dialog too.

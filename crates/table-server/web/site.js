@@ -3,7 +3,8 @@
 //   /players/NAME      a player's ratings with their history, the last games
 //   /games/ID          a finished game replayed move by move, with the board
 //                      of the live page (mille.js, cubes.js), seen by a
-//                      spectator or by any seat
+//                      spectator or by any seat, and any seat's review
+//                      drawn over it (#review-N opens seat N's)
 // Each links to the others; nothing here changes anything on the server.
 
 import { el, announce } from "./ui.js";
@@ -308,6 +309,7 @@ async function gamePage(id, code) {
     outcome ? el("p", {}, outcome) : null,
     el("h2", { id: "players-title" }, "Players"),
     el("ul", { class: "players-list", "aria-labelledby": "players-title" }, g.players.map((p) => playerItem(p))),
+    reviewSection(g),
     el(
       "div",
       { class: "replay-bar", role: "group", "aria-label": "Replay" },
@@ -328,7 +330,10 @@ async function gamePage(id, code) {
     replay.root,
   );
   replay.mod = await import(g.game === "cubes" ? "/cubes.js" : "/mille.js");
-  await loadViews(null);
+  const asked = reviewAsked();
+  await loadViews(asked ?? null);
+  if (asked !== null) startReview(asked);
+  else if (location.hash === "#review") document.getElementById("review-title")?.focus();
 }
 
 function playerItem(p) {
@@ -345,8 +350,8 @@ function playerItem(p) {
 }
 
 /** Fetches the steps as `seat` (null: a spectator) saw them, and shows
- *  the same moment as before. */
-async function loadViews(seat) {
+ *  the same moment as before (or step `at`). */
+async function loadViews(seat, at = null) {
   const g = replay.game;
   const n = ++replay.loading;
   const params = new URLSearchParams();
@@ -368,8 +373,9 @@ async function loadViews(seat) {
   const range = document.getElementById("step-range");
   range.max = String(v.steps.length - 1);
   handsOf(v.steps);
-  const at = first ? 0 : Math.min(replay.at, v.steps.length - 1);
-  mountAt(at);
+  document.getElementById("seen-by").value = seat === null ? "" : String(seat);
+  const where = at !== null ? Math.min(at, v.steps.length - 1) : first ? 0 : Math.min(replay.at, v.steps.length - 1);
+  mountAt(where);
   if (!first) announce(`Seen by ${seat === null ? "a spectator" : g.players.find((p) => p.seat === seat)?.name || `seat ${seat + 1}`}.`);
   else if (line) line.dataset.ready = "true";
 }
@@ -503,6 +509,7 @@ function told() {
     hand.value = String(current.step);
   }
   replay.root.dataset.step = String(k);
+  reviewTold();
   // Focus left on a button that became disabled would fall to the page.
   const a = document.activeElement;
   if (a instanceof HTMLButtonElement && a.disabled) document.getElementById(k === 0 ? "step-forward" : "step-back")?.focus();
@@ -534,6 +541,291 @@ document.addEventListener("keydown", (e) => {
   if (!f) return;
   e.preventDefault();
   f();
+});
+
+// ---- a seat's review, drawn over the replay ------------------------------
+
+/** The review shown: its seat, the document, the decision looked at. */
+const review = { seat: null, doc: null, at: 0, asking: 0 };
+
+/** The seat `#review-N` asks for, if any. */
+function reviewAsked() {
+  const m = location.hash.match(/^#review-(\d+)$/);
+  const seat = m ? Number(m[1]) : null;
+  return seat !== null && replay.game?.players.some((p) => p.seat === seat) ? seat : null;
+}
+
+function seatName(seat) {
+  return replay.game.players.find((p) => p.seat === seat)?.name || `seat ${seat + 1}`;
+}
+
+function reviewSection(g) {
+  const buttons = g.players.map((p) =>
+    el("button", { type: "button", id: `review-seat-${p.seat}`, class: "review-seat", onclick: () => startReview(p.seat) }, `Review ${p.name}`),
+  );
+  return el(
+    "section",
+    { class: "review", id: "review", "aria-labelledby": "review-title" },
+    el("h2", { id: "review-title", tabindex: "-1" }, "Review"),
+    el("p", { class: "small intro" }, "Every decision of one seat beside the move the strongest player prefers, from what that seat knew then, and what it cost. Mille Bornes decisions are priced in points of the hand by a search; cubes decisions exactly, by the optimal player's tables."),
+    el("p", { class: "review-seats", role: "group", "aria-label": "Review a seat" }, buttons),
+    el("div", { id: "review-body" }),
+  );
+}
+
+/** Asks for seat `seat`'s review, waits while it is made, then draws it. */
+async function startReview(seat) {
+  const g = replay.game;
+  const n = ++review.asking;
+  review.seat = seat;
+  review.doc = null;
+  for (const b of document.querySelectorAll("button.review-seat")) b.setAttribute("aria-pressed", String(b.id === `review-seat-${seat}`));
+  if (location.hash !== `#review-${seat}`) history.replaceState(null, "", `${location.pathname}${location.search}#review-${seat}`);
+  const body = document.getElementById("review-body");
+  const status = el("p", { class: "review-status", role: "status" }, `Asking for ${seatName(seat)}'s review…`);
+  body.replaceChildren(status);
+  const params = new URLSearchParams({ seat: String(seat) });
+  if (replay.code) params.set("code", replay.code);
+  const url = `/api/games/${g.id}/review?${params}`;
+  let doc;
+  for (;;) {
+    let res;
+    let data = null;
+    try {
+      res = await fetch(url, { headers: { accept: "application/json" } });
+      data = await res.json();
+    } catch {
+      data = null;
+    }
+    if (n !== review.asking) return;
+    if (res?.status === 200 && data) {
+      doc = data;
+      break;
+    }
+    if (res?.status === 202 && data) {
+      status.textContent = data.status === "running" ? `${seatName(seat)}'s review is being made…` : `${seatName(seat)}'s review is waiting its turn (${data.position === 1 ? "next" : `number ${data.position} in line`})…`;
+      await new Promise((r) => setTimeout(r, 1000));
+      if (n !== review.asking) return;
+      continue;
+    }
+    body.replaceChildren(problem(data?.error ? capital(data.error) : "The server did not answer. Try again in a moment."));
+    return;
+  }
+  review.doc = doc;
+  review.at = 0;
+  if (replay.seat !== seat) await loadViews(seat);
+  if (n !== review.asking) return;
+  drawReview();
+  announce(`${seatName(seat)}'s review: ${doc.decisions.length} ${doc.decisions.length === 1 ? "decision" : "decisions"}, accuracy ${Math.round(doc.accuracy)}%.`);
+  if (doc.decisions.length) toDecision(0, false);
+}
+
+function fmtLoss(x) {
+  return x >= 10 ? String(Math.round(x)) : x.toFixed(1);
+}
+
+function unitShort(unit) {
+  return unit === "points" ? "points" : "% of winning";
+}
+
+/** Which replay step shows decision `d`: the step its move is in. */
+function stepOf(d) {
+  const k = replay.steps.findIndex((s) => s.moves[0] <= d.move && d.move < s.moves[1]);
+  return k < 0 ? replay.steps.length - 1 : k;
+}
+
+function drawReview() {
+  const doc = review.doc;
+  const body = document.getElementById("review-body");
+  const who = seatName(doc.seat);
+  const summary = el(
+    "p",
+    { class: "review-summary" },
+    `${who}: accuracy ${Math.round(doc.accuracy)}% over ${doc.decisions.length} ${doc.decisions.length === 1 ? "decision" : "decisions"}; `,
+    doc.game === "mille" ? `${fmtLoss(doc.points_lost)} points expected lost in all.` : doc.unit === "points" ? `${fmtLoss(doc.points_lost)} points expected lost in all.` : `${fmtLoss(doc.win_lost)} percentage points of winning lost in all${doc.points_lost ? `, and ${fmtLoss(doc.points_lost)} expected points` : ""}.`,
+  );
+  if (!doc.decisions.length) {
+    body.replaceChildren(summary, el("p", { class: "empty" }, `${who} had no decision to review in this game.`));
+    return;
+  }
+  const select = el(
+    "select",
+    { id: "review-decision" },
+    doc.decisions.map((d, i) => el("option", { value: String(i) }, `${i + 1}. ${d.label}: ${d.played}${d.mark === "best" || d.mark === "good" ? "" : ` (${d.mark})`}`)),
+  );
+  select.addEventListener("change", () => toDecision(Number(select.value), false));
+  const button = (label, id, f, keys) => el("button", { type: "button", id, onclick: f, "aria-keyshortcuts": keys }, label);
+  body.replaceChildren(
+    summary,
+    doc.hands?.length ? handsTable(doc) : null,
+    reviewChart(doc),
+    el(
+      "div",
+      { class: "review-bar", role: "group", "aria-label": "Decisions" },
+      button("Previous decision", "review-prev", () => toDecision(review.at - 1, false), "P"),
+      el("span", { class: "picker" }, el("label", { for: "review-decision" }, "Decision"), select),
+      button("Next decision", "review-next", () => toDecision(review.at + 1, false), "N"),
+    ),
+    el("div", { class: "review-decision", id: "review-now", "aria-live": "polite" }),
+    el("p", { class: "small keys-line" }, "Keys: N and P go to the next and previous decision; the replay's keys still step move by move."),
+    worstList(doc),
+  );
+}
+
+function handsTable(doc) {
+  return el(
+    "div",
+    { class: "scroll", tabindex: "0", role: "region", "aria-label": "Hands" },
+    el(
+      "table",
+      { class: "data review-hands" },
+      el("caption", {}, "Hand by hand"),
+      el("thead", {}, el("tr", {}, ["Hand", "Decisions", "Points lost", "Accuracy"].map((h, i) => el("th", { scope: "col", class: i ? "num" : null }, h)))),
+      el(
+        "tbody",
+        {},
+        doc.hands.map((h) => el("tr", {}, el("th", { scope: "row" }, h.label), el("td", { class: "num" }, String(h.decisions)), el("td", { class: "num" }, fmtLoss(h.points_lost)), el("td", { class: "num" }, `${Math.round(h.accuracy)}%`))),
+      ),
+    ),
+  );
+}
+
+/** The points lost at each decision as bars (a blunder's height at the
+ *  top line), the thresholds drawn across, the decision looked at
+ *  outlined; in words for those who cannot see it. */
+function reviewChart(doc) {
+  const ds = doc.decisions;
+  const W = 600;
+  const H = 140;
+  const top = 12;
+  const base = H - 14;
+  const cap = 1.5;
+  const bw = Math.max(2, Math.min(24, (W - 20) / ds.length));
+  const x = (i) => 10 + i * ((W - 20) / ds.length);
+  const h = (d) => {
+    const blunder = d.thresholds?.[2] || 1;
+    return ((base - top) * Math.min(cap, d.loss / blunder)) / cap;
+  };
+  const lineAt = (share) => base - ((base - top) * share) / cap;
+  const counts = ["inaccuracy", "mistake", "blunder"].map((m) => [m, ds.filter((d) => d.mark === m).length]);
+  const words = `Loss at each of ${ds.length} decisions: ${counts.map(([m, c]) => `${c} ${m}${c === 1 ? "" : m === "mistake" ? "s" : m === "blunder" ? "s" : "ies"}`.replace("inaccuracyies", "inaccuracies")).join(", ")}; the worst lost ${fmtLoss(Math.max(...ds.map((d) => d.loss)))} ${unitShort(doc.unit)}.`;
+  const first = ds[0].thresholds || [1, 2, 3];
+  const mixed = ds.some((d) => d.unit !== ds[0].unit);
+  return el(
+    "figure",
+    { class: "review-chart" },
+    el(
+      "svg:svg",
+      { class: "chart losses", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": words, id: "review-chart" },
+      ["inaccuracy", "mistake", "blunder"].map((m, k) =>
+        el("svg:line", { class: `threshold ${m}`, x1: 0, x2: W, y1: lineAt(first[k] / first[2]).toFixed(1), y2: lineAt(first[k] / first[2]).toFixed(1) }),
+      ),
+      el("svg:line", { class: "axis", x1: 0, y1: base, x2: W, y2: base }),
+      ds.map((d, i) =>
+        el(
+          "svg:rect",
+          { class: `bar ${d.mark}`, "data-i": String(i), x: x(i).toFixed(1), y: (base - Math.max(1, h(d))).toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: Math.max(1, h(d)).toFixed(1) },
+          el("svg:title", {}, `${i + 1}. ${d.label}: ${d.played}, ${d.mark}, ${fmtLoss(d.loss)} ${unitShort(d.unit)} lost`),
+        ),
+      ),
+      el("svg:rect", { class: "cursor", id: "review-cursor", x: x(0).toFixed(1), y: top - 4, width: Math.max(2, bw).toFixed(1), height: base - top + 6 }),
+      el("svg:text", { x: 2, y: 10 }, `${mixed ? "" : `${fmtLoss(first[2] * cap)} ${unitShort(ds[0].unit)}`}`),
+    ),
+    el("figcaption", { class: "small" }, `Points lost per decision, in order (the lines: inaccuracy ${fmtLoss(first[0])}, mistake ${fmtLoss(first[1])}, blunder ${fmtLoss(first[2])} ${unitShort(ds[0].unit)}${mixed ? ", where a decision is valued in points the bar is scaled by its own thresholds" : ""}). Click a bar to go to its decision.`),
+  );
+}
+
+function worstList(doc) {
+  if (!doc.worst?.length) return el("p", { class: "empty" }, "No decision lost anything worth a mark.");
+  return el(
+    "section",
+    { class: "review-worst", "aria-labelledby": "worst-title" },
+    el("h3", { id: "worst-title" }, doc.worst.length === 1 ? "The worst decision" : `The ${doc.worst.length} worst decisions`),
+    el(
+      "ol",
+      {},
+      doc.worst.map((w) => {
+        const d = doc.decisions[w.decision];
+        return el(
+          "li",
+          {},
+          el("button", { type: "button", class: "link", onclick: () => toDecision(w.decision, true) }, `${d.label}: ${d.played}`),
+          ` (${d.mark}, ${fmtLoss(d.loss)} ${unitShort(d.unit)}). `,
+          w.sentence,
+        );
+      }),
+    ),
+  );
+}
+
+/** Shows decision `i`: the replay at its step, the two moves and the cost. */
+function toDecision(i, focus) {
+  const ds = review.doc?.decisions;
+  if (!ds?.length) return;
+  review.at = Math.max(0, Math.min(ds.length - 1, i));
+  go(stepOf(ds[review.at]));
+  reviewTold();
+  if (focus) document.getElementById("review-now")?.focus();
+}
+
+/** The decision line and the chart's cursor follow the replay. */
+function reviewTold() {
+  const doc = review.doc;
+  const now = document.getElementById("review-now");
+  if (!doc || !now || !doc.decisions.length || replay.seat !== doc.seat) return;
+  const d = doc.decisions[review.at];
+  const here = stepOf(d) === replay.at;
+  const cost =
+    d.same || d.mark === "best"
+      ? el("span", { class: `mark ${d.mark}` }, d.same ? "The preferred move." : "As good as the preferred move.")
+      : el("span", { class: `mark ${d.mark}` }, `${capital(d.mark)}: ${fmtLoss(d.loss)}${d.stderr ? ` ± ${fmtLoss(d.stderr)}` : ""} ${unitShort(d.unit)} lost.`);
+  now.setAttribute("tabindex", "-1");
+  now.replaceChildren(
+    el("p", { class: "review-at" }, `Decision ${review.at + 1} of ${doc.decisions.length} · ${d.label}`, here ? "" : " (the replay has moved on: Decision goes back to it)"),
+    el(
+      "dl",
+      { class: "review-moves" },
+      el("dt", {}, "Played"),
+      el("dd", { class: `played ${d.mark}` }, d.played),
+      el("dt", {}, "Preferred"),
+      el("dd", { class: "best" }, d.best),
+      el("dt", {}, "Verdict"),
+      el("dd", {}, cost),
+    ),
+  );
+  const sel = document.getElementById("review-decision");
+  if (sel) sel.value = String(review.at);
+  const prev = document.getElementById("review-prev");
+  const next = document.getElementById("review-next");
+  if (prev) prev.disabled = review.at === 0;
+  if (next) next.disabled = review.at === doc.decisions.length - 1;
+  const a = document.activeElement;
+  if (a instanceof HTMLButtonElement && a.disabled) (review.at === 0 ? next : prev)?.focus();
+  const cursor = document.getElementById("review-cursor");
+  const bar = document.querySelector(`#review-chart rect.bar[data-i="${review.at}"]`);
+  if (cursor && bar) cursor.setAttribute("x", bar.getAttribute("x"));
+  for (const b of document.querySelectorAll("#review-chart rect.bar.now")) b.classList.remove("now");
+  bar?.classList.add("now");
+}
+
+document.addEventListener("click", (e) => {
+  const bar = e.target instanceof Element ? e.target.closest("#review-chart rect.bar") : null;
+  if (bar) toDecision(Number(bar.getAttribute("data-i")), false);
+});
+
+document.addEventListener("keydown", (e) => {
+  if (!review.doc?.decisions.length || e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = e.target;
+  if (t instanceof HTMLElement && (t.closest("input, select, textarea, dialog") || t.isContentEditable)) return;
+  const k = e.key.toLowerCase();
+  if (k !== "n" && k !== "p") return;
+  e.preventDefault();
+  toDecision(review.at + (k === "n" ? 1 : -1), false);
+});
+
+window.addEventListener("hashchange", () => {
+  const seat = reviewAsked();
+  if (seat !== null && seat !== review.seat) startReview(seat);
 });
 
 // ---- the route ----------------------------------------------------------
