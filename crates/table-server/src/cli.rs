@@ -139,6 +139,10 @@ pub struct ServeArgs {
     /// The most reviews waiting their turn; more are answered 503.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub review_queue: u64,
+    /// The search iterations a mille review spends on each decision (the
+    /// default: twice the `normal` player's; fewer is quicker and rougher).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub review_iterations: Option<u32>,
 }
 
 impl ServeArgs {
@@ -230,6 +234,9 @@ impl ServeArgs {
         config.close_unstarted_after = Duration::from_secs(self.close_unstarted_hours * 3600);
         config.reviews_at_once = usize::try_from(self.reviews_at_once).unwrap_or(1);
         config.review_queue = usize::try_from(self.review_queue).unwrap_or(16);
+        if let Some(n) = self.review_iterations {
+            config.review_iterations = n;
+        }
         Ok(config)
     }
 }
