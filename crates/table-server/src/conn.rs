@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table_protocol::{
     ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatRequest,
-    ServerMessage, TableId, TableStatus, VERSION, check_name,
+    ServerMessage, TableId, VERSION, check_name,
 };
 use tokio::sync::{Notify, mpsc};
 
@@ -1000,7 +1000,10 @@ async fn open_table(
         Err(why) => {
             // The table never ran: it is closed, so that no restart tries it.
             tracing::error!(table = id, why, "a new table cannot start");
-            let _ = shared.store.set_status(id, TableStatus::Over).await;
+            let _ = shared
+                .store
+                .close(id, crate::store::Outcome::Broken, Vec::new())
+                .await;
             return Err((
                 ErrorCode::BadSetup,
                 "a computer player of this table cannot start".into(),
