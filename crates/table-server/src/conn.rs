@@ -584,17 +584,14 @@ async fn handle(
             rules,
             players,
         } => {
-            let category = match game_rating::Category::from_request(
-                game.name(),
-                rules.as_deref(),
-                players,
-            ) {
-                Ok(c) => c,
-                Err(why) => {
-                    refuse(&out, ErrorCode::BadMessage, &why);
-                    return Ok(());
-                }
-            };
+            let category =
+                match game_rating::Category::from_request(game.name(), rules.as_deref(), players) {
+                    Ok(c) => c,
+                    Err(why) => {
+                        refuse(&out, ErrorCode::BadMessage, &why);
+                        return Ok(());
+                    }
+                };
             match shared.store.ladder(category, crate::LIST_MAX).await {
                 Ok(rows) => {
                     let now = crate::ratings::now();

@@ -34,9 +34,8 @@ pub struct SeatResult {
 /// winners first, then by score; equal sides share a place (the number of
 /// sides that did strictly better).
 pub fn places(results: &[SeatResult]) -> Vec<usize> {
-    let better = |a: &SeatResult, b: &SeatResult| {
-        (a.won && !b.won) || (a.won == b.won && a.score > b.score)
-    };
+    let better =
+        |a: &SeatResult, b: &SeatResult| (a.won && !b.won) || (a.won == b.won && a.score > b.score);
     let mut sides: Vec<&SeatResult> = Vec::new();
     for r in results {
         if !sides.iter().any(|s| s.side == r.side) {

@@ -46,9 +46,10 @@ pub fn ladder_entry(row: &RatingRow, now: i64) -> LadderEntry {
 /// The rating of `name` in `category` from the rows read, or the one it
 /// would start with.
 pub fn of(rows: &[RatingRow], category: Category, name: &str, now: i64) -> Rating {
-    rows.iter()
-        .find(|r| r.name == name)
-        .map_or_else(|| game_rating::starting(category, name), |r| current(r, now))
+    rows.iter().find(|r| r.name == name).map_or_else(
+        || game_rating::starting(category, name),
+        |r| current(r, now),
+    )
 }
 
 /// An ending note as the player is told it: the story, then what it did

@@ -879,11 +879,7 @@ impl<G: ServerGame> Actor<G> {
             .iter()
             .map(|(_, _, names, score, _)| format!("{names} {score}"))
             .collect();
-        let winners: Vec<&str> = sides
-            .iter()
-            .filter(|s| s.4)
-            .map(|s| s.2.as_str())
-            .collect();
+        let winners: Vec<&str> = sides.iter().filter(|s| s.4).map(|s| s.2.as_str()).collect();
         match winners.as_slice() {
             [] => format!("The game ended: {}.", scores.join(", ")),
             w => format!("{} won: {}.", w.join(" and "), scores.join(", ")),
@@ -941,12 +937,8 @@ impl<G: ServerGame> Actor<G> {
             })
             .collect();
         let story = self.story(&results, &places);
-        let score = crate::scores::for_database::<G>(
-            &self.shared,
-            self.table.state(),
-            &people,
-            &abandoned,
-        );
+        let score =
+            crate::scores::for_database::<G>(&self.shared, self.table.state(), &people, &abandoned);
         let game = FinishedGame {
             results: rows,
             score,
@@ -1020,9 +1012,8 @@ impl<G: ServerGame> Actor<G> {
             Ok(rows) => {
                 let now = crate::ratings::now();
                 for k in 0..self.slots.len() {
-                    let rating = taken(&self.slots[k]).then(|| {
-                        crate::ratings::of(&rows, category, &self.result_name(k), now)
-                    });
+                    let rating = taken(&self.slots[k])
+                        .then(|| crate::ratings::of(&rows, category, &self.result_name(k), now));
                     self.slots[k].rating = rating;
                 }
             }

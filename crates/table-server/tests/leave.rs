@@ -104,7 +104,10 @@ async fn with_both_people_gone_the_table_makes_no_move_and_closes_as_abandoned()
     tokio::time::sleep(Duration::from_secs(2)).await;
     let now = line(&mut eve, table).await.expect("listed");
     assert_eq!(now.status, TableStatus::Playing);
-    assert_eq!(now.seq, seq, "no move was made while nobody was at the table");
+    assert_eq!(
+        now.seq, seq,
+        "no move was made while nobody was at the table"
+    );
     assert!(now.seats.iter().all(|s| !s.away && s.stand_in_in.is_none()));
     // Past --abandon-after the table is closed, with no result.
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -117,7 +120,11 @@ async fn with_both_people_gone_the_table_makes_no_move_and_closes_as_abandoned()
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     // Nothing in the ratings, and ann is told when she comes back.
-    assert!(ladder(&mut eve, GameKind::Cubes, "standard").await.is_empty());
+    assert!(
+        ladder(&mut eve, GameKind::Cubes, "standard")
+            .await
+            .is_empty()
+    );
     let mut ann = Client::open(server.addr).await;
     ann.hello("ann", Some(ann_token)).await;
     let ended = ann
@@ -195,7 +202,10 @@ async fn a_stand_in_finishes_for_the_one_who_left_who_abandoned_and_is_told() {
     let ann_rating = of("ann").expect("ann is rated");
     let bob_rating = of("bob").expect("bob is rated");
     assert!(ann_rating.rating < 1500, "{ann_rating:?}");
-    assert_eq!(ann_rating.wins, 0, "an abandoned game is no win: {ann_rating:?}");
+    assert_eq!(
+        ann_rating.wins, 0,
+        "an abandoned game is no win: {ann_rating:?}"
+    );
     assert_eq!(bob_rating.games, 1);
     // Exactly the rating library's answer for the game as it went (the
     // stand-in's result stands for the others), ann's own as a loss.
@@ -234,7 +244,11 @@ async fn a_stand_in_finishes_for_the_one_who_left_who_abandoned_and_is_told() {
         .await;
     assert_eq!(ended.len(), 1);
     assert!(ended[0].abandoned);
-    assert!(ended[0].message.contains("abandoned"), "{}", ended[0].message);
+    assert!(
+        ended[0].message.contains("abandoned"),
+        "{}",
+        ended[0].message
+    );
     assert!(ended[0].message.contains("rating"), "{}", ended[0].message);
     drop(ann);
     let mut ann = Client::open(server.addr).await;
