@@ -521,6 +521,31 @@ fn people_start_at_the_default_and_computers_at_their_calibration() {
     }
 }
 
+/// Every built-in level of both games has a calibrated rating, ordered
+/// as the levels are by strength where that is known for certain.
+#[test]
+fn every_level_is_calibrated() {
+    let get = |game: &str, level: &str| {
+        CALIBRATED
+            .iter()
+            .find(|c| c.game == game && c.level == level)
+            .map(|c| c.rating)
+    };
+    for level in ["random", "classic", "easy", "normal"] {
+        assert!(get("mille", level).is_some(), "mille {level}");
+    }
+    for level in ["cautious", "steady", "bold", "reckless", "optimal"] {
+        assert!(get("cubes", level).is_some(), "cubes {level}");
+    }
+    // Orders the head-to-head results leave no doubt about.
+    assert!(get("mille", "random") < get("mille", "classic"));
+    assert!(get("mille", "classic") < get("mille", "easy"));
+    assert!(get("mille", "easy") < get("mille", "normal"));
+    assert!(get("cubes", "reckless") < get("cubes", "cautious"));
+    assert!(get("cubes", "steady") < get("cubes", "optimal"));
+    assert_eq!(CALIBRATED.len(), 9);
+}
+
 fn any_rating() -> impl Strategy<Value = Rating> {
     (-1_000.0..4_000.0f64, 1.0..1_000.0f64, 1e-6..1.0f64).prop_map(|(a, b, c)| r(a, b, c))
 }
