@@ -265,13 +265,15 @@ fn mille(job: &ReviewJob, iterations: u32) -> Result<Value, String> {
             other => other.to_string(),
         }
     };
+    // Hands are counted from 0 by the engine (hands dealt before), from 1
+    // on the page, as the replay's hand list has them.
     let decisions: Vec<Value> = review
         .decisions
         .iter()
         .map(|d| {
             json!({
                 "move": d.index,
-                "label": format!("Hand {}", d.hand),
+                "label": format!("Hand {}", d.hand + 1),
                 "kind": d.kind,
                 "played": words(d.played),
                 "best": words(d.best),
@@ -290,7 +292,7 @@ fn mille(job: &ReviewJob, iterations: u32) -> Result<Value, String> {
         .iter()
         .map(|h| {
             json!({
-                "label": format!("Hand {}", h.hand),
+                "label": format!("Hand {}", h.hand + 1),
                 "decisions": h.decisions,
                 "points_lost": h.points_lost,
                 "accuracy": h.accuracy,

@@ -695,8 +695,8 @@ function handsTable(doc) {
  *  outlined; in words for those who cannot see it. */
 function reviewChart(doc) {
   const ds = doc.decisions;
-  const W = 600;
-  const H = 140;
+  const W = 1000;
+  const H = 160;
   const top = 12;
   const base = H - 14;
   const cap = 1.5;
@@ -778,10 +778,10 @@ function reviewTold() {
   const cost =
     d.same || d.mark === "best"
       ? el("span", { class: `mark ${d.mark}` }, d.same ? "The preferred move." : "As good as the preferred move.")
-      : el("span", { class: `mark ${d.mark}` }, `${capital(d.mark)}: ${fmtLoss(d.loss)}${d.stderr ? ` ± ${fmtLoss(d.stderr)}` : ""} ${unitShort(d.unit)} lost.`);
+      : el("span", { class: `mark ${d.mark}` }, `${d.mark[0].toUpperCase()}${d.mark.slice(1)}: ${fmtLoss(d.loss)}${d.stderr ? ` ± ${fmtLoss(d.stderr)}` : ""} ${unitShort(d.unit)} lost.`);
   now.setAttribute("tabindex", "-1");
   now.replaceChildren(
-    el("p", { class: "review-at" }, `Decision ${review.at + 1} of ${doc.decisions.length} · ${d.label}`, here ? "" : " (the replay has moved on: Decision goes back to it)"),
+    el("p", { class: "review-at" }, `Decision ${review.at + 1} of ${doc.decisions.length} · ${d.label}`, el("span", { class: "small" }, here ? " · the board just after it (Back: just before)" : " · the replay has moved on (Decision goes back to it)")),
     el(
       "dl",
       { class: "review-moves" },
