@@ -152,6 +152,12 @@ pub fn run(file: &Path, seat: Option<usize>, at: Option<usize>) -> ExitCode {
         None => table(&loaded, &review),
         Some(k) => match k.checked_sub(1).and_then(|i| review.decisions.get(i)) {
             Some(d) => board(&loaded, &review, d),
+            None if review.decisions.is_empty() => {
+                return refuse(&format!(
+                    "--at {k}: {} had no choice to make in this game",
+                    loaded.name(seat)
+                ));
+            }
             None => {
                 return refuse(&format!(
                     "--at {k}: {} made decisions 1 to {} in this game",
@@ -244,7 +250,7 @@ pub fn table(loaded: &Loaded, review: &GameReview) -> String {
          end game, the points expected to be banked this turn (pts).\n\n",
     );
     if review.decisions.is_empty() {
-        s.push_str("No decisions to review: every move of this seat was forced.\n");
+        s.push_str("No decisions to review: this seat had no choice to make in this game.\n");
         return s;
     }
     s.push_str(&format!(

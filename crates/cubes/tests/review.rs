@@ -154,7 +154,16 @@ fn what_cannot_be_reviewed_is_said_in_one_sentence() {
     let mut broken = game(2, 3);
     broken.actions.insert(3, Action::Roll);
     let broken = serde_json::to_string(&broken).expect("json");
+    let empty = serde_json::to_string(&GameRecord::new(Settings::standard(), 2, 1)).expect("json");
     let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                write(dir.path(), "e.json", &empty),
+                "--at".into(),
+                "1".into(),
+            ],
+            "Seat 1 had no choice to make in this game",
+        ),
         (
             vec![dir.path().join("missing.json").display().to_string()],
             "cannot read",

@@ -98,6 +98,10 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
         None => table(&loaded, seat, &review),
         Some(k) => match k.checked_sub(1).and_then(|i| review.decisions.get(i)) {
             Some(d) => board(&loaded, seat, &review, k, d, &args.file),
+            None if review.decisions.is_empty() => fail(&format!(
+                "--at {k}: {} had no choice to make in this game.",
+                name(&loaded, seat)
+            )),
             None => fail(&format!(
                 "--at {k}: {} made decisions 1 to {} in this game.",
                 name(&loaded, seat),
