@@ -15,6 +15,8 @@
 
 use crate::model::UNIT;
 use crate::optimal::{action_values, decide};
+use crate::solver;
+use crate::tables;
 use cubes_engine::{Action, GameRecord, Phase, ReplayError, SetupError, State, ToAct, View};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -206,6 +208,16 @@ pub enum ReviewError {
     /// The record does not replay.
     #[error("the game does not replay: {0}")]
     Replay(#[from] ReplayError),
+    /// A kind of game the optimal player has no solved tables for (its
+    /// tables would be solved on the spot, taking time and memory that
+    /// grow with the square of the target: a file must not ask for that).
+    #[error(
+        "the optimal player knows the Standard and Blitz games, not a game to {target} points with these thresholds"
+    )]
+    Unsolved {
+        /// The game's target.
+        target: u32,
+    },
     /// No such seat.
     #[error("the game has seats 1 to {players}, not {}", .seat + 1)]
     NoSeat {
@@ -280,6 +292,12 @@ pub fn review_game(record: &GameRecord, seat: usize) -> Result<GameReview, Revie
         });
     }
     let mut state = State::new(record.settings.clone(), record.players, record.seed)?;
+    let jokers = state.view(0).jokers;
+    if tables::shipped(&solver::Thresholds::of(&record.settings), jokers).is_none() {
+        return Err(ReviewError::Unsolved {
+            target: record.settings.target,
+        });
+    }
     let mut decisions = Vec::new();
     let mut forced = 0;
     for (index, &action) in record.actions.iter().enumerate() {
@@ -526,6 +544,14 @@ mod tests {
             Err(ReviewError::NoSeat {
                 seat: 2,
                 players: 2
+            })
+        );
+        let mut odd = record.clone();
+        odd.settings.target = 3_000_000_000;
+        assert_eq!(
+            review_game(&odd, 0),
+            Err(ReviewError::Unsolved {
+                target: 3_000_000_000
             })
         );
         let mut broken = record.clone();
