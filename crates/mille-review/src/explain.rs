@@ -240,3 +240,86 @@ pub(crate) fn sentence(d: &DecisionReview, view: &View, decision: Decision) -> S
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DecisionKind;
+    use mille_engine::{GameConfig, Phase, Rules, Scenario};
+
+    fn review(played: Action, best: Action, loss: f64) -> DecisionReview {
+        DecisionReview {
+            index: 0,
+            hand: 1,
+            kind: DecisionKind::Discard,
+            played,
+            best,
+            loss,
+            stderr: 5.0,
+            mark: Mark::Mistake,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The sentence counts the hazards the seat had not seen: those in
+    /// the discards and on the tableaux are not among them.
+    #[test]
+    fn a_discarded_safety_is_explained_by_the_hazards_not_yet_seen() {
+        let config = GameConfig::default();
+        let rules = Rules::new(config).expect("config");
+        let me = rules.seat(0).expect("seat 0");
+        let view = Scenario::new(config)
+            .expect("config")
+            .hand(0, &[Card::RightOfWay, Card::D25, Card::D50])
+            .battle(0, &[Card::Go])
+            .battle(1, &[Card::Stop])
+            .discards(&[Card::SpeedLimit, Card::Stop])
+            .phase(Phase::Turn {
+                seat: me,
+                drawn: true,
+            })
+            .build()
+            .view(me);
+        let stops = rules.deck[Card::Stop as usize] - 2;
+        let limits = rules.deck[Card::SpeedLimit as usize] - 1;
+        let d = review(
+            Action::Discard(Card::RightOfWay),
+            Action::Discard(Card::D25),
+            180.0,
+        );
+        let s = sentence(&d, &view, Decision::Turn);
+        assert_eq!(
+            s,
+            format!(
+                "Discarding Right of Way left you open to the {limits} Speed Limit and {stops} Stop \
+                 cards not yet seen and gave up its 100 points (400 as a coup fourré). \
+                 Discarding 25 was about 180 points better."
+            )
+        );
+    }
+
+    #[test]
+    fn a_declined_coup_fourre_is_explained() {
+        let config = GameConfig::default();
+        let rules = Rules::new(config).expect("config");
+        let me = rules.seat(0).expect("seat 0");
+        let view = Scenario::new(config)
+            .expect("config")
+            .hand(0, &[Card::ExtraTank])
+            .build()
+            .view(me);
+        let d = review(
+            Action::DeclineCoupFourre,
+            Action::CoupFourre(Card::ExtraTank),
+            320.0,
+        );
+        let decision = Decision::CoupFourre {
+            hazard: Card::OutOfGas,
+            attacker: 1,
+        };
+        assert!(
+            sentence(&d, &view, decision)
+                .starts_with("Declining the coup fourré on Out of Gas gave up 300 points")
+        );
+    }
+}
