@@ -38,7 +38,8 @@ pub struct ReviewArgs {
     at: Option<usize>,
 
     /// Search iterations for each decision: more is slower and surer
-    /// (default: twice what the `normal` player uses).
+    /// (default: the review's own budget, more than the `normal` player
+    /// searches).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(100..=10_000_000))]
     iterations: Option<u32>,
 }
