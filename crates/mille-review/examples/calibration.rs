@@ -330,12 +330,18 @@ fn plot(points: &[Point], slope: f64, intercept: f64, summary: &str) -> String {
         r#"<text x="{:.1}" y="24" text-anchor="middle" font-size="13">Review calibration: dashed y = x, red the fitted line, bars ±2 SE</text>"#,
         w / 2.0
     );
-    let short: String = summary.chars().take(110).collect();
-    let _ = writeln!(
-        s,
-        r#"<text x="{:.1}" y="42" text-anchor="middle" font-size="10">{short}</text>"#,
-        w / 2.0
-    );
+    // The summary on two lines, split at its middle clause.
+    let clauses: Vec<&str> = summary.split("; ").collect();
+    let half = clauses.len().div_ceil(2);
+    for (line, part) in [&clauses[..half], &clauses[half..]].iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle" font-size="10">{}</text>"#,
+            w / 2.0,
+            40 + 13 * line,
+            part.join("; ")
+        );
+    }
     s.push_str("</svg>\n");
     s
 }
