@@ -116,7 +116,11 @@ fn main() {
     let svg_path = args
         .next()
         .unwrap_or_else(|| "docs/review-calibration.svg".to_string());
-    let config = ReviewConfig::default();
+    // REVIEW_UNIFORM=1: the review without beliefs, for comparison.
+    let config = ReviewConfig {
+        beliefs: std::env::var_os("REVIEW_UNIFORM").is_none(),
+        ..ReviewConfig::default()
+    };
     let mut points = Vec::new();
     for game in 0..hands {
         let record = classic_game(GameConfig::default(), 1000 + game, Some(1));

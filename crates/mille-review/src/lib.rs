@@ -22,8 +22,8 @@
 mod explain;
 
 use mille_ai::SearchBot;
-use mille_ai::search::{Budget, RootStat};
-use mille_engine::view::Decision;
+use mille_ai::search::{Budget, Players, RootStat, search_stats};
+use mille_engine::view::{Decision, determinize_for};
 use mille_engine::{
     Action, ActionList, GameRecord, IllegalAction, Phase, ReplayError, State, ToAct, View, seen_by,
 };
@@ -52,6 +52,17 @@ pub struct ReviewConfig {
     pub trees: u32,
     /// Seed of every random choice of the review.
     pub seed: u64,
+    /// Whether the unseen cards are dealt from `normal`'s beliefs about
+    /// the other hands (what they probably hold, from the moves the seat
+    /// watched) and the other seats played with the memory of the hand
+    /// the beliefs keep; if not, uniformly, every seat played by a fresh
+    /// classic bot (see `docs/review.md`).
+    #[serde(default = "yes")]
+    pub beliefs: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for ReviewConfig {
@@ -62,6 +73,7 @@ impl Default for ReviewConfig {
             iterations: 24_000,
             trees: 2,
             seed: 0x5EED_4E71_E3ED,
+            beliefs: true,
         }
     }
 }
@@ -437,13 +449,20 @@ impl Job {
             trees: config.trees,
             time_limit: None,
         };
-        let stats = self.bot.clone().analyse(
-            &self.view,
-            self.decision,
-            self.played,
-            budget,
-            self.seed(config),
-        );
+        let seed = self.seed(config);
+        let stats = if config.beliefs {
+            self.bot
+                .clone()
+                .analyse(&self.view, self.decision, self.played, budget, seed)
+        } else {
+            // `normal`'s search without beliefs: uniform deals of the
+            // unseen cards, every seat played by a fresh classic bot.
+            let (view, decision) = (&self.view, self.decision);
+            let sample =
+                |rng: &mut rand_chacha::ChaCha8Rng| determinize_for(view, decision, rng).ok();
+            let players: Players = std::array::from_fn(|_| mille_ai::ClassicBot::new(0));
+            search_stats(view, Some(self.played), budget, seed, &sample, &players)
+        };
         let (moves, best) = values(&stats, self.played, &self.legal);
         let Some(best) = best else {
             return self.forced(kind);

@@ -14,6 +14,7 @@ fn budget() -> ReviewConfig {
         iterations: 6000,
         trees: 2,
         seed: 7,
+        beliefs: true,
     }
 }
 
@@ -254,6 +255,7 @@ fn the_review_reads_no_hidden_card() {
         iterations: 2000,
         trees: 2,
         seed: 11,
+        beliefs: true,
     };
     let review = |s: &State| review_from(s, moves, 0, &config, &mut |_, _| {}).expect("reviews");
     let (ra, rb) = (review(&a), review(&b));
@@ -270,6 +272,7 @@ fn a_review_replays() {
         iterations: 300,
         trees: 2,
         seed: 1,
+        beliefs: true,
     };
     let a = review_game(&record, 1, &config).expect("reviews");
     let b = review_game(&record, 1, &config).expect("reviews");
@@ -312,7 +315,7 @@ proptest! {
         let record = mille_review::classic_game(config, seed, Some(2));
         let state = record.replay().expect("replays");
         prop_assert!(finished(&state) || !record.actions.is_empty());
-        let small = ReviewConfig { iterations: 60, trees: 1, seed };
+        let small = ReviewConfig { iterations: 60, trees: 1, seed, beliefs: seed % 2 == 0 };
         match review_game(&record, seat, &small) {
             Ok(review) => {
                 prop_assert!(seat < players);
