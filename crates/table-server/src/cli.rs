@@ -259,7 +259,11 @@ pub fn run(args: &ServeArgs) -> Result<(), ServerError> {
             at: "the runtime".into(),
             source,
         })?;
-    runtime.block_on(crate::serve(config))
+    let served = runtime.block_on(crate::serve(config));
+    // An after-game review being made (a minute's search) is not waited
+    // for: it was not kept, and is made again when next asked.
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    served
 }
 
 /// Reads `NAME=COMMAND`.

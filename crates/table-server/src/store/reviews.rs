@@ -70,3 +70,37 @@ impl Store {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{databases, instance};
+    use crate::store::Store;
+    use std::time::Duration;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_review_is_kept_once_and_read_back_by_another_instance() {
+        for db in databases().await {
+            let lease = Duration::from_secs(30);
+            let (a, _) = Store::open(&db.url, instance("a", lease))
+                .await
+                .expect("open");
+            assert_eq!(a.review(4, 1).await.expect("read"), None, "{}", db.label);
+            a.put_review(4, 1, r#"{"first":true}"#.into())
+                .await
+                .expect("put");
+            // Made again meanwhile elsewhere: the first stays.
+            a.put_review(4, 1, r#"{"first":false}"#.into())
+                .await
+                .expect("put again");
+            assert_eq!(a.review(4, 0).await.expect("read"), None, "{}", db.label);
+            let kept = Some(r#"{"first":true}"#.to_string());
+            assert_eq!(a.review(4, 1).await.expect("read"), kept, "{}", db.label);
+            if a.shared() {
+                let (b, _) = Store::open(&db.url, instance("b", lease))
+                    .await
+                    .expect("open b");
+                assert_eq!(b.review(4, 1).await.expect("read"), kept, "{}", db.label);
+            }
+        }
+    }
+}
