@@ -2,7 +2,8 @@
 // game against the classic computer, her seat reviewed (the server makes
 // it in the background while the page waits), then stepped through
 // decision by decision by keyboard and by the chart, the board following;
-// checked with axe-core at desktop and phone widths. The server's review
+// checked with axe-core at desktop and phone widths; and a cubes game's
+// review reached from the game's end, as the board shows it. The server's review
 // budget is tiny: the test is about the page, not the judge.
 
 import { test, before, after } from "node:test";
@@ -16,11 +17,14 @@ let table;
 /** Plays a whole mille bsd game as `name` against the classic computer
  *  from inside `page`, choosing plays over discards; answers the table's
  *  number once the game is over. */
-async function playGame(page, name) {
+async function playGame(page, name, game = "mille") {
   return page.evaluate(
-    async ({ name }) => {
+    async ({ name, game }) => {
       const ws = new WebSocket(`ws://${location.host}/ws`);
-      const create = { type: "create", game: "mille", setup: { rules: "bsd", players: 2 }, seats: [{ kind: "human" }, { kind: "computer", level: "classic" }], sit: 0 };
+      const create =
+        game === "mille"
+          ? { type: "create", game, setup: { rules: "bsd", players: 2 }, seats: [{ kind: "human" }, { kind: "computer", level: "classic" }], sit: 0 }
+          : { type: "create", game, setup: { game: "blitz" }, seats: [{ kind: "human" }, { kind: "computer", level: "steady" }], sit: 0 };
       return new Promise((done, fail) => {
         let table = null;
         let id = 0;
@@ -36,7 +40,7 @@ async function playGame(page, name) {
           else if (m.type === "error") fail(new Error(m.message));
           else if ((m.type === "joined" || m.type === "update") && m.observation) {
             const o = m.observation;
-            if (o.status?.phase === "game_over") {
+            if (o.status?.phase === "game_over" || typeof o.winner === "number") {
               clearTimeout(timer);
               ws.close();
               done(table);
@@ -46,13 +50,14 @@ async function playGame(page, name) {
             const legal = o.legal || [];
             if (!legal.length || m.seq === movedAt) return;
             movedAt = m.seq;
-            const action = legal.find((a) => a === "end_trip") || legal.find((a) => a.startsWith("play ")) || legal[0];
+            const hold = (o.hold_value || 0) >= 300;
+            const action = game === "mille" ? legal.find((a) => a === "end_trip") || legal.find((a) => a.startsWith("play ")) || legal[0] : legal.find((a) => (a === "Hold") === hold) || legal[0];
             send({ type: "move", table, id: ++id, action });
           }
         };
       });
     },
-    { name },
+    { name, game },
   );
 }
 
@@ -170,6 +175,32 @@ test("the other seat, a computer's, is reviewed too, and a wrong seat says why",
     const res = await fetch(`${server.url}api/games/${table}/review?seat=7`);
     assert.equal(res.status, 400);
     assert.match((await res.json()).error, /no seat 7/);
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test("a cubes game's end links to its review, on the same page", async () => {
+  const p = await newPlayer(browser);
+  const { page } = p;
+  try {
+    await page.goto(`${server.url}ladder`);
+    const id = await playGame(page, "bea", "cubes");
+    for (let i = 0; i < 100 && !(await fetch(`${server.url}api/games/${id}`)).ok; i++) await new Promise((r) => setTimeout(r, 100));
+    await page.goto(`${server.url}games/${id}`);
+    await page.locator("#step-line[data-ready]").waitFor();
+    await page.locator("#seen-by").selectOption("0");
+    await page.locator(".table-view[data-step]").waitFor();
+    await page.locator("#step-last").click();
+    await page.locator("#step-line", { hasText: "The game is over." }).waitFor();
+    const link = page.getByRole("link", { name: "Review this game" });
+    assert.equal(await link.getAttribute("href"), "#review-0");
+    await link.click();
+    await page.locator("#review-now .review-at", { hasText: /Decision 1 of \d+ · Turn \d+/ }).waitFor({ timeout: 30000 });
+    assert.match(await page.locator(".review-summary").innerText(), /bea: accuracy \d+%/);
+    assert.match(await page.locator("#review-now").innerText(), /Preferred\s+(keep|hold)/);
+    assert.deepEqual(await seriousViolations(page), []);
     noErrors(p, assert);
   } finally {
     await p.context.close();

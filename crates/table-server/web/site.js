@@ -462,6 +462,8 @@ function tidy() {
   for (const d of document.querySelectorAll("dialog[open]")) d.close();
   // Its links to the lobby's screens lead to the lobby's page.
   for (const a of replay.root.querySelectorAll('a[href^="#/"]')) a.setAttribute("href", `/${a.getAttribute("href")}`);
+  // Its link to this game's review stays on this page (and its code).
+  for (const a of replay.root.querySelectorAll("a.review-link")) a.setAttribute("href", replay.seat === null ? "#review" : `#review-${replay.seat}`);
 }
 
 /** Goes to step `k`: one step forward is played as it happened, any
@@ -826,6 +828,7 @@ document.addEventListener("keydown", (e) => {
 window.addEventListener("hashchange", () => {
   const seat = reviewAsked();
   if (seat !== null && seat !== review.seat) startReview(seat);
+  else if (location.hash === "#review") document.getElementById("review-title")?.focus();
 });
 
 // ---- the route ----------------------------------------------------------
