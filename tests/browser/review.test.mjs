@@ -195,7 +195,7 @@ test("a cubes game's end links to its review, on the same page", async () => {
     await page.locator("#step-last").click();
     await page.locator("#step-line", { hasText: "The game is over." }).waitFor();
     const link = page.getByRole("link", { name: "Review this game" });
-    assert.equal(await link.getAttribute("href"), "#review-0");
+    assert.equal(await link.getAttribute("href"), `/games/${id}#review-0`);
     await link.click();
     await page.locator("#review-now .review-at", { hasText: /Decision 1 of \d+ · Turn \d+/ }).waitFor({ timeout: 30000 });
     assert.match(await page.locator(".review-summary").innerText(), /bea: accuracy \d+%/);

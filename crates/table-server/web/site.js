@@ -463,7 +463,7 @@ function tidy() {
   // Its links to the lobby's screens lead to the lobby's page.
   for (const a of replay.root.querySelectorAll('a[href^="#/"]')) a.setAttribute("href", `/${a.getAttribute("href")}`);
   // Its link to this game's review stays on this page (and its code).
-  for (const a of replay.root.querySelectorAll("a.review-link")) a.setAttribute("href", replay.seat === null ? "#review" : `#review-${replay.seat}`);
+  for (const a of replay.root.querySelectorAll("a.review-link")) a.setAttribute("href", `${location.pathname}${location.search}#review${replay.seat === null ? "" : `-${replay.seat}`}`);
 }
 
 /** Goes to step `k`: one step forward is played as it happened, any
