@@ -287,6 +287,41 @@ fn a_review_replays() {
     assert_eq!(back.decisions.len(), a.decisions.len());
 }
 
+/// One thread or four, the same review; the progress counts every
+/// decision and ends at the total.
+#[test]
+fn the_thread_count_changes_nothing_and_progress_reaches_the_end() {
+    let record = mille_review::classic_game(GameConfig::default(), 6, Some(1));
+    let config = ReviewConfig {
+        iterations: 300,
+        trees: 2,
+        seed: 3,
+        beliefs: true,
+    };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| {
+            let mut seen = Vec::new();
+            let review =
+                mille_review::review_game_with_progress(&record, 0, &config, &mut |d, t| {
+                    seen.push((d, t))
+                })
+                .expect("reviews");
+            (review, seen)
+        })
+    };
+    let (one, progress) = run(1);
+    let (four, _) = run(4);
+    assert_eq!(one, four);
+    let total = one.decisions.len();
+    assert_eq!(progress.first(), Some(&(0, total)));
+    assert_eq!(progress.last(), Some(&(total, total)));
+    assert!(progress.windows(2).all(|w| w[0].0 <= w[1].0));
+}
+
 #[test]
 fn a_seat_not_at_the_table_is_refused() {
     let record = mille_review::classic_game(GameConfig::default(), 4, Some(1));
