@@ -159,7 +159,7 @@ pub struct MoveValue {
 pub struct DecisionReview {
     /// Index of the move in the record's actions.
     pub index: usize,
-    /// Hand of the game it belongs to (the engine's count, from 1).
+    /// Hand of the game it belongs to (the engine's count, from 0: shown to people plus one).
     pub hand: u32,
     /// What was decided.
     pub kind: DecisionKind,
@@ -188,7 +188,7 @@ impl DecisionReview {
 /// The summary of one hand.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HandReview {
-    /// The hand (the engine's count, from 1).
+    /// The hand (the engine's count, from 0: shown to people plus one).
     pub hand: u32,
     /// Decisions of the seat in the hand.
     pub decisions: usize,
