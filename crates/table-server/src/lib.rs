@@ -150,9 +150,9 @@ pub struct Config {
     /// A table whose game has not started this long after it opened
     /// closes, and is removed.
     pub close_unstarted_after: Duration,
-    /// The most after-game reviews made at once (each on one thread of
-    /// its own, beside the tables); 0 makes none (they wait for another
-    /// instance to make them).
+    /// The most after-game reviews made at once, and the threads their
+    /// searches share beside the tables; 0 makes none (they wait for
+    /// another instance to make them).
     pub reviews_at_once: usize,
     /// The most reviews waiting their turn; more are refused (503).
     pub review_queue: usize,
