@@ -428,11 +428,11 @@ async fn a_table_nobody_is_at_makes_no_move_until_somebody_comes() {
     config.away = Duration::from_millis(200);
     let server = table_server::start(config).await.expect("start");
     let mut ann = Client::open(server.addr).await;
-    ann.hello("ann", None).await;
+    let token = ann.hello("ann", None).await;
     ann.send(&against_a_computer()).await;
     let table = created(&mut ann).await.expect("a table");
-    // Ann leaves at once: a computer stands in for her after 200 ms, and
-    // two computers would play the game out if nobody stopped them.
+    // Ann leaves at once: were a computer to stand in for her after
+    // 200 ms, two computers would play the game out with nobody there.
     drop(ann);
     let mut eve = Client::open(server.addr).await;
     eve.hello("eve", None).await;
@@ -444,20 +444,52 @@ async fn a_table_nobody_is_at_makes_no_move_until_somebody_comes() {
         first,
         "moves with nobody at the table"
     );
-    // Somebody watches: the computers play on.
+    // A spectator is nobody at the table: still no move.
     eve.send(&ClientMessage::Watch {
         table,
         code: None,
         since: None,
     })
     .await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(
+        seq_of(&mut eve, table).await,
+        first,
+        "moves with only a spectator at the table"
+    );
+    // Ann comes back: the game goes on, her turns hers.
+    let mut ann = Client::open(server.addr).await;
+    ann.hello("ann", Some(token)).await;
+    ann.send(&ClientMessage::Join {
+        table,
+        seat: None,
+        code: None,
+        since: None,
+    })
+    .await;
+    let mut observation = ann
+        .until(|m| match m {
+            ServerMessage::Joined { observation, .. } => Some(observation.clone()),
+            _ => None,
+        })
+        .await;
     let start = Instant::now();
+    let mut id = 0;
     while seq_of(&mut eve, table).await == first {
         assert!(
             start.elapsed() < Duration::from_secs(10),
-            "no move while watched"
+            "no move once ann was back"
         );
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        if let Some(action) = common::legal(&observation).first().cloned() {
+            id += 1;
+            ann.send(&ClientMessage::Move { table, id, action }).await;
+        }
+        observation = ann
+            .until(|m| match m {
+                ServerMessage::Update { observation, .. } => Some(observation.clone()),
+                _ => None,
+            })
+            .await;
     }
     server.stop().await;
 }
