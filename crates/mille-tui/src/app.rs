@@ -268,7 +268,14 @@ pub fn run(
         Err(_) => stop.signal().or_else(|| ttys.closed().then_some(HANGUP)),
     };
     // The game first: the terminal may be gone, the game need not be.
-    let settled = settle(result, signal, &model, hosting.record(), &io_);
+    let record = hosting.record();
+    if signal.is_none() {
+        model.finished = record.clone().filter(|r| {
+            r.replay()
+                .is_ok_and(|s| s.phase() == mille_engine::Phase::GameOver)
+        });
+    }
+    let settled = settle(result, signal, &model, record, &io_);
     if terminal.show_cursor().is_err() {
         // The terminal is gone. Dropping ratatui's terminal would try to
         // show the cursor again and print the failure to standard error,

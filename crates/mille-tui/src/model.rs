@@ -197,6 +197,9 @@ pub struct Model {
     /// What to print once the game has left the screen ("Game saved in
     /// FILE."): the full screen is gone by then, with its message line.
     pub farewell: Option<String>,
+    /// A local game played to its end, as it stood when the player left:
+    /// offered for review once the screen is given back.
+    pub finished: Option<mille_engine::GameRecord>,
     /// The table server the game is played at; `None` for a game against
     /// the computer at this terminal.
     pub server: Option<ServerTable>,
@@ -387,6 +390,7 @@ impl Model {
             screen: (80, 24),
             quit: false,
             farewell: None,
+            finished: None,
             server: None,
         };
         let events = std::mem::take(&mut m.obs.events);

@@ -306,8 +306,11 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         leave_interrupted(&model, &i);
     }
     log_incidents(&model);
-    if let Some(f) = model.farewell {
+    if let Some(f) = model.farewell.as_ref() {
         println!("{f}");
+    }
+    if let Some(record) = model.finished {
+        crate::cmd_review::offer(record, model.obs.seat_info.clone());
     }
     Ok(())
 }

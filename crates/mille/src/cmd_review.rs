@@ -115,6 +115,56 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Offers the review of a local game just played to its end, once the
+/// screen is given back: asked on the terminal, reviewed for the
+/// person's seat with the review's own budget.
+pub fn offer(record: mille_engine::GameRecord, seats: Vec<game_table::SeatInfo>) {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return;
+    }
+    let mut out = std::io::stdout();
+    let _ = write!(
+        out,
+        "Review this game (every decision of yours beside the strongest analysis, about a minute)? (y/n) "
+    );
+    let _ = out.flush();
+    let mut answer = String::new();
+    if std::io::stdin().read_line(&mut answer).is_err() || !answer.trim().eq_ignore_ascii_case("y")
+    {
+        return;
+    }
+    let loaded = Loaded {
+        record,
+        seats,
+        stand_in: Vec::new(),
+    };
+    let seat = first_person(&loaded);
+    let seat_u8 = u8::try_from(seat).unwrap_or(u8::MAX);
+    let mut err = std::io::stderr();
+    let mut progress = |done: usize, all: usize| {
+        let _ = write!(err, "Reviewing decision {done} of {all}...\r");
+        let _ = err.flush();
+    };
+    let review = review_game_with_progress(
+        &loaded.record,
+        seat_u8,
+        &ReviewConfig::default(),
+        &mut progress,
+    );
+    let _ = write!(std::io::stderr(), "{:60}\r", "");
+    match review {
+        Ok(review) => {
+            let _ = out.write_all(table(&loaded, seat, &review).as_bytes());
+        }
+        Err(e) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "mille: the game cannot be reviewed: {e}."
+            );
+        }
+    }
+}
+
 /// The first seat a person played (a save file's player, a server's
 /// first person), else the first seat.
 fn first_person(loaded: &Loaded) -> usize {
