@@ -347,7 +347,16 @@ async fn play_mille(setup: Value, seats: Value, seed: u64) -> Played {
             }
             ServerMessage::Error(e) => {
                 let want = e.id.and_then(|i| expected.remove(&i));
-                assert_eq!(want, Some(e.code), "an expected refusal: {e:?}");
+                // A probe sent on a view a public coup fourré has since
+                // overtaken may come while a computer plays: the table
+                // answers between computer moves, and it is not ann's
+                // turn then.
+                let overtaken =
+                    want == Some(ErrorCode::Illegal) && e.code == ErrorCode::NotYourTurn;
+                assert!(
+                    want == Some(e.code) || overtaken,
+                    "an expected refusal ({want:?}): {e:?}"
+                );
                 *refusals.entry(e.code).or_default() += 1;
             }
             _ => {}
