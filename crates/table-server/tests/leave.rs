@@ -195,6 +195,19 @@ async fn a_stand_in_finishes_for_the_one_who_left_who_abandoned_and_is_told() {
             bob.send(&ClientMessage::Move { table, id, action }).await;
         }
     };
+    // The last move is shown before the game's end is recorded: the
+    // lobby says the table is over once it is.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while line(&mut bob, table)
+        .await
+        .is_some_and(|t| t.status != TableStatus::Over)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the game's end was never recorded"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     // ann abandoned: a loss in the ratings, whoever won for her; bob is
     // rated as usual.
     let entries = ladder(&mut bob, GameKind::Cubes, "standard").await;
