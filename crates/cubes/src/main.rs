@@ -10,7 +10,6 @@
 //! games with `rank` and `stat` (the `online` module).
 
 mod commands;
-mod ladder;
 mod online;
 mod review;
 

@@ -286,7 +286,7 @@ pub fn rank(
                 .map_or(0, |d| d.as_secs() as i64);
             print!(
                 "Ratings: {}",
-                crate::ladder::ladder_text(&title, &target.to_string(), &entries, now)
+                table_client::ladder::ladder_text(&title, &target.to_string(), &entries, now)
             );
         }
         Some(Err(why)) => println!("Ratings: the table server at {target} shows none: {why}"),

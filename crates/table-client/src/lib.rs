@@ -15,6 +15,7 @@ mod absence;
 mod connection;
 #[cfg(test)]
 mod fake_server_tests;
+pub mod ladder;
 mod printable;
 mod resume;
 mod session;

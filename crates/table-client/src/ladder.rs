@@ -1,8 +1,8 @@
 //! A table server's ladder (its ratings of one kind of game, best first)
-//! as a table for the terminal: `cubes rank --connect` prints it beside
-//! the classic rankings. The same layout as `mille ladder`'s.
+//! as a table for the terminal: what `mille ladder` prints, and
+//! `cubes rank --connect` beside the classic rankings.
 
-use table_client::protocol::LadderEntry;
+use crate::protocol::LadderEntry;
 
 /// The ladder as a table: rank, name (computers marked `*`), rating (`?`
 /// when provisional), deviation, games, wins and the day of the last game
@@ -142,6 +142,24 @@ mod tests {
         assert_eq!(
             ladder_text("Cubes, standard", "host:1", &[], 0),
             "Cubes, standard at host:1: nobody is rated yet.\n"
+        );
+        let entries = [
+            entry("computer: normal", 1712, false, true),
+            entry("ann", 1540, true, false),
+        ];
+        let text = ladder_text("Mille Bornes, bsd", "host:1", &entries, 0);
+        assert_eq!(
+            text,
+            "Mille Bornes, bsd at host:1\n\
+             Rank  Name                 Rating  Deviation  Games   Wins  Last played\n\
+             \x20  1  computer: normal *    1712          48     12      7  2026-11-18\n\
+             \x20  2  ann                   1540?        160     12      7  2026-11-18\n\
+             ? provisional: too few recent games to trust the rating yet\n\
+             * a computer player\n"
+        );
+        assert_eq!(
+            ladder_text("Mille Bornes, bsd", "host:1", &[], 0),
+            "Mille Bornes, bsd at host:1: nobody is rated yet.\n"
         );
     }
 }
