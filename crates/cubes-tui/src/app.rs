@@ -1412,6 +1412,8 @@ pub mod fixtures {
                 away: false,
                 rating: None,
                 stand_in_in: None,
+                bot: false,
+                invited: false,
             })
             .collect()
     }
@@ -1962,6 +1964,8 @@ mod remote_tests {
             spectators: 0,
             seq: 0,
             rated: false,
+            arena: None,
+            bots: false,
         };
         a.note(Note::Message(ServerMessage::Tables {
             tables: vec![summary],

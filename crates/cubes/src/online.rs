@@ -443,6 +443,8 @@ mod tests {
             away,
             rating: None,
             stand_in_in: None,
+            bot: false,
+            invited: false,
         }
     }
 
@@ -458,6 +460,8 @@ mod tests {
             spectators: 1,
             seq: 3,
             rated: false,
+            arena: None,
+            bots: false,
         }
     }
 

@@ -57,9 +57,11 @@ fn hostile_server(answer: Answer) -> (String, std::thread::JoinHandle<()>) {
                     burst: 40,
                     idle_seconds: 60,
                     away_seconds: 60,
+                    decision_seconds: 10,
                 },
                 seats: vec![],
                 games: vec![],
+                bot: false,
             })
             .await;
             let seat = |player: &str| SeatSummary {
@@ -70,6 +72,8 @@ fn hostile_server(answer: Answer) -> (String, std::thread::JoinHandle<()>) {
                 away: false,
                 rating: None,
                 stand_in_in: None,
+                bot: false,
+                invited: false,
             };
             let message = match answer {
                 Answer::Rankings => ServerMessage::Rankings {
@@ -88,6 +92,8 @@ fn hostile_server(answer: Answer) -> (String, std::thread::JoinHandle<()>) {
                         spectators: 0,
                         seq: 1,
                         rated: false,
+                        arena: None,
+                        bots: false,
                     }],
                 },
                 Answer::Refusal => {

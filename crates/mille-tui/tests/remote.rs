@@ -87,6 +87,8 @@ fn seats(free: usize) -> Vec<SeatSummary> {
         away: false,
         rating: None,
         stand_in_in: None,
+        bot: false,
+        invited: false,
     };
     vec![
         person(Some("ann")),
@@ -99,6 +101,8 @@ fn seats(free: usize) -> Vec<SeatSummary> {
             away: false,
             rating: None,
             stand_in_in: None,
+            bot: false,
+            invited: false,
         },
     ]
 }

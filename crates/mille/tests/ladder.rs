@@ -61,6 +61,7 @@ impl Client {
             name: Some(name.into()),
             token: None,
             client: None,
+            bot: None,
         })
         .await;
         c.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(()))

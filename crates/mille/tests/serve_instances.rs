@@ -134,6 +134,7 @@ async fn hello(addr: SocketAddr, name: &str, token: Option<&str>) -> (Ws, String
             name: Some(name.into()),
             token: token.map(String::from),
             client: None,
+            bot: None,
         },
     )
     .await;
@@ -313,6 +314,9 @@ async fn stored(db: &tokio_postgres::Client, id: u64) -> (StoredTable, Vec<(i64,
             moves,
             rated: false,
             stand_in: Vec::new(),
+            arena: None,
+            bots: Vec::new(),
+            bots_allowed: false,
         },
         results,
         t.get(3),

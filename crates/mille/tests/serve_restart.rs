@@ -142,6 +142,7 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
         name: Some("ann".into()),
         token: None,
         client: None,
+        bot: None,
     })
     .await;
     let token = ann
@@ -235,6 +236,7 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
         name: Some("ann".into()),
         token: Some(token.clone()),
         client: None,
+        bot: None,
     })
     .await;
     let seats = ann

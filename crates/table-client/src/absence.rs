@@ -123,6 +123,8 @@ mod tests {
             away,
             rating: None,
             stand_in_in,
+            bot: false,
+            invited: false,
         }
     }
 
@@ -205,6 +207,8 @@ mod tests {
             away: false,
             rating: None,
             stand_in_in: None,
+            bot: false,
+            invited: false,
         };
         let free = SeatSummary {
             player: None,

@@ -6,7 +6,9 @@
 use crate::Target;
 use futures_util::{SinkExt, StreamExt};
 use std::time::Duration;
-use table_protocol::{ClientMessage, ErrorBody, GameInfo, Limits, SeatRef, ServerMessage, VERSION};
+use table_protocol::{
+    BotInfo, ClientMessage, ErrorBody, GameInfo, Limits, SeatRef, ServerMessage, VERSION,
+};
 use thiserror::Error;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_tungstenite::WebSocketStream;
@@ -143,6 +145,8 @@ pub struct Welcome {
     pub seats: Vec<SeatRef>,
     /// The games the server hosts.
     pub games: Vec<GameInfo>,
+    /// Whether the name is a bot's.
+    pub bot: bool,
 }
 
 impl From<Welcome> for ServerMessage {
@@ -155,6 +159,7 @@ impl From<Welcome> for ServerMessage {
             limits: w.limits,
             seats: w.seats,
             games: w.games,
+            bot: w.bot,
         }
     }
 }
@@ -355,11 +360,23 @@ impl Connection {
         name: Option<&str>,
         token: Option<&str>,
     ) -> Result<Welcome, ClientError> {
+        self.hello_as(name, token, None).await
+    }
+
+    /// As [`Connection::hello`], for a bot when `bot` is given: the name
+    /// is then a bot's, with its owner and description.
+    pub async fn hello_as(
+        &mut self,
+        name: Option<&str>,
+        token: Option<&str>,
+        bot: Option<BotInfo>,
+    ) -> Result<Welcome, ClientError> {
         self.send(&ClientMessage::Hello {
             version: VERSION,
             name: name.map(str::to_owned),
             token: token.map(str::to_owned),
             client: Some(CLIENT_NAME.into()),
+            bot,
         })
         .await?;
         let answer = async {
@@ -373,6 +390,7 @@ impl Connection {
                         limits,
                         seats,
                         games,
+                        bot,
                     } => {
                         return Ok(Welcome {
                             version,
@@ -382,6 +400,7 @@ impl Connection {
                             limits,
                             seats,
                             games,
+                            bot,
                         });
                     }
                     ServerMessage::Error(body) => return Err(ClientError::Refused(body)),

@@ -84,9 +84,11 @@ fn welcome(name: &str, token: &str, idle_seconds: u64) -> ServerMessage {
             burst: 40,
             idle_seconds,
             away_seconds: 60,
+            decision_seconds: 10,
         },
         seats: vec![],
         games: vec![],
+        bot: false,
     }
 }
 
@@ -677,6 +679,8 @@ fn no_control_character_of_a_server_reaches_the_caller() {
             away: false,
             rating: None,
             stand_in_in: None,
+            bot: false,
+            invited: false,
         };
         let table = TableSummary {
             id: 7,
@@ -689,6 +693,8 @@ fn no_control_character_of_a_server_reaches_the_caller() {
             spectators: 0,
             seq: 1,
             rated: false,
+            arena: None,
+            bots: false,
         };
         say(
             &mut peer,
@@ -793,6 +799,7 @@ fn endings_ladders_ratings_and_countdowns_reach_the_caller_without_control_chara
                     wins: 3,
                     last_played: 1_795_000_000,
                     computer: true,
+                    bot: false,
                 }],
             },
         )
@@ -809,6 +816,8 @@ fn endings_ladders_ratings_and_countdowns_reach_the_caller_without_control_chara
                 provisional: true,
             }),
             stand_in_in: Some(45),
+            bot: false,
+            invited: false,
         };
         say(
             &mut peer,

@@ -109,6 +109,7 @@ mod tests {
             wins: 7,
             last_played: 1_795_000_000,
             computer,
+            bot: false,
         }
     }
 

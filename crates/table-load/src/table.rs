@@ -229,6 +229,7 @@ impl Runner {
             private: false,
             sit: Some(0),
             rated: None,
+            bots: false,
         });
         for seat in seats.iter_mut() {
             seat.view = None;

@@ -761,6 +761,7 @@ impl Lobby {
                     private,
                     sit: Some(0),
                     rated: Some(rated),
+                    bots: false,
                 };
                 self.screen = Screen::List;
                 self.status = format!("opening a table: {}...", p.label);
@@ -1492,12 +1493,14 @@ mod tests {
                 burst: 40,
                 idle_seconds: 120,
                 away_seconds: 60,
+                decision_seconds: 10,
             },
             seats,
             games: vec![GameInfo {
                 game: GameKind::Mille,
                 levels: vec!["random".into(), "classic".into()],
             }],
+            bot: false,
         }
     }
 
@@ -1516,6 +1519,8 @@ mod tests {
                     away: false,
                     rating: None,
                     stand_in_in: None,
+                    bot: false,
+                    invited: false,
                 },
                 SeatSummary {
                     kind: SeatKindSummary::Human,
@@ -1525,6 +1530,8 @@ mod tests {
                     away: false,
                     rating: None,
                     stand_in_in: None,
+                    bot: false,
+                    invited: false,
                 },
             ],
             status: TableStatus::Waiting,
@@ -1532,6 +1539,8 @@ mod tests {
             spectators: 1,
             seq: 0,
             rated: true,
+            arena: None,
+            bots: false,
         }
     }
 
@@ -1912,6 +1921,8 @@ mod tests {
                 away: *n == "bartholomew",
                 rating: None,
                 stand_in_in: None,
+                bot: false,
+                invited: false,
             })
             .chain((0..2).map(|_| SeatSummary {
                 kind: SeatKindSummary::Computer,
@@ -1921,6 +1932,8 @@ mod tests {
                 away: false,
                 rating: None,
                 stand_in_in: None,
+                bot: false,
+                invited: false,
             }))
             .collect();
         lobby.message(ServerMessage::Tables { tables: vec![t] });
@@ -2235,6 +2248,8 @@ mod tests {
             away: false,
             rating: rating(1488, false),
             stand_in_in: None,
+            bot: false,
+            invited: false,
         };
         let mut casual = table(4, GameKind::Mille);
         casual.rated = false;
@@ -2253,6 +2268,8 @@ mod tests {
                 away: false,
                 rating: rating(1500 + 37 * k as i32, k % 2 == 0),
                 stand_in_in: (k == 1).then_some(40),
+                bot: false,
+                invited: false,
             })
             .collect();
         lobby.message(ServerMessage::Tables {

@@ -64,6 +64,10 @@ pub enum ClientMessage {
         /// The client's program and version, for the server's log.
         #[serde(default)]
         client: Option<String>,
+        /// Present for a program playing as a bot: who runs it and what it
+        /// is. A name is a bot's or a person's from its first hello on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot: Option<BotInfo>,
     },
     /// Ask for the list of tables.
     List,
@@ -141,6 +145,24 @@ pub enum ClientMessage {
     /// is let go, one with games is kept for its history and nobody can
     /// sign in with it any more); answered with `signed_out`.
     SignOut,
+    /// A bot takes the seat it was invited to (answered with `joined`,
+    /// as `join` is).
+    Accept {
+        /// The table.
+        table: TableId,
+    },
+    /// A bot declines an invitation: the seat kept for it becomes a free
+    /// seat, and the table is told (`declined`).
+    Decline {
+        /// The table.
+        table: TableId,
+        /// Why, in a few words, for the people at the table.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// Ask for the bots connected now, to invite one; answered with
+    /// `bots`.
+    Bots,
     /// Ask for a ladder: the ratings of one game and ruleset, best first;
     /// answered with `ladder`.
     Ladder {
@@ -183,6 +205,41 @@ pub struct CreateTable {
     /// rated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rated: Option<bool>,
+    /// Whether any bot may take a free person's seat (a seat kept for an
+    /// invited bot is that bot's either way).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
+}
+
+/// What a bot says of itself in `hello`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotInfo {
+    /// The person who runs it (a name, checked as player names are).
+    pub owner: String,
+    /// What it is, in a sentence (at most [`DESCRIPTION_MAX_CHARS`]
+    /// characters).
+    #[serde(default)]
+    pub description: String,
+    /// Whether it enters the server's arena (if the server runs one):
+    /// it is then invited to arena games as long as it is connected.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arena: bool,
+}
+
+/// A connected bot, as the lobby offers it to play against.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotSummary {
+    /// Its name.
+    pub name: String,
+    /// Who runs it.
+    pub owner: String,
+    /// What it is.
+    pub description: String,
+    /// Whether it is in the arena.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arena: bool,
 }
 
 /// Who a new table's seat is for.
@@ -195,6 +252,12 @@ pub enum SeatRequest {
     Computer {
         /// The level.
         level: String,
+    },
+    /// A seat kept for this bot, which is invited at once (`invited`)
+    /// and accepts or declines.
+    Bot {
+        /// The bot's name (one of `bots`).
+        name: String,
     },
 }
 
@@ -219,6 +282,9 @@ pub enum ServerMessage {
         seats: Vec<SeatRef>,
         /// The games this server hosts, with their computer levels.
         games: Vec<GameInfo>,
+        /// Whether this name is a bot's.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
     },
     /// The tables (answer to `list`).
     Tables {
@@ -305,6 +371,34 @@ pub enum ServerMessage {
     Ended {
         /// The tables, oldest first.
         tables: Vec<Ending>,
+    },
+    /// Sent to a bot: a seat at `table` is kept for it. Answer with
+    /// `accept` or `decline`; an arena table must be taken within the
+    /// decision time.
+    Invited {
+        /// The table, as the lobby shows it.
+        table: TableSummary,
+        /// The seat kept for the bot.
+        seat: usize,
+        /// Who invited it: a person's name, or `arena`.
+        by: String,
+    },
+    /// Sent to the connections at a table: the bot invited to `seat`
+    /// declined, and the seat is free.
+    Declined {
+        /// The table.
+        table: TableId,
+        /// The seat.
+        seat: usize,
+        /// The bot.
+        bot: String,
+        /// Its reason, if it gave one.
+        reason: String,
+    },
+    /// The bots connected now (answer to `bots`).
+    Bots {
+        /// The bots, by name.
+        bots: Vec<BotSummary>,
     },
     /// A ladder (answer to `ladder`).
     Ladder {
@@ -395,6 +489,11 @@ pub struct Limits {
     pub idle_seconds: u64,
     /// Seconds a player may be away before a computer plays the seat.
     pub away_seconds: u64,
+    /// Seconds a bot may take over one decision (a move, or being ready
+    /// for the next hand) before a computer plays its seat, or, in the
+    /// arena, before it loses the game.
+    #[serde(default)]
+    pub decision_seconds: u64,
 }
 
 /// A seat this player holds.
@@ -444,6 +543,12 @@ pub struct TableSummary {
     /// Whether its result moves its players' ratings.
     #[serde(default)]
     pub rated: bool,
+    /// Whether any bot may take a free person's seat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
+    /// The arena it was paired in (`mille-classic`), for an arena game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arena: Option<String>,
 }
 
 /// How a table a player had left ended, told when they come back.
@@ -498,6 +603,9 @@ pub struct LadderEntry {
     pub last_played: i64,
     /// Whether the player is a computer.
     pub computer: bool,
+    /// Whether the player is a bot (a program with an account).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// Where a table's game is.
@@ -539,6 +647,13 @@ pub struct SeatSummary {
     /// no computer plays for anybody.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stand_in_in: Option<u64>,
+    /// Whether the seat's player is a bot.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+    /// Whether the seat is kept for the bot named in `player`, invited
+    /// and not yet come.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invited: bool,
 }
 
 /// Who a seat was made for.
@@ -582,6 +697,24 @@ impl ClientMessage {
     }
 }
 
+/// The most characters in a bot's description.
+pub const DESCRIPTION_MAX_CHARS: usize = 140;
+
+/// Whether `description` may describe a bot: at most
+/// [`DESCRIPTION_MAX_CHARS`] characters, none of them a control character.
+pub fn check_description(description: &str) -> Result<(), String> {
+    let count = description.chars().count();
+    if count > DESCRIPTION_MAX_CHARS {
+        return Err(format!(
+            "a bot's description has at most {DESCRIPTION_MAX_CHARS} characters ({count} given)"
+        ));
+    }
+    if description.chars().any(char::is_control) {
+        return Err("a bot's description may not have control characters".into());
+    }
+    Ok(())
+}
+
 /// The most characters in a player's name: Mile Bones' limit.
 pub const NAME_MAX_CHARS: usize = 31;
 
@@ -621,6 +754,7 @@ mod tests {
             name: Some("ann".into()),
             token: None,
             client: Some("test".into()),
+            bot: None,
         };
         assert_eq!(ClientMessage::parse(&hello.to_json()), Ok(hello));
         let mv = ClientMessage::parse(r#"{"type":"move","table":3,"id":7,"action":"draw"}"#);

@@ -92,6 +92,9 @@ fn client_type(m: &ClientMessage) -> &'static str {
         ClientMessage::NewToken => "new_token",
         ClientMessage::SignOut => "sign_out",
         ClientMessage::Ladder { .. } => "ladder",
+        ClientMessage::Accept { .. } => "accept",
+        ClientMessage::Decline { .. } => "decline",
+        ClientMessage::Bots => "bots",
     }
 }
 
@@ -112,6 +115,9 @@ fn server_type(m: &ServerMessage) -> &'static str {
         ServerMessage::SignedOut => "signed_out",
         ServerMessage::Ended { .. } => "ended",
         ServerMessage::Ladder { .. } => "ladder",
+        ServerMessage::Invited { .. } => "invited",
+        ServerMessage::Declined { .. } => "declined",
+        ServerMessage::Bots { .. } => "bots",
         ServerMessage::Error(_) => "error",
     }
 }

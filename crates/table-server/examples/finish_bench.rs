@@ -85,6 +85,7 @@ async fn measure(
                 score: None,
                 category: is_rated.then_some(Category::MilleBsd),
                 endings: Vec::new(),
+                forfeit: None,
             };
             let start = Instant::now();
             let changes = store.finish(table, game).await?;
@@ -116,6 +117,9 @@ async fn open(store: &Store, a: &str, b: &str, rated: bool) -> Result<TableId, S
             code: None,
             levels: vec![None, None],
             rated,
+            arena: None,
+            bots_allowed: false,
+            invited: Vec::new(),
         })
         .await?;
     store.set_owner(table, 0, Some(a.into())).await?;

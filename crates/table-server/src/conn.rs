@@ -354,6 +354,7 @@ async fn handle(
                 name,
                 token,
                 client,
+                bot: _,
             },
         ) => {
             session.forwarded = client.as_deref() == Some(crate::forward::FORWARDED);
@@ -385,6 +386,9 @@ async fn handle(
     };
     match msg {
         ClientMessage::Hello { .. } => {}
+        ClientMessage::Accept { .. } | ClientMessage::Decline { .. } | ClientMessage::Bots => {
+            refuse(&out, ErrorCode::BadMessage, "bots are not taken yet");
+        }
         ClientMessage::Ping => {
             out.send_msg(&ServerMessage::Pong);
         }
@@ -480,6 +484,7 @@ async fn handle(
                                 seat: Some(seat),
                                 code: invitation,
                                 since: None,
+                                bot: false,
                             })
                             .await
                         {
@@ -509,6 +514,7 @@ async fn handle(
                 seat,
                 code,
                 since,
+                bot: false,
             })
             .await
             {
@@ -900,6 +906,7 @@ async fn hello(
         token: token.clone(),
         limits: shared.config.limits,
         seats,
+        bot: false,
         games: vec![
             GameInfo {
                 game: GameKind::Mille,
@@ -976,6 +983,9 @@ async fn open_table(
         code: code.clone(),
         levels: levels.clone(),
         rated,
+        invited: Vec::new(),
+        bots_allowed: false,
+        arena: None,
     };
     let id = shared.store.create(new).await.map_err(|e| {
         tracing::error!(error = %e, "cannot record a new table");
@@ -991,6 +1001,9 @@ async fn open_table(
         moves: Vec::new(),
         rated,
         stand_in: Vec::new(),
+        bots: Vec::new(),
+        bots_allowed: false,
+        arena: None,
     };
     let handle = match shared.launch_any(stored) {
         Ok(h) => h,
@@ -1043,6 +1056,7 @@ fn check<G: ServerGame>(
             SeatRequest::Computer { level } => {
                 shared.check_level::<G>(level).map(|()| Some(level.clone()))
             }
+            SeatRequest::Bot { name } => Err(format!("no bot named {name} is connected")),
         })
         .collect::<Result<Vec<_>, String>>()
         .map_err(bad)?;

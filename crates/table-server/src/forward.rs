@@ -116,6 +116,7 @@ impl Link {
             name: Some(name.to_string()),
             token: Some(token.to_string()),
             client: Some(FORWARDED.to_string()),
+            bot: None,
         };
         let hello = serde_json::to_string(&hello).map_err(|e| e.to_string())?;
         ws.send(Message::Text(hello.into()))

@@ -179,6 +179,7 @@ impl Config {
                 burst: 40,
                 idle_seconds: 120,
                 away_seconds: 60,
+                decision_seconds: 10,
             },
             max_tables: 20_000,
             programs: Vec::new(),

@@ -339,21 +339,10 @@ fn category_of(q: &HashMap<String, String>) -> Result<Category, Refusal> {
 /// A ladder's lines, best first.
 async fn ladder_entries(shared: &Shared, category: Category) -> Result<Vec<LadderEntry>, Refusal> {
     let rows = shared.store.ladder(category, LADDER_MAX).await?;
+    let now = crate::ratings::now();
     Ok(rows
-        .into_iter()
-        .map(|row| {
-            let shown = decayed(row.rating, row.last_played);
-            LadderEntry {
-                name: row.name,
-                rating: round(shown.rating),
-                deviation: round(shown.deviation),
-                provisional: shown.provisional(),
-                games: row.games,
-                wins: row.wins,
-                last_played: row.last_played,
-                computer: row.computer,
-            }
-        })
+        .iter()
+        .map(|row| crate::ratings::ladder_entry(row, now))
         .collect())
 }
 

@@ -41,6 +41,19 @@ pub enum Cmd {
         code: Option<String>,
         /// The last sequence number it saw.
         since: Option<u64>,
+        /// Whether the name is a bot's.
+        bot: bool,
+    },
+    /// A bot declines the seat it was invited to.
+    Decline {
+        /// The connection.
+        conn: ConnId,
+        /// Its player (the bot).
+        name: String,
+        /// Where to write to it.
+        out: Outbox,
+        /// Its reason.
+        reason: String,
     },
     /// Let this connection watch.
     Watch {
@@ -459,6 +472,7 @@ impl<G: ServerGame> Actor<G> {
         while let Ok(cmd) = commands.try_recv() {
             let (out, id) = match cmd {
                 Cmd::Join { out, .. }
+                | Cmd::Decline { out, .. }
                 | Cmd::Watch { out, .. }
                 | Cmd::Leave { out, .. }
                 | Cmd::Ready { out, .. } => (out, None),
@@ -944,6 +958,7 @@ impl<G: ServerGame> Actor<G> {
             score,
             category: self.category,
             endings: self.endings(&story, &abandoned),
+            forfeit: None,
         };
         let changes = self.shared.store.finish(self.id, game).await?;
         for k in 0..self.slots.len() {
@@ -1054,7 +1069,10 @@ impl<G: ServerGame> Actor<G> {
                 seat,
                 code,
                 since,
+                bot: _,
             } => self.join(conn, name, out, seat, code, since).await,
+            // Invitations are not kept yet: nothing to decline.
+            Cmd::Decline { .. } => Ok(()),
             Cmd::Watch {
                 conn,
                 name,
@@ -1620,6 +1638,8 @@ impl<G: ServerGame> Actor<G> {
                         .away_at
                         .filter(|_| self.status == TableStatus::Playing && !slot.away)
                         .map(|at| at.saturating_duration_since(now).as_secs_f64().ceil() as u64),
+                    bot: false,
+                    invited: false,
                 }
             })
             .collect()
@@ -1685,6 +1705,8 @@ impl<G: ServerGame> Actor<G> {
                 .count(),
             seq: self.seq(),
             rated: self.category.is_some(),
+            bots: false,
+            arena: None,
         };
         if let Ok(mut s) = self.summary.lock() {
             *s = summary;
@@ -1759,6 +1781,8 @@ fn empty_summary(id: TableId, game: GameKind) -> TableSummary {
         spectators: 0,
         seq: 0,
         rated: false,
+        bots: false,
+        arena: None,
     }
 }
 
@@ -1854,6 +1878,8 @@ mod tests {
             away: false,
             rating: None,
             stand_in_in: None,
+            bot: false,
+            invited: false,
         }];
         for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
             let observation = table.observe_since(viewer, 0);

@@ -71,6 +71,7 @@ impl Conn {
             name: Some(name.into()),
             token: None,
             client: Some("no-tell test".into()),
+            bot: None,
         })
         .await;
         match c.recv().await.1 {

@@ -257,6 +257,7 @@ async fn names_tokens_and_refusals() {
             name: Some("ann".into()),
             token: None,
             client: None,
+            bot: None,
         })
         .await;
     assert!(
@@ -268,6 +269,7 @@ async fn names_tokens_and_refusals() {
             name: Some("steady sam".into()),
             token: None,
             client: None,
+            bot: None,
         })
         .await;
     assert!(matches!(thief.recv().await, ServerMessage::Error(e) if e.code == ErrorCode::BadName));
@@ -468,6 +470,7 @@ async fn a_bot_program_named_by_the_operator_takes_a_seat() {
         name: Some("ann".into()),
         token: None,
         client: None,
+        bot: None,
     })
     .await;
     let levels = ann

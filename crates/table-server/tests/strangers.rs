@@ -66,6 +66,7 @@ async fn welcomed(c: &mut Client, name: &str) -> bool {
         name: Some(name.into()),
         token: None,
         client: None,
+        bot: None,
     })
     .await;
     matches!(c.recv().await, ServerMessage::Welcome { .. })
@@ -511,6 +512,7 @@ async fn an_address_registers_so_many_names_an_hour() {
         name: Some("name 3".into()),
         token: None,
         client: None,
+        bot: None,
     })
     .await;
     match c.recv().await {
@@ -581,6 +583,7 @@ async fn an_unstarted_table_closes_and_goes_and_an_unused_name_is_let_go() {
             name: Some("ann".into()),
             token: Some(token),
             client: None,
+            bot: None,
         })
         .await;
     match again.recv().await {
@@ -605,6 +608,7 @@ async fn sign_in(
         name: Some(name.into()),
         token: token.map(str::to_string),
         client: None,
+        bot: None,
     })
     .await;
     match c.recv().await {
@@ -718,6 +722,7 @@ async fn link_hello(c: &mut Client) {
         name: Some("ann".into()),
         token: None,
         client: Some(table_server::forward::FORWARDED.into()),
+        bot: None,
     };
     let text = serde_json::to_string(&hello).expect("json");
     c.send_text(&text).await.expect("sent");

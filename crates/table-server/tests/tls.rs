@@ -68,6 +68,7 @@ async fn a_client_that_trusts_the_certificate_plays_over_wss() {
         name: Some("ann".into()),
         token: None,
         client: None,
+        bot: None,
     })
     .await;
     assert!(matches!(c.recv().await, ServerMessage::Welcome { .. }));

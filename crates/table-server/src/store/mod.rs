@@ -501,6 +501,32 @@ pub struct StoredTable {
     /// The moves (indices into `moves`, from 0) a computer made for a
     /// person who had left the table, in order.
     pub stand_in: Vec<usize>,
+    /// Per seat: whether its owner is a bot (a seat kept for an invited
+    /// bot has the bot as its owner).
+    pub bots: Vec<bool>,
+    /// Whether any bot may take a free person's seat.
+    pub bots_allowed: bool,
+    /// The arena game this table is, if it is one.
+    pub arena: Option<ArenaTag>,
+}
+
+/// Where an arena game belongs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaTag {
+    /// The arena (`mille-classic`).
+    pub arena: String,
+    /// Its round, from 1.
+    pub round: u32,
+}
+
+/// Why a game ended before its end: a bot lost it by what it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The seat that lost it.
+    pub seat: usize,
+    /// What it did, in a sentence ("sent an illegal move: …", "took more
+    /// than 10 s over a decision", "its connection closed").
+    pub reason: String,
 }
 
 /// A table to open.
@@ -518,6 +544,12 @@ pub struct NewTable {
     pub levels: Vec<Option<String>>,
     /// Whether its game is rated.
     pub rated: bool,
+    /// Per seat: the bot it is kept for, written as the seat's owner.
+    pub invited: Vec<Option<String>>,
+    /// Whether any bot may take a free person's seat.
+    pub bots_allowed: bool,
+    /// The arena game it is, if it is one.
+    pub arena: Option<ArenaTag>,
 }
 
 /// One seat's result in a finished game.
@@ -566,6 +598,8 @@ pub struct FinishedGame {
     pub category: Option<Category>,
     /// The notes for the people who were not there at the end.
     pub endings: Vec<EndingNote>,
+    /// Set when a bot lost the game by what it did, ending it early.
+    pub forfeit: Option<Forfeit>,
 }
 
 /// How one player's rating moved with a game.
@@ -744,6 +778,8 @@ pub struct GameRecordRow {
     pub finished_at: Option<i64>,
     /// Whether the table was private.
     pub private: bool,
+    /// Set when a bot lost the game by what it did.
+    pub forfeit: Option<Forfeit>,
 }
 
 /// A move to append, as the backends take it.

@@ -721,6 +721,7 @@ impl Postgres {
             finished_at: row.try_get(7)?,
             private: stored.code.is_some(),
             table: stored,
+            forfeit: None,
         };
         tx.commit().await?;
         Ok(Some(record))
@@ -1205,5 +1206,8 @@ async fn read_table(
         moves,
         rated: row.try_get(5)?,
         stand_in,
+        bots: Vec::new(),
+        bots_allowed: false,
+        arena: None,
     }))
 }

@@ -613,6 +613,7 @@ async fn ending_notes_are_told_once() {
                     score: None,
                     category: Some(BSD),
                     endings: vec![note("ann", true)],
+                    forfeit: None,
                 },
             )
             .await

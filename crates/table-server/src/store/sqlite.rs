@@ -733,6 +733,7 @@ impl Sqlite {
                 finished_at,
                 private,
                 table: stored,
+                forfeit: None,
             }))
         })
         .await
@@ -1145,6 +1146,9 @@ fn read_tables(
                 moves: Vec::new(),
                 rated,
                 stand_in: Vec::new(),
+                bots: Vec::new(),
+                bots_allowed: false,
+                arena: None,
             });
         }
     }

@@ -64,6 +64,9 @@ pub(super) fn new_table() -> NewTable {
         code: None,
         levels: vec![None, Some("classic".into())],
         rated: false,
+        arena: None,
+        bots_allowed: false,
+        invited: Vec::new(),
     }
 }
 
@@ -91,6 +94,7 @@ pub(super) fn finished(
         score,
         category,
         endings: Vec::new(),
+        forfeit: None,
     }
 }
 
@@ -337,6 +341,8 @@ async fn lobby_lines_are_seen_by_the_other_instances() {
             spectators: 0,
             seq: 0,
             rated: false,
+            arena: None,
+            bots: false,
         };
         let text = serde_json::to_string(&line).expect("json");
         a.publish(vec![(id, text)]).await.expect("publish");

@@ -150,6 +150,7 @@ impl Client {
             name: Some(name.into()),
             token,
             client: Some("safety test".into()),
+            bot: None,
         })
         .await;
         match self.recv().await {
