@@ -158,6 +158,20 @@ pub struct Config {
     pub review_queue: usize,
     /// The search iterations a mille review spends on each decision.
     pub review_iterations: u32,
+    /// How long a bot may take over one decision (announced as
+    /// `limits.decision_seconds`).
+    pub decision_limit: Duration,
+    /// The arena this server runs, if any.
+    pub arena: Option<ArenaConfig>,
+}
+
+/// An arena: bots paired continuously at one ruleset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaConfig {
+    /// The mille ruleset (`bsd`, `classic` or `milebones`), two players.
+    pub rules: String,
+    /// How many rounds it plays before it stops; 0: rounds without end.
+    pub rounds: u32,
 }
 
 impl Config {
@@ -181,6 +195,8 @@ impl Config {
                 away_seconds: 60,
                 decision_seconds: 10,
             },
+            decision_limit: Duration::from_secs(10),
+            arena: None,
             max_tables: 20_000,
             programs: Vec::new(),
             fixed_seed: None,
