@@ -99,6 +99,12 @@ impl TokenStore {
         }
     }
 
+    /// The token file at `path`, whatever its name (a program's own,
+    /// as `mille bot --connect --token-file FILE` keeps).
+    pub fn at(path: PathBuf) -> TokenStore {
+        TokenStore { path }
+    }
+
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
