@@ -1,7 +1,8 @@
 //! The lobby of a table server in the terminal, the same for both games:
 //! the tables with their seats, a new table from the game's presets, join,
-//! watch, join a private table by its code, and the name's token: a new
-//! one in place of the old, or signing out. [`Lobby`] is the pure model
+//! watch, join a private table by its code, play against one of the bots
+//! connected to the server (a table with a seat kept for it), and the
+//! name's token: a new one in place of the old, or signing out. [`Lobby`] is the pure model
 //! (keys and server messages in, [`Step`]s out) and [`draw`] its view;
 //! [`run`] is the loop over a [`Session`] that returns what the player
 //! chose.
@@ -20,8 +21,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 use table_client::protocol::{
-    ClientMessage, CreateTable, Ending, ErrorBody, ErrorCode, GameInfo, GameKind, RatingBrief,
-    SeatKindSummary, SeatRequest, ServerMessage, TableId, TableStatus, TableSummary,
+    BotSummary, ClientMessage, CreateTable, Ending, ErrorBody, ErrorCode, GameInfo, GameKind,
+    RatingBrief, SeatKindSummary, SeatRequest, SeatSummary, ServerMessage, TableId, TableStatus,
+    TableSummary,
 };
 use table_client::{Failure, Link, Note, Session};
 
@@ -80,7 +82,12 @@ pub enum Screen {
         /// The preset chosen.
         preset: usize,
         /// Per seat after the first: `None` for a person, else a level.
+        /// With a bot to play against, the first of them is the bot's
+        /// and its entry here is not used.
         seats: Vec<Option<String>>,
+        /// The bot to play against ("play against..."): seat 1 is kept
+        /// for it, and it is invited when the table opens.
+        bot: Option<String>,
         /// The line of the form that has the cursor (0: the preset, 1..:
         /// the seats, then "private", then "rated").
         line: usize,
@@ -92,6 +99,13 @@ pub enum Screen {
     },
     /// Typing a private table's number and code: "12 abcdef0123".
     Code(String),
+    /// "Play against...": the bots connected to the server, to choose one.
+    Bots {
+        /// The bots, once the server has told them (`None` while asked).
+        bots: Option<Vec<BotSummary>>,
+        /// The line chosen.
+        selected: usize,
+    },
     /// The server refused the name: typing another.
     Name {
         /// Why the name was refused, in full.
@@ -385,6 +399,29 @@ impl Lobby {
                 self.status = "signed out".into();
                 Step::Stay
             }
+            ServerMessage::Bots { bots } => {
+                if let Screen::Bots { selected, .. } = self.screen {
+                    let selected = selected.min(bots.len().saturating_sub(1));
+                    self.status = match bots.len() {
+                        0 => "no bot is connected to this server now".into(),
+                        1 => "one bot is connected: Enter opens a table to play against it".into(),
+                        n => format!("{n} bots are connected: choose one to play against"),
+                    };
+                    self.screen = Screen::Bots {
+                        bots: Some(bots),
+                        selected,
+                    };
+                }
+                Step::Stay
+            }
+            ServerMessage::Declined { bot, reason, .. } => {
+                self.status = declined_text(&bot, &reason);
+                // The table's seats changed: the list says so.
+                if self.refreshes() {
+                    return Step::Send(ClientMessage::List);
+                }
+                Step::Stay
+            }
             ServerMessage::Error(e) => self.error(e),
             _ => Step::Stay,
         }
@@ -471,11 +508,13 @@ impl Lobby {
             Screen::New {
                 preset,
                 seats,
+                bot,
                 line,
                 private,
                 rated,
-            } => self.new_key(key.code, preset, seats, line, (private, rated)),
+            } => self.new_key(key.code, preset, (seats, bot), line, (private, rated)),
             Screen::Code(text) => self.code_key(key.code, text),
+            Screen::Bots { bots, selected } => self.bots_key(key.code, bots, selected),
             Screen::Name { why, text } => self.name_key(key.code, why, text),
             Screen::SignOut => self.sign_out_key(key.code),
             Screen::SignedOut(_) => match key.code {
@@ -645,8 +684,20 @@ impl Lobby {
                 if self.presets.is_empty() {
                     return Step::Stay;
                 }
-                self.screen = self.form(0, (false, true));
+                self.screen = self.form(0, None, (false, true));
                 Step::Stay
+            }
+            KeyCode::Char('b') => {
+                if !self.online || self.name.is_none() {
+                    self.status = "not connected: the bots are the server's to tell".into();
+                    return Step::Stay;
+                }
+                self.screen = Screen::Bots {
+                    bots: None,
+                    selected: 0,
+                };
+                self.status = "asking for the bots connected to the server...".into();
+                Step::Send(ClientMessage::Bots)
             }
             KeyCode::Char('c') => {
                 self.screen = Screen::Code(String::new());
@@ -674,17 +725,69 @@ impl Lobby {
         }
     }
 
-    /// The form for preset `preset`, its other seats at the preset's level;
-    /// `(private, rated)` as chosen.
-    fn form(&self, preset: usize, (private, rated): (bool, bool)) -> Screen {
+    /// The form for preset `preset`, its other seats at the preset's level
+    /// (the first of them kept for `bot`, if any); `(private, rated)` as
+    /// chosen.
+    fn form(&self, preset: usize, bot: Option<String>, (private, rated): (bool, bool)) -> Screen {
         let p = &self.presets[preset];
         Screen::New {
             preset,
             seats: vec![p.others.clone(); p.seats.saturating_sub(1)],
+            bot,
             line: 0,
             private,
             rated,
         }
+    }
+
+    /// A key on the list of bots: Enter opens the new table's form with
+    /// the second seat kept for the bot chosen, at the first preset of two
+    /// seats (a game against one bot is a two-player game, unless the
+    /// player chooses otherwise on the form).
+    fn bots_key(
+        &mut self,
+        code: KeyCode,
+        bots: Option<Vec<BotSummary>>,
+        mut selected: usize,
+    ) -> Step {
+        let count = bots.as_ref().map_or(0, Vec::len);
+        match code {
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.screen = Screen::List;
+                self.status = match &self.name {
+                    Some(name) => format!("welcome, {name}"),
+                    None => String::new(),
+                };
+                return Step::Stay;
+            }
+            KeyCode::Up | KeyCode::Char('k') => selected = selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') if selected + 1 < count => selected += 1,
+            KeyCode::Char('r') => {
+                self.screen = Screen::Bots {
+                    bots: None,
+                    selected,
+                };
+                return Step::Send(ClientMessage::Bots);
+            }
+            KeyCode::Enter => {
+                let chosen = bots.as_ref().and_then(|b| b.get(selected));
+                if let Some(bot) = chosen {
+                    if self.presets.is_empty() {
+                        return Step::Stay;
+                    }
+                    let preset = self.presets.iter().position(|p| p.seats == 2).unwrap_or(0);
+                    self.status = format!(
+                        "{} is invited when the table opens, and accepts or declines",
+                        bot.name
+                    );
+                    self.screen = self.form(preset, Some(bot.name.clone()), (false, true));
+                    return Step::Stay;
+                }
+            }
+            _ => {}
+        }
+        self.screen = Screen::Bots { bots, selected };
+        Step::Stay
     }
 
     /// The choices a seat cycles through: a person, then every level.
@@ -698,7 +801,7 @@ impl Lobby {
         &mut self,
         code: KeyCode,
         preset: usize,
-        mut seats: Vec<Option<String>>,
+        (mut seats, bot): (Vec<Option<String>>, Option<String>),
         mut line: usize,
         (mut private, mut rated): (bool, bool),
     ) -> Step {
@@ -724,8 +827,10 @@ impl Lobby {
                     } else {
                         (preset + 1) % n
                     };
-                    self.screen = self.form(next, (private, rated));
+                    self.screen = self.form(next, bot, (private, rated));
                     return Step::Stay;
+                } else if line == 1 && bot.is_some() {
+                    // The bot's seat: another bot is chosen from the list.
                 } else if line <= seats.len() {
                     let choices = self.seat_choices();
                     let now = choices
@@ -748,9 +853,10 @@ impl Lobby {
             KeyCode::Enter => {
                 let p = &self.presets[preset];
                 let mut requests = vec![SeatRequest::Human];
-                requests.extend(seats.iter().map(|s| match s {
-                    None => SeatRequest::Human,
-                    Some(level) => SeatRequest::Computer {
+                requests.extend(seats.iter().enumerate().map(|(k, s)| match (k, s, &bot) {
+                    (0, _, Some(name)) => SeatRequest::Bot { name: name.clone() },
+                    (_, None, _) => SeatRequest::Human,
+                    (_, Some(level), _) => SeatRequest::Computer {
                         level: level.clone(),
                     },
                 }));
@@ -772,6 +878,7 @@ impl Lobby {
         self.screen = Screen::New {
             preset,
             seats,
+            bot,
             line,
             private,
             rated,
@@ -851,6 +958,7 @@ fn seat_words(t: &TableSummary, glue: char) -> String {
                 (SeatKindSummary::Computer, _, _) => {
                     format!("[{}{r}]", s.level.as_deref().unwrap_or("computer"))
                 }
+                (SeatKindSummary::Human, Some(p), _) if s.bot => format!("{p}{r} {}", bot_mark(s)),
                 (SeatKindSummary::Human, Some(p), true) => format!("{p}{r} (away)"),
                 (SeatKindSummary::Human, Some(p), false) if !s.connected => {
                     format!("{p}{r} (gone)")
@@ -861,6 +969,36 @@ fn seat_words(t: &TableSummary, glue: char) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What follows a bot's name wherever a seat is shown: "(bot)", "(bot,
+/// invited)" while its seat waits for it to accept, "(bot, away)" while a
+/// computer plays for it, "(bot, gone)" when it is not connected; empty
+/// for a seat that is not a bot's.
+pub fn bot_mark(s: &SeatSummary) -> String {
+    if !s.bot {
+        return String::new();
+    }
+    if s.invited {
+        "(bot, invited)".into()
+    } else if s.away {
+        "(bot, away)".into()
+    } else if !s.connected {
+        "(bot, gone)".into()
+    } else {
+        "(bot)".into()
+    }
+}
+
+/// What the table is told when an invited bot declines: "robo declined:
+/// I play mille only; the seat is free".
+pub fn declined_text(bot: &str, reason: &str) -> String {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        format!("{bot} declined; the seat is free")
+    } else {
+        format!("{bot} declined: {reason}; the seat is free")
+    }
 }
 
 /// A rating as the lobby shows it: "1540", or "1540?" while it is
@@ -1009,6 +1147,7 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
         Screen::New {
             preset,
             seats,
+            bot,
             line,
             private,
             rated,
@@ -1037,9 +1176,18 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                 team(0)
             )));
             for (k, s) in seats.iter().enumerate() {
-                let who = match s {
-                    None => "a person".to_string(),
-                    Some(level) => format!("computer: {level}"),
+                let who = match (k, s, bot) {
+                    // Kept for the bot, not changed here: no arrows.
+                    (0, _, Some(name)) => {
+                        lines.push(Line::from(format!(
+                            "{}seat 2:  {name} (bot, invited when the table opens){}",
+                            mark(1),
+                            team(1)
+                        )));
+                        continue;
+                    }
+                    (_, None, _) => "a person".to_string(),
+                    (_, Some(level), _) => format!("computer: {level}"),
                 };
                 lines.push(Line::from(format!(
                     "{}seat {}:  < {who} >{}",
@@ -1072,6 +1220,7 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
                 body,
             );
         }
+        Screen::Bots { bots, selected } => draw_bots(f, body, bots.as_deref(), *selected),
         Screen::Code(text) => {
             f.render_widget(
                 Paragraph::new(format!("table number and code: {text}_")).block(
@@ -1122,6 +1271,69 @@ pub fn draw(lobby: &Lobby, f: &mut Frame) {
     f.render_widget(Paragraph::new(status_text), status);
 }
 
+/// The bots connected to the server, to play against: name, owner and
+/// description, the description wrapped rather than cut.
+fn draw_bots(
+    f: &mut Frame,
+    body: ratatui::layout::Rect,
+    bots: Option<&[BotSummary]>,
+    selected: usize,
+) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" play against a bot ");
+    let bots = match bots {
+        None => {
+            f.render_widget(Paragraph::new("asking the server...").block(block), body);
+            return;
+        }
+        Some([]) => {
+            f.render_widget(
+                Paragraph::new("No bot is connected to this server now: r asks again.")
+                    .wrap(Wrap { trim: true })
+                    .block(block),
+                body,
+            );
+            return;
+        }
+        Some(bots) => bots,
+    };
+    let inner = body.width.saturating_sub(2);
+    let widest = |text: &dyn Fn(&BotSummary) -> &str, least: usize| {
+        let most = bots.iter().map(|b| text(b).chars().count()).max();
+        u16::try_from(most.unwrap_or(0).max(least)).unwrap_or(u16::MAX)
+    };
+    let name = widest(&|b| &b.name, 4).min(inner / 3);
+    let owner = widest(&|b| &b.owner, 5).min(inner / 4);
+    let about = inner.saturating_sub(name + owner + 2).max(1);
+    let rows: Vec<Row> = bots
+        .iter()
+        .map(|b| {
+            let arena = if b.arena { " (in the arena)" } else { "" };
+            let text = wrap(&format!("{}{arena}", b.description), about);
+            let height = text.len().max(1);
+            Row::new(vec![
+                Cell::from(b.name.clone()),
+                Cell::from(b.owner.clone()),
+                Cell::from(Text::from(
+                    text.into_iter().map(Line::from).collect::<Vec<_>>(),
+                )),
+            ])
+            .height(u16::try_from(height).unwrap_or(u16::MAX))
+        })
+        .collect();
+    let grid = Grid::new(rows, [name, owner, about].map(Constraint::Length))
+        .header(
+            Row::new(vec!["bot", "owner", "what it is"])
+                .style(Style::default().add_modifier(Modifier::UNDERLINED)),
+        )
+        .row_highlight_style(Style::default().add_modifier(Modifier::REVERSED))
+        .block(block);
+    let mut state = TableState::default();
+    state.select(Some(selected.min(bots.len().saturating_sub(1))));
+    f.render_stateful_widget(grid, body, &mut state);
+}
+
 /// How the tables the player had left ended, a paragraph each: "Table 7
 /// (bsd, 2 players) ended. bob won 5000 to 3150..."
 pub fn ended_text(lobby: &Lobby) -> String {
@@ -1150,10 +1362,12 @@ fn keys_text(lobby: &Lobby) -> &'static str {
         _ if !lobby.ended.is_empty() => "any key: go on",
         Screen::List if lobby.failed.is_some() => "q quit",
         Screen::List => {
-            "Enter join  w watch  n new table  c private table by code  r refresh  \
-             t new token  s sign out  q quit"
+            "Enter join  w watch  n new table  b play against a bot  c private table by code  \
+             r refresh  t new token  s sign out  q quit"
         }
         Screen::New { .. } => NEW_KEYS,
+        Screen::Bots { bots: Some(b), .. } if b.is_empty() => "r ask again  Esc back",
+        Screen::Bots { .. } => "Up/Down choose  Enter play against it  r ask again  Esc back",
         Screen::Code(_) => "Enter join  Esc back",
         Screen::Name { .. } => "Enter try this name  Esc quit",
         Screen::SignOut => "y sign out  any other key: back",
@@ -2323,5 +2537,357 @@ mod tests {
             Step::Send(ClientMessage::Create(c)) => assert_eq!(c.rated, Some(true)),
             other => panic!("not a create: {other:?}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod bot_tests {
+    //! Bots in the lobby: their seats marked, "play against..." and an
+    //! invitation declined.
+
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use table_client::protocol::{Limits, SeatSummary};
+
+    fn presets() -> Vec<Preset> {
+        vec![
+            Preset {
+                label: "classic, 4 players in 2 teams".into(),
+                setup: serde_json::json!({"rules":"classic","players":4}),
+                seats: 4,
+                others: None,
+                teams: vec![vec![0, 2], vec![1, 3]],
+            },
+            Preset {
+                label: "bsd, 2 players".into(),
+                setup: serde_json::json!({"rules":"bsd","players":2}),
+                seats: 2,
+                others: Some("classic".into()),
+                teams: Vec::new(),
+            },
+        ]
+    }
+
+    /// A lobby welcomed as ann and connected.
+    fn lobby() -> Lobby {
+        let mut lobby = Lobby::new(GameKind::Mille, "127.0.0.1:8780", presets());
+        lobby.note(Note::Connection(Link::Connected));
+        lobby.message(ServerMessage::Welcome {
+            version: 1,
+            server: "test".into(),
+            name: "ann".into(),
+            token: "0".repeat(32),
+            limits: Limits {
+                max_message_bytes: 16384,
+                messages_per_second: 20,
+                burst: 40,
+                idle_seconds: 120,
+                away_seconds: 60,
+                decision_seconds: 10,
+            },
+            seats: Vec::new(),
+            games: vec![GameInfo {
+                game: GameKind::Mille,
+                levels: vec!["random".into(), "classic".into()],
+            }],
+            bot: false,
+        });
+        lobby
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn screen_of(lobby: &Lobby, width: u16, height: u16) -> String {
+        let mut t = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        t.draw(|f| draw(lobby, f)).expect("draw");
+        let buf = t.backend().buffer().clone();
+        (0..buf.area.height)
+            .map(|y| {
+                (0..buf.area.width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn bot(name: &str, owner: &str, description: &str, arena: bool) -> BotSummary {
+        BotSummary {
+            name: name.into(),
+            owner: owner.into(),
+            description: description.into(),
+            arena,
+        }
+    }
+
+    fn seat(player: Option<&str>) -> SeatSummary {
+        SeatSummary {
+            kind: SeatKindSummary::Human,
+            level: None,
+            player: player.map(str::to_string),
+            connected: player.is_some(),
+            away: false,
+            rating: None,
+            stand_in_in: None,
+            bot: false,
+            invited: false,
+        }
+    }
+
+    fn table(id: TableId, seats: Vec<SeatSummary>, status: TableStatus) -> TableSummary {
+        TableSummary {
+            id,
+            game: GameKind::Mille,
+            ruleset: "bsd, 2 players".into(),
+            setup: Value::Null,
+            seats,
+            status,
+            private: false,
+            spectators: 0,
+            seq: 0,
+            rated: true,
+            bots: false,
+            arena: None,
+        }
+    }
+
+    #[test]
+    fn a_bots_seat_reads_bot_and_an_invited_one_bot_invited() {
+        let mut lobby = lobby();
+        let invited = SeatSummary {
+            bot: true,
+            invited: true,
+            connected: false,
+            ..seat(Some("robo"))
+        };
+        let playing = SeatSummary {
+            bot: true,
+            rating: Some(RatingBrief {
+                rating: 1612,
+                deviation: 80,
+                provisional: true,
+            }),
+            ..seat(Some("deep blue"))
+        };
+        let away = SeatSummary {
+            bot: true,
+            away: true,
+            ..seat(Some("slowpoke"))
+        };
+        lobby.message(ServerMessage::Tables {
+            tables: vec![
+                table(
+                    3,
+                    vec![seat(Some("bob")), invited.clone()],
+                    TableStatus::Waiting,
+                ),
+                table(4, vec![seat(Some("cy")), playing], TableStatus::Playing),
+                table(5, vec![away, seat(Some("di"))], TableStatus::Playing),
+            ],
+        });
+        let text = screen_of(&lobby, 80, 12);
+        assert!(text.contains("bob, robo (bot, invited)"), "{text}");
+        assert!(text.contains("cy, deep blue 1612? (bot)"), "{text}");
+        assert!(text.contains("slowpoke (bot, away), di"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        insta::assert_snapshot!("bots_in_the_list", text);
+        assert_eq!(
+            seats_text(&lobby.tables[0]),
+            "bob, robo (bot, invited)",
+            "the text other screens print"
+        );
+        // A person's seat has no mark.
+        assert_eq!(bot_mark(&seat(Some("bob"))), "");
+        assert_eq!(bot_mark(&invited), "(bot, invited)");
+    }
+
+    #[test]
+    fn play_against_asks_for_the_bots_and_lists_them() {
+        let mut lobby = lobby();
+        let text = screen_of(&lobby, 80, 12);
+        assert!(text.contains("b play against a bot"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert_eq!(
+            lobby.key(key(KeyCode::Char('b'))),
+            Step::Send(ClientMessage::Bots)
+        );
+        assert!(screen_of(&lobby, 80, 12).contains("asking the server..."));
+        assert!(!lobby.refreshes(), "no table list over the bots");
+        lobby.message(ServerMessage::Bots {
+            bots: vec![
+                bot(
+                    "robo",
+                    "ann",
+                    "the classic level of mille, over the network",
+                    false,
+                ),
+                bot(
+                    "tortoise",
+                    "dominique",
+                    "slow and careful: it counts every card still in the deck before it \
+                     plays, and never plays a hazard it cannot follow up",
+                    true,
+                ),
+            ],
+        });
+        lobby.key(key(KeyCode::Down));
+        let text = screen_of(&lobby, 80, 12);
+        assert!(text.contains("robo"), "{text}");
+        assert!(text.contains("dominique"), "{text}");
+        assert!(text.contains("(in the arena)"), "{text}");
+        assert!(text.contains("Enter play against it"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        insta::assert_snapshot!("bots_to_play_against", text);
+        // Esc goes back to the tables.
+        assert_eq!(lobby.key(key(KeyCode::Esc)), Step::Stay);
+        assert_eq!(lobby.screen, Screen::List);
+    }
+
+    #[test]
+    fn with_no_bot_connected_the_list_says_so() {
+        let mut lobby = lobby();
+        lobby.key(key(KeyCode::Char('b')));
+        lobby.message(ServerMessage::Bots { bots: Vec::new() });
+        let text = screen_of(&lobby, 80, 10);
+        assert!(text.contains("No bot is connected"), "{text}");
+        insta::assert_snapshot!("no_bot_connected", text);
+        // Enter chooses nothing; r asks again.
+        assert_eq!(lobby.key(key(KeyCode::Enter)), Step::Stay);
+        assert_eq!(
+            lobby.key(key(KeyCode::Char('r'))),
+            Step::Send(ClientMessage::Bots)
+        );
+    }
+
+    #[test]
+    fn offline_there_is_nobody_to_ask_for_bots() {
+        let mut lobby = Lobby::new(GameKind::Mille, "127.0.0.1:8780", presets());
+        assert_eq!(lobby.key(key(KeyCode::Char('b'))), Step::Stay);
+        assert_eq!(lobby.screen, Screen::List);
+    }
+
+    #[test]
+    fn choosing_a_bot_opens_a_two_seat_table_with_its_seat_kept() {
+        let mut lobby = lobby();
+        lobby.key(key(KeyCode::Char('b')));
+        lobby.message(ServerMessage::Bots {
+            bots: vec![
+                bot("robo", "ann", "the classic level", false),
+                bot("tortoise", "dominique", "slow", false),
+            ],
+        });
+        lobby.key(key(KeyCode::Down));
+        assert_eq!(lobby.key(key(KeyCode::Enter)), Step::Stay);
+        let text = screen_of(&lobby, 80, 14);
+        assert!(text.contains("< bsd, 2 players >"), "{text}");
+        assert!(
+            text.contains("seat 2:  tortoise (bot, invited when the table opens)"),
+            "{text}"
+        );
+        insta::assert_snapshot!("new_table_against_a_bot", text);
+        // The bot's seat is not changed by the arrows.
+        lobby.key(key(KeyCode::Down));
+        lobby.key(key(KeyCode::Right));
+        assert!(screen_of(&lobby, 80, 14).contains("tortoise (bot"));
+        let step = lobby.key(key(KeyCode::Enter));
+        assert_eq!(
+            step,
+            Step::Send(ClientMessage::Create(CreateTable {
+                game: GameKind::Mille,
+                setup: serde_json::json!({"rules":"bsd","players":2}),
+                seats: vec![
+                    SeatRequest::Human,
+                    SeatRequest::Bot {
+                        name: "tortoise".into()
+                    }
+                ],
+                private: false,
+                sit: Some(0),
+                rated: Some(true),
+                bots: false,
+            }))
+        );
+        assert_eq!(lobby.asked, Some(Request::Create));
+    }
+
+    #[test]
+    fn the_bot_keeps_the_second_seat_at_another_preset() {
+        let mut lobby = lobby();
+        lobby.key(key(KeyCode::Char('b')));
+        lobby.message(ServerMessage::Bots {
+            bots: vec![bot("robo", "ann", "", false)],
+        });
+        lobby.key(key(KeyCode::Enter));
+        // To the four-player preset: the bot is seat 2, a partner of
+        // nobody's choosing, the others people.
+        lobby.key(key(KeyCode::Right));
+        let text = screen_of(&lobby, 80, 14);
+        assert!(text.contains("seat 2:  robo (bot"), "{text}");
+        let Step::Send(ClientMessage::Create(c)) = lobby.key(key(KeyCode::Enter)) else {
+            panic!("no create")
+        };
+        assert_eq!(
+            c.seats,
+            vec![
+                SeatRequest::Human,
+                SeatRequest::Bot {
+                    name: "robo".into()
+                },
+                SeatRequest::Human,
+                SeatRequest::Human
+            ]
+        );
+    }
+
+    #[test]
+    fn a_declined_invitation_is_told_and_the_list_asked_again() {
+        let mut lobby = lobby();
+        lobby.message(ServerMessage::Tables {
+            tables: vec![table(
+                7,
+                vec![
+                    seat(Some("ann")),
+                    SeatSummary {
+                        bot: true,
+                        invited: true,
+                        connected: false,
+                        ..seat(Some("robo"))
+                    },
+                ],
+                TableStatus::Waiting,
+            )],
+        });
+        assert_eq!(
+            lobby.message(ServerMessage::Declined {
+                table: 7,
+                seat: 1,
+                bot: "robo".into(),
+                reason: "I play mille only".into(),
+            }),
+            Step::Send(ClientMessage::List)
+        );
+        lobby.message(ServerMessage::Tables {
+            tables: vec![table(
+                7,
+                vec![seat(Some("ann")), seat(None)],
+                TableStatus::Waiting,
+            )],
+        });
+        let text = screen_of(&lobby, 80, 10);
+        assert!(
+            text.contains("robo declined: I play mille only; the seat is free"),
+            "{text}"
+        );
+        assert!(text.contains("ann, (free)"), "{text}");
+        insta::assert_snapshot!("bot_declined", text);
+        assert_eq!(
+            declined_text("robo", " "),
+            "robo declined; the seat is free"
+        );
     }
 }
