@@ -8,7 +8,7 @@ use crate::forward::Link;
 use crate::games::ServerGame;
 use crate::listen::{Client, Throttle, refused};
 use crate::store::Place;
-use crate::store::{NewTable, StoredTable};
+use crate::store::{ArenaTag, NewTable, StoredTable};
 use crate::table::Cmd;
 use crate::{Out, Outbox, Shared};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -19,8 +19,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table_protocol::{
-    ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind, SeatRequest,
-    ServerMessage, TableId, VERSION, check_name,
+    BotInfo, BotSummary, ClientMessage, CreateTable, ErrorBody, ErrorCode, GameInfo, GameKind,
+    Limits, SeatRequest, ServerMessage, TableId, TableSummary, VERSION, check_description,
+    check_name,
 };
 use tokio::sync::{Notify, mpsc};
 
@@ -81,6 +82,8 @@ struct Session {
     /// Whether it proved to be another instance's link.
     linked: bool,
     name: Option<String>,
+    /// Whether the name is a bot's.
+    bot: bool,
     /// The name's token, for the links to other instances.
     token: Option<String>,
     /// The tables here this connection sits at or watches.
@@ -165,6 +168,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, client: Client, linke
         client,
         linked,
         name: None,
+        bot: false,
         token: None,
         tables: HashSet::new(),
         remote: HashMap::new(),
@@ -354,7 +358,7 @@ async fn handle(
                 name,
                 token,
                 client,
-                bot: _,
+                bot,
             },
         ) => {
             session.forwarded = client.as_deref() == Some(crate::forward::FORWARDED);
@@ -368,7 +372,7 @@ async fn handle(
                 refuse(&out, ErrorCode::Handshake, why);
                 return Err(why.into());
             }
-            return hello(shared, session, version, name, token).await;
+            return hello(shared, session, version, name, token, bot).await;
         }
         (Some(_), ClientMessage::Hello { .. }) => {
             refuse(
@@ -386,8 +390,50 @@ async fn handle(
     };
     match msg {
         ClientMessage::Hello { .. } => {}
-        ClientMessage::Accept { .. } | ClientMessage::Decline { .. } | ClientMessage::Bots => {
-            refuse(&out, ErrorCode::BadMessage, "bots are not taken yet");
+        ClientMessage::Bots => {
+            out.send_msg(&ServerMessage::Bots {
+                bots: shared.bots(),
+            });
+        }
+        ClientMessage::Accept { table } => {
+            let msg = ClientMessage::Accept { table };
+            let bot = session.bot;
+            if let Reached::Here = route(shared, session, table, &msg, |conn, out| Cmd::Join {
+                conn,
+                name,
+                out,
+                seat: None,
+                code: None,
+                since: None,
+                bot,
+            })
+            .await
+            {
+                session.tables.insert(table);
+            }
+        }
+        ClientMessage::Decline { table, reason } => {
+            if !session.bot {
+                refuse_at(&out, ErrorCode::BadMessage, "only a bot declines", table);
+                return Ok(());
+            }
+            let reason = reason.unwrap_or_default();
+            if let Err(why) = check_description(&reason) {
+                let why = why.replace("a bot's description", "a reason");
+                refuse_at(&out, ErrorCode::BadMessage, &why, table);
+                return Ok(());
+            }
+            let msg = ClientMessage::Decline {
+                table,
+                reason: Some(reason.clone()),
+            };
+            route(shared, session, table, &msg, |conn, out| Cmd::Decline {
+                conn,
+                name,
+                out,
+                reason,
+            })
+            .await;
         }
         ClientMessage::Ping => {
             out.send_msg(&ServerMessage::Pong);
@@ -450,6 +496,13 @@ async fn handle(
                 tables: shared.list(&name),
             });
         }
+        ClientMessage::Create(_) if session.bot => {
+            refuse(
+                &out,
+                ErrorCode::BadSetup,
+                "a bot does not open tables: it is invited",
+            );
+        }
         ClientMessage::Create(create) => {
             let Some(reservation) = shared.reserve_table(&name) else {
                 let why = format!(
@@ -459,7 +512,7 @@ async fn handle(
                 return Ok(());
             };
             let sit = create.sit;
-            match open_table(shared, create).await {
+            match open_table(shared, create, &name, None, None).await {
                 Ok((table, code)) => {
                     let id = table.id;
                     reservation.opened(id);
@@ -470,6 +523,7 @@ async fn handle(
                     if let Some(seat) = sit {
                         // The creator of a private table sits with its code.
                         let invitation = code.clone();
+                        let bot = session.bot;
                         let msg = ClientMessage::Join {
                             table: id,
                             seat: Some(seat),
@@ -484,7 +538,7 @@ async fn handle(
                                 seat: Some(seat),
                                 code: invitation,
                                 since: None,
-                                bot: false,
+                                bot,
                             })
                             .await
                         {
@@ -507,6 +561,7 @@ async fn handle(
                 code: code.clone(),
                 since,
             };
+            let bot = session.bot;
             if let Reached::Here = route(shared, session, table, &msg, |conn, out| Cmd::Join {
                 conn,
                 name,
@@ -514,7 +569,7 @@ async fn handle(
                 seat,
                 code,
                 since,
-                bot: false,
+                bot,
             })
             .await
             {
@@ -803,12 +858,23 @@ async fn hello(
     version: u32,
     name: Option<String>,
     token: Option<String>,
+    bot: Option<BotInfo>,
 ) -> Result<(), String> {
     let out = &session.out;
     if version != VERSION {
         let why = format!("this server speaks version {VERSION} of the protocol, not {version}");
         refuse(out, ErrorCode::Version, &why);
         return Err(why);
+    }
+    if let Some(info) = &bot {
+        if let Err(why) = check_name(&info.owner) {
+            refuse(out, ErrorCode::BadName, &format!("a bot's owner: {why}"));
+            return Ok(());
+        }
+        if let Err(why) = check_description(&info.description) {
+            refuse(out, ErrorCode::BadMessage, &why);
+            return Ok(());
+        }
     }
     let unavailable = |e: crate::store::StoreError| {
         // The details (paths, SQLite's words) are for the server's log.
@@ -877,19 +943,56 @@ async fn hello(
                     return Ok(());
                 }
             };
-            match shared.store.claim(&name, &token).await {
+            let claimed = match &bot {
+                Some(info) => shared.store.claim_bot(&name, &token, info).await,
+                None => shared.store.claim(&name, &token).await,
+            };
+            match claimed {
                 Ok(true) => {
                     shared.registered(session.client);
                     (name, token)
                 }
                 Ok(false) => {
-                    let why = format!("the name {name} is taken: choose another");
-                    refuse(out, ErrorCode::NameTaken, &why);
+                    // A bot's hello for a person's name is told why, as it
+                    // would be with the person's token.
+                    let person = match &bot {
+                        Some(_) => match shared.store.bot_info(&name).await {
+                            Ok(stored) => stored.is_none(),
+                            Err(e) => return unavailable(e),
+                        },
+                        None => false,
+                    };
+                    if person {
+                        refuse(out, ErrorCode::BadName, &not_a_bot(&name));
+                    } else {
+                        let why = format!("the name {name} is taken: choose another");
+                        refuse(out, ErrorCode::NameTaken, &why);
+                    }
                     return Ok(());
                 }
                 Err(e) => return unavailable(e),
             }
         }
+    };
+    // The kind is the name's from its registration on: a bot's hello
+    // without its info (a link from another instance) signs in as the bot.
+    let stored = match shared.store.bot_info(&name).await {
+        Ok(s) => s,
+        Err(e) => return unavailable(e),
+    };
+    let bot = match (bot, stored) {
+        (Some(_), None) => {
+            refuse(out, ErrorCode::BadName, &not_a_bot(&name));
+            return Ok(());
+        }
+        (Some(info), Some(stored)) => {
+            let changed = info.owner != stored.owner || info.description != stored.description;
+            if changed && let Err(e) = shared.store.update_bot(&name, &info).await {
+                return unavailable(e);
+            }
+            Some(info)
+        }
+        (None, stored) => stored,
     };
     let seats = match shared.store.seats_of(&name).await {
         Ok(s) => s,
@@ -904,9 +1007,13 @@ async fn hello(
         server: format!("table-server {}", env!("CARGO_PKG_VERSION")),
         name: name.clone(),
         token: token.clone(),
-        limits: shared.config.limits,
+        limits: Limits {
+            // The limit the tables keep, whatever the limits were set to.
+            decision_seconds: shared.config.decision_limit.as_secs_f64().ceil() as u64,
+            ..shared.config.limits
+        },
         seats,
-        bot: false,
+        bot: bot.is_some(),
         games: vec![
             GameInfo {
                 game: GameKind::Mille,
@@ -928,18 +1035,42 @@ async fn hello(
         Ok(_) => {}
         Err(e) => tracing::warn!(error = %e, "cannot read the endings of a returning player"),
     }
-    tracing::debug!(conn = session.id, name, "hello");
-    shared.signed_in(&name, session.id, session.out.clone());
+    tracing::debug!(conn = session.id, name, bot = bot.is_some(), "hello");
+    // A bot reached over another instance's link is that instance's to
+    // invite, not this one's.
+    let here = bot
+        .as_ref()
+        .filter(|_| !session.forwarded)
+        .map(|info| BotSummary {
+            name: name.clone(),
+            owner: info.owner.clone(),
+            description: info.description.clone(),
+            arena: info.arena,
+        });
+    shared.signed_in(&name, session.id, session.out.clone(), here);
+    session.bot = bot.is_some();
     session.name = Some(name);
     session.token = Some(token);
     Ok(())
 }
 
-/// Opens a table as asked; answers its lobby line and invitation code.
-async fn open_table(
+/// The refusal of a bot's hello for a person's name.
+fn not_a_bot(name: &str) -> String {
+    format!("{name} is a person's name, not a bot's")
+}
+
+/// Opens a table as asked by `by` (a person's name, or `arena`); answers
+/// its lobby line and invitation code. Every bot seat (`SeatRequest::Bot`)
+/// is kept for its bot, which must be connected here, and the bot is sent
+/// `invited`. `arena`: the arena game it is; `seed`: the deal's seed
+/// (else a random one, or the configured fixed one).
+pub(crate) async fn open_table(
     shared: &Arc<Shared>,
     create: CreateTable,
-) -> Result<(table_protocol::TableSummary, Option<String>), (ErrorCode, String)> {
+    by: &str,
+    arena: Option<ArenaTag>,
+    seed: Option<u64>,
+) -> Result<(TableSummary, Option<String>), (ErrorCode, String)> {
     if shared.table_count() >= shared.config.max_tables {
         return Err((
             ErrorCode::Unavailable,
@@ -953,8 +1084,17 @@ async fn open_table(
         GameKind::Mille => check::<Mille>(shared, &create)?,
         GameKind::Cubes => check::<Cubes>(shared, &create)?,
     };
+    let invited: Vec<Option<String>> = create
+        .seats
+        .iter()
+        .map(|s| match s {
+            SeatRequest::Bot { name } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
     if let Some(sit) = create.sit
-        && levels.get(sit).is_none_or(Option::is_some)
+        && (levels.get(sit).is_none_or(Option::is_some)
+            || invited.get(sit).is_some_and(Option::is_some))
     {
         return Err((
             ErrorCode::BadSetup,
@@ -962,7 +1102,7 @@ async fn open_table(
         ));
     }
     let unavailable = |why: String| (ErrorCode::Unavailable, why);
-    let seed = match shared.config.fixed_seed {
+    let seed = match seed.or(shared.config.fixed_seed) {
         Some(seed) => seed,
         None => secret(8)
             .ok()
@@ -983,9 +1123,9 @@ async fn open_table(
         code: code.clone(),
         levels: levels.clone(),
         rated,
-        invited: Vec::new(),
-        bots_allowed: false,
-        arena: None,
+        invited: invited.clone(),
+        bots_allowed: create.bots,
+        arena: arena.clone(),
     };
     let id = shared.store.create(new).await.map_err(|e| {
         tracing::error!(error = %e, "cannot record a new table");
@@ -997,13 +1137,13 @@ async fn open_table(
         setup,
         seed,
         code: code.clone(),
-        seats: levels.into_iter().map(|l| (l, None)).collect(),
+        seats: levels.into_iter().zip(invited.iter().cloned()).collect(),
         moves: Vec::new(),
         rated,
         stand_in: Vec::new(),
-        bots: Vec::new(),
-        bots_allowed: false,
-        arena: None,
+        bots: invited.iter().map(Option::is_some).collect(),
+        bots_allowed: create.bots,
+        arena,
     };
     let handle = match shared.launch_any(stored) {
         Ok(h) => h,
@@ -1026,6 +1166,18 @@ async fn open_table(
         .map(|s| s.clone())
         .map_err(|_| unavailable("the table is lost".into()))?;
     tracing::info!(table = id, game = create.game.name(), "a table opens");
+    for (seat, bot) in invited.iter().enumerate() {
+        let Some(bot) = bot else { continue };
+        let invitation = ServerMessage::Invited {
+            table: summary.clone(),
+            seat,
+            by: by.to_string(),
+        };
+        if !shared.invite(bot, &invitation) {
+            // It left since: the table waits for it as for anybody.
+            tracing::debug!(table = id, bot, "an invited bot is not connected");
+        }
+    }
     Ok((summary, code))
 }
 
@@ -1045,8 +1197,13 @@ fn check<G: ServerGame>(
     if create.seats.len() < 2 {
         return Err(bad("a table has at least 2 seats".into()));
     }
-    if !create.seats.contains(&SeatRequest::Human) {
-        return Err(bad("a table has at least one person's seat".into()));
+    // A person may seat a bot against a computer and watch.
+    if !create
+        .seats
+        .iter()
+        .any(|s| matches!(s, SeatRequest::Human | SeatRequest::Bot { .. }))
+    {
+        return Err(bad("a table has at least one person's or bot's seat".into()));
     }
     let levels = create
         .seats
@@ -1056,7 +1213,10 @@ fn check<G: ServerGame>(
             SeatRequest::Computer { level } => {
                 shared.check_level::<G>(level).map(|()| Some(level.clone()))
             }
-            SeatRequest::Bot { name } => Err(format!("no bot named {name} is connected")),
+            SeatRequest::Bot { name } => match shared.bot_here(name) {
+                Some(_) => Ok(None),
+                None => Err(format!("no bot named {name} is connected")),
+            },
         })
         .collect::<Result<Vec<_>, String>>()
         .map_err(bad)?;

@@ -59,7 +59,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::{DatabaseUrl, Instance, Store, StoredTable, Taken};
 use table::{Actor, TableHandle};
-use table_protocol::{GameKind, Limits, ServerMessage, TableId, TableStatus, TableSummary};
+use table_protocol::{
+    BotSummary, GameKind, Limits, ServerMessage, TableId, TableStatus, TableSummary,
+};
 use tokio::sync::{Notify, mpsc};
 
 /// How long a bot program may think over one decision.
@@ -401,6 +403,9 @@ pub struct Shared {
     /// The connections signed in here, by name: closed when the name's
     /// token is replaced or revoked.
     signed_in: Mutex<HashMap<String, Vec<(u64, Outbox)>>>,
+    /// The bots signed in here (not over a link from another instance),
+    /// by name, as their last hello described them.
+    bots: Mutex<HashMap<String, BotSummary>>,
     /// When names were registered lately, by client address.
     registrations: Mutex<HashMap<[u8; 8], std::collections::VecDeque<std::time::Instant>>>,
     /// The connections' caps.
@@ -517,10 +522,16 @@ impl Shared {
         }
     }
 
-    /// Connection `conn` signed in as `name`.
-    pub fn signed_in(&self, name: &str, conn: u64, out: Outbox) {
+    /// Connection `conn` signed in as `name`; `bot`: the name is a bot's,
+    /// connected to this instance (it can be invited here).
+    pub fn signed_in(&self, name: &str, conn: u64, out: Outbox, bot: Option<BotSummary>) {
+        // The bots' lock is taken inside the connections' one (as in
+        // `signed_off`), so that both always agree.
         if let Ok(mut all) = self.signed_in.lock() {
             all.entry(name.to_string()).or_default().push((conn, out));
+            if let (Some(bot), Ok(mut bots)) = (bot, self.bots.lock()) {
+                bots.insert(name.to_string(), bot);
+            }
         }
     }
 
@@ -532,8 +543,47 @@ impl Shared {
             conns.retain(|(c, _)| *c != conn);
             if conns.is_empty() {
                 all.remove(name);
+                if let Ok(mut bots) = self.bots.lock() {
+                    bots.remove(name);
+                }
             }
         }
+    }
+
+    /// The bots connected to this instance now, by name.
+    pub fn bots(&self) -> Vec<BotSummary> {
+        let mut bots: Vec<BotSummary> = self
+            .bots
+            .lock()
+            .map(|b| b.values().cloned().collect())
+            .unwrap_or_default();
+        bots.sort_by(|a, b| a.name.cmp(&b.name));
+        bots
+    }
+
+    /// Bot `name`, if it is connected to this instance now.
+    pub fn bot_here(&self, name: &str) -> Option<BotSummary> {
+        self.bots.lock().ok()?.get(name).cloned()
+    }
+
+    /// Sends `msg` to every connection of bot `name` here; answers whether
+    /// it had one.
+    pub fn invite(&self, bot: &str, msg: &ServerMessage) -> bool {
+        if self.bot_here(bot).is_none() {
+            return false;
+        }
+        let Ok(all) = self.signed_in.lock() else {
+            return false;
+        };
+        let Some(conns) = all.get(bot) else {
+            return false;
+        };
+        let text: Arc<str> = msg.to_json().into();
+        let mut sent = false;
+        for (_, out) in conns {
+            sent |= out.send(Arc::clone(&text));
+        }
+        sent
     }
 
     /// Closes `name`'s connections other than `conn`, with `reason`.
@@ -937,6 +987,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         opened: Mutex::new(HashMap::new()),
         registrations: Mutex::new(HashMap::new()),
         signed_in: Mutex::new(HashMap::new()),
+        bots: Mutex::new(HashMap::new()),
         gate: listen::Gate::new(config.connections_per_address, max_connections),
         link_tls,
     });

@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use table_protocol::{GameKind, SeatRef, TableId, TableStatus, TableSummary};
+use table_protocol::{BotInfo, GameKind, SeatRef, TableId, TableStatus, TableSummary};
 
 /// What can go wrong with the database.
 #[derive(Debug, thiserror::Error)]
@@ -356,6 +356,34 @@ CREATE TABLE reviews (
     made_at BIGINT NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+",
+    },
+    // Bot accounts and the arena: whether a name is a bot's (fixed when it
+    // is registered), who runs it and what it is; per table whether bots
+    // may take its free seats, the arena game it is, and the bot that
+    // lost it by forfeit, with why.
+    Migration {
+        sqlite: "
+ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN bot_owner TEXT;
+ALTER TABLE players ADD COLUMN bot_description TEXT;
+ALTER TABLE tables ADD COLUMN bots_allowed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tables ADD COLUMN arena TEXT;
+ALTER TABLE tables ADD COLUMN arena_round INTEGER;
+ALTER TABLE tables ADD COLUMN forfeit_seat INTEGER;
+ALTER TABLE tables ADD COLUMN forfeit_reason TEXT;
+CREATE INDEX tables_by_arena ON tables(arena, finished_at);
+",
+        postgres: "
+ALTER TABLE players ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE players ADD COLUMN bot_owner TEXT;
+ALTER TABLE players ADD COLUMN bot_description TEXT;
+ALTER TABLE tables ADD COLUMN bots_allowed BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN arena TEXT;
+ALTER TABLE tables ADD COLUMN arena_round BIGINT;
+ALTER TABLE tables ADD COLUMN forfeit_seat BIGINT;
+ALTER TABLE tables ADD COLUMN forfeit_reason TEXT;
+CREATE INDEX tables_by_arena ON tables(arena, finished_at);
 ",
     },
 ];
@@ -835,6 +863,19 @@ pub fn hash_token(token: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A player row's bot columns (bot, owner, description), read back: the
+/// bot's info, or `None` for a person's name or nobody's.
+fn bot_of(row: Option<(bool, Option<String>, Option<String>)>) -> Option<BotInfo> {
+    match row {
+        Some((true, owner, description)) => Some(BotInfo {
+            owner: owner.unwrap_or_default(),
+            description: description.unwrap_or_default(),
+            arena: false,
+        }),
+        _ => None,
+    }
+}
+
 /// Seconds since 1970.
 fn now() -> i64 {
     std::time::SystemTime::now()
@@ -990,7 +1031,36 @@ impl Store {
     /// token owns the name now.
     pub async fn claim(&self, name: &str, token: &str) -> Result<bool, StoreError> {
         let hash = hash_token(token);
-        backend!(self.claim(name.to_string(), hash))
+        backend!(self.claim(name.to_string(), hash, None))
+    }
+
+    /// [`Store::claim`] for a bot: a name registered so is a bot's for
+    /// good, run by `bot.owner` and described by `bot.description`.
+    pub async fn claim_bot(
+        &self,
+        name: &str,
+        token: &str,
+        bot: &BotInfo,
+    ) -> Result<bool, StoreError> {
+        let hash = hash_token(token);
+        let info = (bot.owner.clone(), bot.description.clone());
+        backend!(self.claim(name.to_string(), hash, Some(info)))
+    }
+
+    /// Who runs bot `name` and what it is; `None` when the name is not a
+    /// bot's (a person's, or nobody's). The arena flag is a connection's,
+    /// not stored: always false here.
+    pub async fn bot_info(&self, name: &str) -> Result<Option<BotInfo>, StoreError> {
+        let name = name.to_string();
+        backend!(self.bot_info(name))
+    }
+
+    /// A returning bot's owner and description, as its hello says now
+    /// (nothing changes for a name that is not a bot's).
+    pub async fn update_bot(&self, name: &str, bot: &BotInfo) -> Result<(), StoreError> {
+        let (name, owner, description) =
+            (name.to_string(), bot.owner.clone(), bot.description.clone());
+        backend!(self.update_bot(name, owner, description))
     }
 
     /// `name` signed in now.

@@ -22,7 +22,7 @@ use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMe
 use game_rating::{Category, Rating};
 use std::sync::Arc;
 use std::time::Duration;
-use table_protocol::{GameKind, SeatRef, TableId, TableStatus, TableSummary};
+use table_protocol::{BotInfo, GameKind, SeatRef, TableId, TableStatus, TableSummary};
 
 /// The database's clock, in milliseconds since 1970.
 const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
@@ -201,15 +201,22 @@ impl Postgres {
         Ok(client.query_opt(&stmt, &[&hash]).await?.map(|r| r.get(0)))
     }
 
-    pub(super) async fn claim(&self, name: String, hash: String) -> Result<bool, StoreError> {
+    pub(super) async fn claim(
+        &self,
+        name: String,
+        hash: String,
+        bot: Option<(String, String)>,
+    ) -> Result<bool, StoreError> {
         let client = self.client().await?;
+        let is_bot = bot.is_some();
+        let (owner, description) = bot.unzip();
         // Two instances registering one name at once: the key decides,
         // and both read back who won.
         client
             .execute(
-                "INSERT INTO players (name, token_hash, created_at, seen_at) VALUES ($1, $2, $3, $3) \
-                 ON CONFLICT DO NOTHING",
-                &[&name, &hash, &now()],
+                "INSERT INTO players (name, token_hash, created_at, seen_at, bot, bot_owner, bot_description) \
+                 VALUES ($1, $2, $3, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                &[&name, &hash, &now(), &is_bot, &owner, &description],
             )
             .await?;
         let owner: Option<String> = client
@@ -217,6 +224,34 @@ impl Postgres {
             .await?
             .map(|r| r.get(0));
         Ok(owner.as_deref() == Some(hash.as_str()))
+    }
+
+    pub(super) async fn bot_info(&self, name: String) -> Result<Option<BotInfo>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT bot, bot_owner, bot_description FROM players WHERE name = $1",
+                &[&name],
+            )
+            .await?
+            .map(|r| (r.get(0), r.get(1), r.get(2)));
+        Ok(super::bot_of(row))
+    }
+
+    pub(super) async fn update_bot(
+        &self,
+        name: String,
+        owner: String,
+        description: String,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE players SET bot_owner = $2, bot_description = $3 WHERE name = $1 AND bot",
+                &[&name, &owner, &description],
+            )
+            .await?;
+        Ok(())
     }
 
     pub(super) async fn replace_token(

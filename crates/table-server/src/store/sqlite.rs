@@ -18,7 +18,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
-use table_protocol::{GameKind, SeatRef, TableId, TableStatus, TableSummary};
+use table_protocol::{BotInfo, GameKind, SeatRef, TableId, TableStatus, TableSummary};
 use tokio::sync::oneshot;
 
 type Reply = Box<dyn FnOnce(Result<(), StoreError>) + Send>;
@@ -190,7 +190,12 @@ impl Sqlite {
         .await
     }
 
-    pub(super) async fn claim(&self, name: String, hash: String) -> Result<bool, StoreError> {
+    pub(super) async fn claim(
+        &self,
+        name: String,
+        hash: String,
+        bot: Option<(String, String)>,
+    ) -> Result<bool, StoreError> {
         self.call(move |t| {
             let owner: Option<String> = t
                 .query_row(
@@ -202,13 +207,45 @@ impl Sqlite {
             match owner {
                 Some(h) => Ok(h == hash),
                 None => {
+                    let (owner, description) = bot.clone().unzip();
                     t.execute(
-                        "INSERT INTO players (name, token_hash, created_at, seen_at) VALUES (?1, ?2, ?3, ?3)",
-                        params![name, hash, now()],
+                        "INSERT INTO players (name, token_hash, created_at, seen_at, bot, bot_owner, bot_description) \
+                         VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)",
+                        params![name, hash, now(), bot.is_some(), owner, description],
                     )?;
                     Ok(true)
                 }
             }
+        })
+        .await
+    }
+
+    pub(super) async fn bot_info(&self, name: String) -> Result<Option<BotInfo>, StoreError> {
+        self.call(move |t| {
+            let row: Option<(bool, Option<String>, Option<String>)> = t
+                .query_row(
+                    "SELECT bot, bot_owner, bot_description FROM players WHERE name = ?1",
+                    params![name],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .optional()?;
+            Ok(super::bot_of(row))
+        })
+        .await
+    }
+
+    pub(super) async fn update_bot(
+        &self,
+        name: String,
+        owner: String,
+        description: String,
+    ) -> Result<(), StoreError> {
+        self.call(move |t| {
+            t.execute(
+                "UPDATE players SET bot_owner = ?2, bot_description = ?3 WHERE name = ?1 AND bot",
+                params![name, owner, description],
+            )?;
+            Ok(())
         })
         .await
     }

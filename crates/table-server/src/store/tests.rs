@@ -507,12 +507,12 @@ async fn a_sqlite_job_that_fails_halfway_leaves_nothing() {
     assert!(half.is_err());
     // A job of the same batch or the next is unaffected.
     assert!(
-        db.claim("ann".into(), hash_token("a"))
+        db.claim("ann".into(), hash_token("a"), None)
             .await
             .expect("claim")
     );
     assert!(
-        db.claim("eve".into(), hash_token("e"))
+        db.claim("eve".into(), hash_token("e"), None)
             .await
             .expect("eve is free")
     );
