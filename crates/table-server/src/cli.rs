@@ -143,6 +143,31 @@ pub struct ServeArgs {
     /// default: twice the `normal` player's; fewer is quicker and rougher).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub review_iterations: Option<u32>,
+    /// Run an arena of Mille Bornes at these rules (`bsd`, `classic` or
+    /// `milebones`, two players): the bots connected with `arena` in their
+    /// hello are paired round after round, every pair playing two rated
+    /// games on one deal with the seats swapped; standings at /arena and
+    /// /api/arena.
+    #[arg(long, value_name = "RULES", value_parser = arena_rules)]
+    pub arena: Option<String>,
+    /// Rounds the arena plays before it stops (0: rounds without end).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "arena")]
+    pub arena_rounds: u32,
+    /// Seconds a bot may take over one decision (its turn, a coup-fourré
+    /// chance, being ready for the next hand); past it, an arena bot
+    /// loses the game, and elsewhere the stand-in plays its seat.
+    #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub bot_decision_seconds: u64,
+}
+
+/// Reads `--arena`: a Mille Bornes ruleset the arena plays.
+fn arena_rules(text: &str) -> Result<String, String> {
+    match text {
+        "bsd" | "classic" | "milebones" => Ok(text.to_string()),
+        _ => Err(format!(
+            "an arena plays Mille Bornes at bsd, classic or milebones rules, not {text:?}"
+        )),
+    }
 }
 
 impl ServeArgs {
@@ -237,6 +262,12 @@ impl ServeArgs {
         if let Some(n) = self.review_iterations {
             config.review_iterations = n;
         }
+        config.decision_limit = Duration::from_secs(self.bot_decision_seconds);
+        config.limits.decision_seconds = self.bot_decision_seconds;
+        config.arena = self.arena.as_ref().map(|rules| crate::ArenaConfig {
+            rules: rules.clone(),
+            rounds: self.arena_rounds,
+        });
         Ok(config)
     }
 }
@@ -274,5 +305,59 @@ fn program(text: &str) -> Result<(String, String), String> {
             Ok((name.trim().to_string(), command.trim().to_string()))
         }
         _ => Err(format!("a bot program is NAME=COMMAND, not {text:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    fn config(args: &[&str]) -> Result<Config, String> {
+        let mut argv = vec!["serve", "--data", "/nonexistent/table-server-test"];
+        argv.extend_from_slice(args);
+        let serve = Serve::try_parse_from(argv).map_err(|e| e.to_string())?;
+        serve.args.config().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_arena_options_set_the_arena_and_the_bots_decision_time() {
+        let plain = config(&[]).expect("no options");
+        assert_eq!(plain.arena, None);
+        assert_eq!(plain.decision_limit, Duration::from_secs(10));
+        assert_eq!(plain.limits.decision_seconds, 10);
+        let arena = config(&["--arena", "classic", "--arena-rounds", "3"]).expect("an arena");
+        assert_eq!(
+            arena.arena,
+            Some(crate::ArenaConfig {
+                rules: "classic".into(),
+                rounds: 3
+            })
+        );
+        let forever = config(&["--arena", "milebones"]).expect("an arena");
+        assert_eq!(forever.arena.map(|a| a.rounds), Some(0));
+        let quick = config(&["--bot-decision-seconds", "2"]).expect("a decision time");
+        assert_eq!(quick.decision_limit, Duration::from_secs(2));
+        assert_eq!(quick.limits.decision_seconds, 2);
+    }
+
+    #[test]
+    fn an_arena_at_rules_it_cannot_play_is_refused_with_a_sentence() {
+        let why = config(&["--arena", "standard"]).expect_err("cubes rules");
+        assert!(
+            why.contains("an arena plays Mille Bornes at bsd, classic or milebones rules"),
+            "{why}"
+        );
+        assert!(
+            config(&["--arena-rounds", "2"]).is_err(),
+            "rounds without an arena"
+        );
+        assert!(config(&["--bot-decision-seconds", "0"]).is_err());
     }
 }
