@@ -5,9 +5,10 @@
 //! - `GET /api/ladder?game=mille&rules=bsd&players=2` (or `?category=ID`):
 //!   a category's ratings, best first.
 //! - `GET /api/players/NAME`: a player's ratings with their history, and
-//!   the last games.
+//!   the last games; for a bot, who runs it and what it is (`bot`).
 //! - `GET /api/games/ID[?code=CODE]`: a finished game's result and its
-//!   record, the engine's own `GameRecord`.
+//!   record, the engine's own `GameRecord`; its bot seats, and how a bot
+//!   lost it by forfeit.
 //! - `GET /api/games/ID/views[?seat=N][&code=CODE]`: the game step by step
 //!   as a spectator (or seat N) saw it, one step per public move.
 //! - `GET /api/games/ID/review?seat=N[&code=CODE]`: the after-game review
@@ -385,10 +386,22 @@ async fn player(
     query(q, &[])?;
     let name = path_text(path)?;
     let name = player_name(&name)?;
-    let Some(record) = pages.shared.store.player(name, PLAYER_GAMES).await? else {
-        return Err(Refusal::NotFound(format!(
-            "nobody named {name:?} has played here"
-        )));
+    // A bot has a page from its first hello (who runs it, what it is),
+    // before it has played.
+    let bot = pages.shared.store.bot_info(name).await?;
+    let record = match pages.shared.store.player(name, PLAYER_GAMES).await? {
+        Some(record) => record,
+        None if bot.is_some() => crate::store::PlayerRecord {
+            name: name.to_string(),
+            ratings: Vec::new(),
+            history: Vec::new(),
+            games: Vec::new(),
+        },
+        None => {
+            return Err(Refusal::NotFound(format!(
+                "nobody named {name:?} has played here"
+            )));
+        }
     };
     let ratings: Vec<Value> = record
         .ratings
@@ -452,6 +465,7 @@ async fn player(
         .collect();
     Ok(answer(&json!({
         "name": record.name,
+        "bot": bot.map(|b| json!({ "owner": b.owner, "description": b.description })),
         "ratings": ratings,
         "games": games,
     })))
@@ -474,6 +488,12 @@ struct Finished {
     rated: bool,
     outcome: Option<&'static str>,
     finished_at: Option<i64>,
+    /// Per seat: whether a bot held it.
+    bots: Vec<bool>,
+    /// How a bot lost the game by what it did, if one did.
+    forfeit: Option<crate::store::Forfeit>,
+    /// The arena game it was, if it was one.
+    arena: Option<crate::store::ArenaTag>,
 }
 
 /// The finished game at table `id`, if this visitor may see it: a private
@@ -502,6 +522,7 @@ async fn finished(
     };
     let t = row.table;
     let stand_in: std::collections::HashSet<usize> = t.stand_in.iter().copied().collect();
+    let seats = t.seats.len();
     let f = Finished {
         id,
         game: t.game,
@@ -519,6 +540,12 @@ async fn finished(
         rated: t.rated,
         outcome: row.outcome.map(|o| o.word()),
         finished_at: row.finished_at,
+        // A table stored before bots came says nothing: nobody was one.
+        bots: (0..seats)
+            .map(|k| t.bots.get(k).copied().unwrap_or(false))
+            .collect(),
+        forfeit: row.forfeit,
+        arena: t.arena,
     };
     if let Some(c) = &f.code
         && code != Some(c.as_str())
@@ -584,7 +611,8 @@ async fn game(
         .iter()
         .map(|r| {
             json!({
-                "seat": r.seat, "name": r.name, "computer": r.computer, "score": r.score,
+                "seat": r.seat, "name": r.name, "computer": r.computer,
+                "bot": f.bots.get(r.seat).copied().unwrap_or(false), "score": r.score,
                 "won": r.won, "abandoned": r.abandoned,
                 "stand_in_moves": stand_in_moves.get(r.seat).copied().unwrap_or(0),
             })
@@ -600,6 +628,7 @@ async fn game(
                 json!({
                     "seat": seat, "name": info.name,
                     "computer": matches!(info.kind, game_table::SeatKind::Computer { .. }),
+                    "bot": f.bots.get(seat).copied().unwrap_or(false),
                     "score": null, "won": false, "abandoned": false,
                     "stand_in_moves": stand_in_moves.get(seat).copied().unwrap_or(0),
                 })
@@ -625,8 +654,29 @@ async fn game(
         "private": f.code.is_some(),
         "players": players,
         "stand_in": stand_in,
+        "forfeit": forfeit_json(&f),
+        "arena": f.arena.as_ref().map(|a| json!({ "arena": a.arena, "round": a.round })),
         "record": record,
     })))
+}
+
+/// How a bot lost a game by what it did: its seat, its name and the
+/// reason, or `null`.
+fn forfeit_json(f: &Finished) -> Value {
+    let Some(forfeit) = &f.forfeit else {
+        return Value::Null;
+    };
+    let name = f
+        .results
+        .iter()
+        .find(|r| r.seat == forfeit.seat)
+        .map(|r| r.name.clone())
+        .or_else(|| {
+            f.seats
+                .get(forfeit.seat)
+                .and_then(|(_, owner)| owner.clone())
+        });
+    json!({ "seat": forfeit.seat, "name": name, "reason": forfeit.reason })
 }
 
 /// The seats' names as the table showed them: a person's name, a

@@ -151,6 +151,18 @@ client.on("error", (msg) => {
   }
 });
 client.on("tables", (msg) => lobby?.tables(msg.tables));
+client.on("declined", (msg) => {
+  // An invited bot said no: its seat is free again (the next update says
+  // so too; until then the seat is shown free here).
+  const text = `${msg.bot} declined${msg.reason ? `: ${msg.reason}` : "."}`;
+  if (current && msg.table === current.table) {
+    const seats = current.seats?.map((s, i) => (i === msg.seat ? { ...s, player: null, bot: false, invited: false, connected: false } : s));
+    if (seats) current.seats = seats;
+    current.presence?.declined(text);
+    current.presence?.show(current.seats, current.over);
+    announce(`${text} Seat ${msg.seat + 1} is free.`);
+  } else announce(`Table ${msg.table}: ${text}`);
+});
 client.on("ended", (msg) => {
   const fresh = (msg.tables || []).filter((t) => !endings.some((e) => e.table === t.table));
   if (!fresh.length) return;
@@ -200,9 +212,10 @@ async function mayLeave() {
 }
 
 /** Whether every person's seat of these seats is taken (the game is on,
- *  unless it is over); unknown seats count as taken. */
+ *  unless it is over), an invited bot's once it came; unknown seats
+ *  count as taken. */
 function started(seats) {
-  return !seats || seats.every((s) => s.kind !== "human" || s.player);
+  return !seats || seats.every((s) => s.kind !== "human" || (s.player && !s.invited));
 }
 
 /** Asks a player whether to leave a game in progress, saying what the
@@ -272,7 +285,9 @@ class Presence {
       if (typeof s.stand_in_in === "number" && !s.away) this.deadlines.set(i, now + s.stand_in_in * 1000);
     });
     const on = !over && started(seats);
-    const people = seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "human" && s.player);
+    // A bot invited and not yet come is waited for, not "gone".
+    this.invited = seats.map((s, i) => [s, i]).filter(([s]) => s.invited && s.player);
+    const people = seats.map((s, i) => [s, i]).filter(([s]) => s.kind === "human" && s.player && !s.invited);
     const states = new Map();
     for (const [s, i] of people) {
       if (i === this.me) continue;
@@ -303,12 +318,22 @@ class Presence {
     this.timer = this.deadlines.size && on ? setInterval(() => this.render(), 1000) : null;
   }
 
+  /** An invited bot declined: said above the table until the game starts. */
+  declined(text) {
+    this.notes = [...(this.notes || []), text];
+    this.render();
+  }
+
   secondsLeft(seat) {
     return Math.max(0, Math.ceil((this.deadlines.get(seat) - Date.now()) / 1000));
   }
 
   render() {
     const lines = [];
+    if (!this.on) {
+      for (const text of this.notes || []) lines.push(el("p", { class: "declined" }, text));
+      for (const [s, i] of this.invited || []) lines.push(el("p", { "data-seat": i }, `${s.player} (a bot) is invited to seat ${i + 1}: the game starts when it comes.`));
+    }
     if (this.on && this.paused) lines.push(el("p", { class: "paused" }, "Paused: nobody is at the table."));
     else if (this.on) {
       for (const [i, st] of this.states) {

@@ -634,7 +634,9 @@ class CubesView {
       const tags = [];
       if (i === this.ctx.seat) tags.push("you");
       if (info?.kind === "computer" && !/\(away\)$/.test(name)) tags.push("computer");
-      if (seat && seat.kind === "human" && seat.player && !seat.connected && !seat.away) tags.push("not connected");
+      // A program playing through its own account is marked as one.
+      if (seat?.bot) tags.push(seat.invited ? "bot, invited" : "bot");
+      else if (seat && seat.kind === "human" && seat.player && !seat.connected && !seat.away) tags.push("not connected");
       if (seat && seat.kind === "human" && !seat.player) name = "free seat";
       const won = o.winner === i;
       return el(

@@ -29,9 +29,29 @@ export function describeSeat(s) {
   if (s.kind === "computer") return `computer (${s.level})`;
   if (!s.player) return "free";
   let t = s.player;
+  // An invited bot is not "not connected": it has not come yet (its
+  // badge says so).
+  if (s.invited) return t;
   if (s.away) t += ` (away: computer ${s.level || ""})`.replace(" )", ")");
   else if (!s.connected) t += " (not connected)";
   return t;
+}
+
+/** A bot's badge: "bot" in view, who runs it in a tip and to a screen
+ *  reader (when known: `owner`). */
+export function botBadge(owner) {
+  const who = owner ? `a bot run by ${owner}` : "a bot";
+  return el("span", { class: "badge bot", title: who }, el("span", { "aria-hidden": "true" }, "bot"), el("span", { class: "sr-only" }, ` (${who})`));
+}
+
+/** A seat as the lobby lists it: who sits there and its badges (a bot,
+ *  invited and not yet come). `owners`: bot name -> its owner. */
+export function seatNodes(s, owners = new Map()) {
+  return [
+    describeSeat(s),
+    s?.bot && s.player ? botBadge(owners.get(s.player)) : null,
+    s?.invited ? el("span", { class: "badge invited" }, "invited") : null,
+  ];
 }
 
 /** The team of a seat in Mille Bornes: 4 players are 1+3 against 2+4, 6
@@ -66,6 +86,10 @@ export class Lobby {
     this.endings = endings;
     this.dismissEndings = dismissEndings;
     this.list = [];
+    /** The bots connected lately, by name: who runs them. */
+    this.owners = new Map();
+    this.botsAsked = 0;
+    this.offBots = client.on("bots", (msg) => this.botsCame(msg.bots || []));
     this.build();
     this.refresh();
     // Nobody pushes the lobby: it asks again every few seconds while shown.
@@ -83,6 +107,26 @@ export class Lobby {
   destroy() {
     clearInterval(this.timer);
     this.offWelcome();
+    this.offBots();
+  }
+
+  /** Asks the server for the bots connected now (answered by `bots`). */
+  askBots() {
+    this.botsAsked = Date.now();
+    this.client.send({ type: "bots" });
+  }
+
+  /** The answer to `bots`: the owners in the lobby's lines, and the
+   *  form's list if it is open. */
+  botsCame(bots) {
+    let changed = false;
+    for (const b of bots) {
+      if (this.owners.get(b.name) !== b.owner) changed = true;
+      this.owners.set(b.name, b.owner);
+    }
+    this.bots = bots;
+    this.onBots?.(bots);
+    if (changed && this.list.length) this.render();
   }
 
   refresh() {
@@ -194,6 +238,10 @@ export class Lobby {
     if (text === this.shown) return;
     this.shown = text;
     this.list = list;
+    // A bot whose owner is not known yet: ask who runs it (not more
+    // than every few seconds, and only then).
+    const unknown = list.some((t) => t.seats.some((s) => s.bot && s.player && !this.owners.has(s.player)));
+    if (unknown && Date.now() - this.botsAsked > 10000) this.askBots();
     this.render();
   }
 
@@ -253,14 +301,14 @@ export class Lobby {
                 "tr",
                 {},
                 el("th", { scope: "row" }, `${t.id}${t.private ? " (private)" : ""}`),
-                el("td", {}, t.ruleset, t.rated ? null : el("span", { class: "badge casual" }, "casual")),
+                el("td", {}, t.ruleset, t.rated ? null : el("span", { class: "badge casual" }, "casual"), t.arena ? el("span", { class: "badge" }, "arena") : null),
                 el(
                   "td",
                   {},
                   el(
                     "ol",
                     { class: "seats" },
-                    t.seats.map((s) => el("li", { class: s.player === me ? "me" : null }, describeSeat(s), t.rated ? ratingNode(s) : null)),
+                    t.seats.map((s) => el("li", { class: s.player === me ? "me" : null }, seatNodes(s, this.owners), t.rated ? ratingNode(s) : null)),
                   ),
                 ),
                 el("td", {}, state + watchers),
@@ -294,17 +342,63 @@ export class Lobby {
     const rated = el("input", { type: "radio", name: "rated", id: "rated", value: "rated", checked: true });
     const casual = el("input", { type: "radio", name: "rated", id: "casual", value: "casual" });
 
+    // "Play against…": the bots connected now, one of which takes seat 2
+    // (invited when the table opens); or the seats as chosen below.
+    const botBox = el("fieldset", { class: "bot-choice", id: "bot-choice" });
+    /** The bot chosen to play against, or "". */
+    const chosenBot = () => botBox.querySelector("input[name=opponent]:checked")?.value || "";
+    const botList = (bots) => {
+      const keep = chosenBot();
+      const legend = el("legend", {}, "Play against…");
+      const radio = (id, value, label, more) => {
+        const input = el("input", { type: "radio", name: "opponent", id, value, checked: value === keep || (!value && !bots.some((b) => b.name === keep)) });
+        input.addEventListener("change", seatRows);
+        return el("li", { class: "check" }, input, el("label", { for: id }, label, more));
+      };
+      const again = el("button", { type: "button", id: "bots-again", onclick: () => ask() }, "Look again");
+      if (bots === null) {
+        botBox.replaceChildren(legend, el("p", { class: "small", role: "status" }, "Looking for the bots connected now…"));
+        return;
+      }
+      const items = [radio("opponent-seats", "", "The seats below: people and computers")];
+      bots.forEach((b, i) =>
+        items.push(
+          radio(`opponent-bot-${i}`, b.name, [el("strong", {}, b.name), " ", el("span", { class: "badge bot" }, "bot")], [
+            el("span", { class: "small bot-owner" }, ` by ${b.owner}`),
+            b.description ? el("span", { class: "small bot-description" }, `: ${b.description}`) : null,
+          ]),
+        ),
+      );
+      botBox.replaceChildren(
+        legend,
+        el("ul", { class: "bot-list" }, items),
+        el("p", { class: "small", role: "status" }, bots.length ? `${bots.length} ${bots.length === 1 ? "bot is" : "bots are"} connected: a bot takes seat 2 and accepts or declines the invitation.` : "No bot is connected to this server now.", " ", again),
+      );
+      seatRows();
+    };
+    const ask = () => {
+      this.onBots = (bots) => {
+        if (box.contains(botBox)) botList(bots);
+      };
+      this.askBots();
+    };
+
     const seatRows = () => {
       const n = Number(players.value);
-      const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+      const old = Object.fromEntries([...seatsBox.querySelectorAll("select")].map((s) => [s.id, s.value]));
       const legend = el("legend", {}, "Seats");
       const rows = [];
+      const bot = chosenBot();
       for (let i = 0; i < n; i++) {
         const id = `seat-${i}`;
+        if (i === 1 && bot) {
+          rows.push(el("div", { class: "seat-row" }, el("span", { class: "seat-label" }, "Seat 2"), el("span", { id, "data-bot": bot }, bot, " ", botBadge(this.owners.get(bot)), el("span", { class: "small" }, " invited when the table opens"))));
+          continue;
+        }
         const options = [el("option", { value: "human" }, i === 0 ? "you" : "a person")];
         for (const l of levels) options.push(el("option", { value: `computer:${l}` }, `computer: ${l}`));
         const select = el("select", { id, disabled: i === 0 }, options);
-        select.value = i === 0 ? "human" : old[i] || `computer:${levels.includes(DEFAULT_LEVEL[game]) ? DEFAULT_LEVEL[game] : levels[0]}`;
+        select.value = i === 0 ? "human" : old[id] || `computer:${levels.includes(DEFAULT_LEVEL[game]) ? DEFAULT_LEVEL[game] : levels[0]}`;
         let team = "";
         if (game === "mille" && (n === 4 || n === 6)) team = ` (team ${milleTeam(i, n) + 1})`;
         rows.push(el("div", { class: "seat-row" }, el("label", { for: id }, `Seat ${i + 1}${team}`), select));
@@ -365,8 +459,8 @@ export class Lobby {
       if (button.disabled) return;
       button.disabled = true;
       problem.textContent = "";
-      const seats = [...seatsBox.querySelectorAll("select")].map((s) =>
-        s.value === "human" ? { kind: "human" } : { kind: "computer", level: s.value.slice("computer:".length) },
+      const seats = [...seatsBox.querySelectorAll("select, [data-bot]")].map((s) =>
+        s.dataset.bot ? { kind: "bot", name: s.dataset.bot } : s.value === "human" ? { kind: "human" } : { kind: "computer", level: s.value.slice("computer:".length) },
       );
       const msg = {
         type: "create",
@@ -398,6 +492,7 @@ export class Lobby {
         { class: "panel", onsubmit: submit, "aria-labelledby": "form-title" },
         el("h2", { id: "form-title" }, game === "mille" ? "New Mille Bornes table" : "New cubes table"),
         setup,
+        botBox,
         seatsBox,
         el(
           "fieldset",
@@ -417,6 +512,8 @@ export class Lobby {
         ),
       ),
     );
+    botList(null);
+    ask();
     box.querySelector("select")?.focus();
   }
 }

@@ -820,7 +820,9 @@ class MilleTable {
     const players = o.seats.filter((s) => s.team === t).map((s) => {
       const info = this.seats?.[s.seat];
       let name = s.seat === this.me ? `You (${this.seatName(s.seat)})` : this.seatName(s.seat);
-      if (info && info.kind === "human" && !info.connected && !info.away && s.seat !== this.me) name += " (not connected)";
+      // A program playing through its own account is marked as one.
+      if (info?.bot) name += info.invited ? " (bot, invited)" : " (bot)";
+      else if (info && info.kind === "human" && !info.connected && !info.away && s.seat !== this.me) name += " (not connected)";
       const turn = turnSeat === s.seat && ["turn", "extension", "coup_fourre"].includes(o.status.phase);
       return el(
         "span",

@@ -1,6 +1,8 @@
 // The site's pages beside the lobby, drawn from the server's JSON:
 //   /ladder            the ratings of one game and ruleset (a selector of all)
 //   /players/NAME      a player's ratings with their history, the last games
+//   /arena             the arena's standings and its games (when the
+//                      server runs one)
 //   /games/ID          a finished game replayed move by move, with the board
 //                      of the live page (mille.js, cubes.js), seen by a
 //                      spectator or by any seat, and any seat's review
@@ -112,14 +114,42 @@ async function ladderPage() {
       announce(`${title}: nobody rated yet.`);
       return;
     }
-    body.replaceChildren(ladderTable(title, rows));
-    announce(`${title}: ${rows.length} rated ${rows.length === 1 ? "player" : "players"}.`);
+    // Bots (programs with accounts) have a section of their own, after
+    // the people and the built-in computers: one scale, two lists.
+    const people = rows.filter((r) => !r.bot);
+    const bots = rows.filter((r) => r.bot);
+    body.replaceChildren(
+      people.length ? ladderTable(title, people) : el("p", { class: "empty" }, `No person is rated in ${title} yet.`),
+      bots.length ? el("h2", { id: "bots-title" }, "Bots") : null,
+      bots.length ? el("p", { class: "small" }, "Programs playing through accounts of their own, rated on the same scale.") : null,
+      bots.length ? ladderTable(`Bots: ${title}`, bots, { bots: true }) : null,
+    );
+    const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+    announce(`${title}: ${count(people.length, "rated player", "rated players")}${bots.length ? ` and ${count(bots.length, "bot", "bots")}` : ""}.`);
   };
   select.addEventListener("change", load);
+  arenaLink();
   await load();
 }
 
-function ladderTable(title, rows) {
+/** The arenas this server runs (asked once per page): `[]` when none. */
+let arenasAsked = null;
+function arenas() {
+  arenasAsked ||= getJson("/api/arenas")
+    .then((list) => (Array.isArray(list) ? list : []))
+    .catch(() => []);
+  return arenasAsked;
+}
+
+/** A link to the arena's standings, when this server runs an arena. */
+async function arenaLink() {
+  const list = await arenas();
+  if (!list.length) return;
+  const intro = main.querySelector(".intro");
+  intro?.after(el("p", { class: "arena-link" }, list.map((a) => el("a", { href: a.url || "/arena" }, `The arena: ${a.title || a.arena}`)), " — bots playing each other on duplicate deals, and their standings."));
+}
+
+function ladderTable(title, rows, { bots = false } = {}) {
   const head = ["Rank", "Player", "Rating", "Games", "Wins", "Last played"];
   const num = new Set(["Rank", "Rating", "Games", "Wins"]);
   return el(
@@ -127,7 +157,7 @@ function ladderTable(title, rows) {
     { class: "scroll", tabindex: "0", role: "region", "aria-label": `Ladder: ${title}` },
     el(
       "table",
-      { class: "data ladder" },
+      { class: `data ladder${bots ? " bots" : ""}` },
       el("caption", {}, title),
       el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col", class: num.has(h) ? "num" : null }, h)))),
       el(
@@ -136,9 +166,9 @@ function ladderTable(title, rows) {
         rows.map((r, i) =>
           el(
             "tr",
-            { class: r.computer ? "computer" : null },
+            { class: r.computer ? "computer" : r.bot ? "bot" : null },
             el("td", { class: "num" }, String(i + 1)),
-            el("th", { scope: "row" }, el("a", { href: playerHref(r.name) }, r.name), r.computer ? el("span", { class: "tag" }, "computer") : null),
+            el("th", { scope: "row" }, el("a", { href: playerHref(r.name) }, r.name), r.computer ? el("span", { class: "tag" }, "computer") : null, r.bot ? el("span", { class: "tag bot" }, "bot") : null),
             el("td", { class: "num" }, ratingNode(r)),
             el("td", { class: "num" }, String(r.games)),
             el("td", { class: "num" }, String(r.wins)),
@@ -166,7 +196,8 @@ async function playerPage(name) {
     : el("p", { class: "empty" }, `${p.name} has no rated game yet.`);
   show(
     p.name,
-    el("h1", {}, p.name, isComputer(p.name) ? el("span", { class: "tag" }, "computer") : null),
+    el("h1", {}, p.name, isComputer(p.name) ? el("span", { class: "tag" }, "computer") : null, p.bot ? el("span", { class: "tag bot" }, "bot") : null),
+    p.bot ? el("p", { class: "bot-line" }, `Bot by ${p.bot.owner}${p.bot.description ? `: ${p.bot.description}` : "."}`) : null,
     el("h2", {}, "Ratings"),
     ratings,
     el("h2", { id: "games-title" }, "Last games"),
@@ -269,6 +300,125 @@ function resultWord(r) {
   return { won: "Won", lost: "Lost", abandoned: "Abandoned" }[r] || "–";
 }
 
+// ---- the arena ----------------------------------------------------------
+
+async function arenaPage() {
+  document.getElementById("nav-arena")?.setAttribute("aria-current", "page");
+  show("Arena", el("h1", {}, "Arena"), el("p", { class: "loading" }, "Loading…"));
+  let a;
+  try {
+    a = await getJson("/api/arena");
+  } catch (e) {
+    show("Arena", el("h1", {}, "Arena"), problem(e.message), el("p", {}, el("a", { href: "/ladder" }, "The ladder"), " · ", el("a", { href: "/" }, "The tables")));
+    return;
+  }
+  const title = a.title || a.arena;
+  const rounds = typeof a.rounds === "number" ? a.rounds : null;
+  show(
+    "Arena",
+    el("h1", {}, "Arena ", el("span", { class: "ruleset" }, title)),
+    el(
+      "p",
+      { class: "intro" },
+      "Bots connected with an entry to the arena play each other in rounds: every pair plays two games on one deal, the seats swapped, so that luck cancels. A bot that sends an illegal move, takes too long or drops its connection loses that game by forfeit. Every game is rated on the ladder.",
+    ),
+    rounds !== null ? el("p", { class: "small" }, rounds === 1 ? "1 round played." : `${rounds} rounds played.`) : null,
+    el("h2", { id: "standings-title" }, "Standings"),
+    standingsTable(a.standings || []),
+    el("h2", { id: "arena-games-title" }, "Games"),
+    arenaGames(a.games || []),
+    el("p", {}, el("a", { href: "/ladder" }, "The ladder"), " · ", el("a", { href: "/" }, "The tables")),
+  );
+  announce(`Arena ${title}: ${(a.standings || []).length} bots, ${(a.games || []).length} games.`);
+}
+
+/** A standing's rating: its number, with ? while provisional; "–" when
+ *  it has none yet. */
+function standingRating(s) {
+  const r = s.rating;
+  if (r === null || r === undefined) return "–";
+  if (typeof r === "object") return ratingNode(r);
+  return ratingNode({ rating: r, provisional: !!s.provisional });
+}
+
+function standingsTable(rows) {
+  if (!rows.length) return el("p", { class: "empty" }, "No arena game has finished yet: the standings come with the first results.");
+  const head = [
+    ["Place", true],
+    ["Bot", false],
+    ["Owner", false],
+    ["Games", true],
+    ["Wins", true],
+    ["Losses", true],
+    ["Forfeits", true],
+    ["Points", true],
+    ["Rating", true],
+  ];
+  return el(
+    "div",
+    { class: "scroll", tabindex: "0", role: "region", "aria-labelledby": "standings-title" },
+    el(
+      "table",
+      { class: "data standings" },
+      el("thead", {}, el("tr", {}, head.map(([h, num]) => el("th", { scope: "col", class: num ? "num" : null }, h)))),
+      el(
+        "tbody",
+        {},
+        rows.map((s, i) =>
+          el(
+            "tr",
+            {},
+            el("td", { class: "num" }, String(s.place ?? i + 1)),
+            el("th", { scope: "row" }, el("a", { href: playerHref(s.name) }, s.name)),
+            el("td", {}, s.owner || ""),
+            el("td", { class: "num" }, String(s.games)),
+            el("td", { class: "num" }, String(s.wins)),
+            el("td", { class: "num" }, String(s.losses)),
+            el("td", { class: "num" }, String(s.forfeits)),
+            el("td", { class: "num" }, String(s.points)),
+            el("td", { class: "num" }, standingRating(s)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function arenaGames(games) {
+  if (!games.length) return el("p", { class: "empty" }, "No arena game has finished yet.");
+  return el(
+    "div",
+    { class: "scroll", tabindex: "0", role: "region", "aria-labelledby": "arena-games-title" },
+    el(
+      "table",
+      { class: "data games arena-games" },
+      el("thead", {}, el("tr", {}, ["Round", "Players", "Forfeit", "Replay"].map((h, i) => el("th", { scope: "col", class: i === 0 ? "num" : null }, h)))),
+      el(
+        "tbody",
+        {},
+        games.map((g) =>
+          el(
+            "tr",
+            {},
+            el("td", { class: "num" }, String(g.round)),
+            el(
+              "td",
+              {},
+              el(
+                "ul",
+                { class: "seats" },
+                (g.seats || []).map((s) => el("li", { class: s.won ? "won" : null }, el("a", { href: playerHref(s.name) }, s.name), ` ${s.score ?? ""}`, s.won ? " (won)" : null)),
+              ),
+            ),
+            el("td", {}, g.forfeit ? `${g.seats?.[g.forfeit.seat]?.name || `Seat ${g.forfeit.seat + 1}`}: ${g.forfeit.reason}` : "–"),
+            el("td", {}, el("a", { href: `/games/${g.table}` }, `Replay game ${g.table}`)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 // ---- a finished game, replayed ------------------------------------------
 
 /** The replay's state: the game, the steps of the viewer chosen, where we are. */
@@ -307,6 +457,8 @@ async function gamePage(id, code) {
     `Game ${g.id}`,
     el("div", { class: "table-bar" }, el("h1", {}, `Game ${g.id} `, el("span", { class: "ruleset" }, g.ruleset)), el("p", { class: "small" }, g.rated ? "Rated" : "Casual", g.finished_at ? ` · ended ${when(g.finished_at)}` : "", g.private ? " · private table" : "")),
     outcome ? el("p", {}, outcome) : null,
+    g.forfeit ? el("p", { class: "forfeit" }, `${g.forfeit.name || `Seat ${g.forfeit.seat + 1}`} lost by forfeit: ${g.forfeit.reason}`) : null,
+    g.arena ? el("p", { class: "small" }, `An arena game (round ${g.arena.round}): `, el("a", { href: "/arena" }, "the arena's standings")) : null,
     el("h2", { id: "players-title" }, "Players"),
     el("ul", { class: "players-list", "aria-labelledby": "players-title" }, g.players.map((p) => playerItem(p))),
     reviewSection(g),
@@ -343,6 +495,7 @@ function playerItem(p) {
     { class: p.won ? "won" : null },
     el("a", { href: playerHref(p.name) }, p.name),
     p.computer ? el("span", { class: "tag" }, "computer") : null,
+    p.bot ? el("span", { class: "tag bot" }, "bot") : null,
     result,
     p.abandoned ? el("span", { class: "tag abandoned" }, "abandoned") : null,
     p.stand_in_moves ? el("span", { class: "small" }, ` (a computer stood in for ${p.stand_in_moves} ${p.stand_in_moves === 1 ? "move" : "moves"})`) : null,
@@ -403,7 +556,7 @@ function quiet(observation) {
 }
 
 function seatsSummary() {
-  return replay.game.players.map((p) => ({ kind: p.computer ? "computer" : "human", player: p.name, connected: true, away: false }));
+  return replay.game.players.map((p) => ({ kind: p.computer ? "computer" : "human", player: p.name, connected: true, away: false, bot: !!p.bot }));
 }
 
 /** Shows step `k` on a new board: the few steps before it first, so that
@@ -833,11 +986,18 @@ window.addEventListener("hashchange", () => {
 
 // ---- the route ----------------------------------------------------------
 
+/** The header's Arena link shows when there is an arena to see. */
+async function arenaNav() {
+  if ((await arenas()).length) document.getElementById("nav-arena")?.removeAttribute("hidden");
+}
+
 async function route() {
+  arenaNav();
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   let m;
   if (path === "/ladder" || path === "/ladder/") return ladderPage();
+  if (path === "/arena" || path === "/arena/") return arenaPage();
   if ((m = path.match(/^\/players\/([^/]+)\/?$/))) {
     let name;
     try {
