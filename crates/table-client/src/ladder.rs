@@ -6,51 +6,71 @@ use crate::protocol::LadderEntry;
 
 /// The ladder as a table: rank, name (computers marked `*`), rating (`?`
 /// when provisional), deviation, games, wins and the day of the last game
-/// (UTC), with what the marks mean under it. `now` (seconds since 1970)
-/// only says "today".
+/// (UTC), with what the marks mean under it. People and the computer
+/// levels come first; bots (programs with accounts) follow in a section
+/// of their own, "Bots", ranked among themselves, as they are rated on
+/// the same scale but are not people. `now` (seconds since 1970) only
+/// says "today".
 pub fn ladder_text(title: &str, server: &str, entries: &[LadderEntry], now: i64) -> String {
     if entries.is_empty() {
         return format!("{title} at {server}: nobody is rated yet.\n");
     }
-    let names: Vec<String> = entries
+    let name = |e: &LadderEntry| {
+        if e.computer {
+            format!("{} *", e.name)
+        } else {
+            e.name.clone()
+        }
+    };
+    // One width for both sections, so that their columns line up.
+    let name_w = entries
         .iter()
-        .map(|e| {
-            if e.computer {
-                format!("{} *", e.name)
-            } else {
-                e.name.clone()
-            }
-        })
-        .collect();
-    let name_w = names
-        .iter()
-        .map(|n| n.chars().count())
+        .map(|e| name(e).chars().count())
         .max()
         .unwrap_or(0)
         .max("Name".len());
-    let mut out = format!("{title} at {server}\n");
-    out.push_str(&format!(
+    let header = format!(
         "{:>4}  {:<name_w$}  {:>7}  {:>9}  {:>5}  {:>5}  Last played\n",
         "Rank", "Name", "Rating", "Deviation", "Games", "Wins"
-    ));
-    for (i, (e, name)) in entries.iter().zip(&names).enumerate() {
-        let rating = if e.provisional {
-            format!("{}?", e.rating)
-        } else {
-            format!("{} ", e.rating)
-        };
-        // Padded by hand: `{:<w$}` counts chars, but so does this, and
-        // a name is printable text without combining tricks worth more.
-        let pad = name_w.saturating_sub(name.chars().count());
-        out.push_str(&format!(
-            "{:>4}  {name}{}  {rating:>7}  {:>9}  {:>5}  {:>5}  {}\n",
-            i + 1,
-            " ".repeat(pad),
-            e.deviation,
-            e.games,
-            e.wins,
-            day(e.last_played, now),
-        ));
+    );
+    let rows = |section: &[&LadderEntry]| {
+        let mut out = String::new();
+        for (i, e) in section.iter().enumerate() {
+            let name = name(e);
+            let rating = if e.provisional {
+                format!("{}?", e.rating)
+            } else {
+                format!("{} ", e.rating)
+            };
+            // Padded by hand: `{:<w$}` counts chars, but so does this, and
+            // a name is printable text without combining tricks worth more.
+            let pad = name_w.saturating_sub(name.chars().count());
+            out.push_str(&format!(
+                "{:>4}  {name}{}  {rating:>7}  {:>9}  {:>5}  {:>5}  {}\n",
+                i + 1,
+                " ".repeat(pad),
+                e.deviation,
+                e.games,
+                e.wins,
+                day(e.last_played, now),
+            ));
+        }
+        out
+    };
+    let (bots, others): (Vec<&LadderEntry>, Vec<&LadderEntry>) =
+        entries.iter().partition(|e| e.bot);
+    let mut out = format!("{title} at {server}\n");
+    if !others.is_empty() {
+        out.push_str(&header);
+        out.push_str(&rows(&others));
+    }
+    if !bots.is_empty() {
+        if !others.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("Bots\n");
+        out.push_str(&header);
+        out.push_str(&rows(&bots));
     }
     let mut notes = Vec::new();
     if entries.iter().any(|e| e.provisional) {
@@ -111,6 +131,45 @@ mod tests {
             computer,
             bot: false,
         }
+    }
+
+    #[test]
+    fn bots_follow_in_a_section_of_their_own() {
+        let bot = |name: &str, rating: i32| LadderEntry {
+            bot: true,
+            ..entry(name, rating, false, false)
+        };
+        // The server sends one list, best first: the bots among the others.
+        let entries = [
+            bot("deep blue", 1801),
+            entry("computer: classic", 1712, false, true),
+            bot("robo", 1600),
+            entry("ann", 1540, true, false),
+        ];
+        let text = ladder_text("Mille Bornes, bsd", "host:1", &entries, 0);
+        assert_eq!(
+            text,
+            "Mille Bornes, bsd at host:1\n\
+             Rank  Name                  Rating  Deviation  Games   Wins  Last played\n\
+             \x20  1  computer: classic *    1712          48     12      7  2026-11-18\n\
+             \x20  2  ann                    1540?        160     12      7  2026-11-18\n\
+             \n\
+             Bots\n\
+             Rank  Name                  Rating  Deviation  Games   Wins  Last played\n\
+             \x20  1  deep blue              1801          48     12      7  2026-11-18\n\
+             \x20  2  robo                   1600          48     12      7  2026-11-18\n\
+             ? provisional: too few recent games to trust the rating yet\n\
+             * a computer player\n"
+        );
+        // Only bots rated: their section alone.
+        let text = ladder_text("Mille Bornes, bsd", "host:1", &[bot("robo", 1600)], 0);
+        assert_eq!(
+            text,
+            "Mille Bornes, bsd at host:1\n\
+             Bots\n\
+             Rank  Name   Rating  Deviation  Games   Wins  Last played\n\
+             \x20  1  robo    1600          48     12      7  2026-11-18\n"
+        );
     }
 
     #[test]

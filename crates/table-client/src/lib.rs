@@ -9,7 +9,8 @@
 //! - [`Session`]: a blocking session for a game's loop that reconnects by
 //!   itself and resumes where it was ([`Resume`]: what is sent again);
 //! - [`Absences`]: who left a table and the countdown until a computer
-//!   plays for them, as the other players see it.
+//!   plays for them, as the other players see it;
+//! - [`seats`]: a bot's seat and a declined invitation in words.
 
 mod absence;
 mod connection;
@@ -18,6 +19,7 @@ mod fake_server_tests;
 pub mod ladder;
 mod printable;
 mod resume;
+pub mod seats;
 mod session;
 mod target;
 mod tls;

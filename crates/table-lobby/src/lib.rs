@@ -22,9 +22,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 use table_client::protocol::{
     BotSummary, ClientMessage, CreateTable, Ending, ErrorBody, ErrorCode, GameInfo, GameKind,
-    RatingBrief, SeatKindSummary, SeatRequest, SeatSummary, ServerMessage, TableId, TableStatus,
-    TableSummary,
+    RatingBrief, SeatKindSummary, SeatRequest, ServerMessage, TableId, TableStatus, TableSummary,
 };
+pub use table_client::seats::{bot_mark, declined_text};
 use table_client::{Failure, Link, Note, Session};
 
 /// A kind of table the player can open: a setup and its number of seats.
@@ -971,36 +971,6 @@ fn seat_words(t: &TableSummary, glue: char) -> String {
         .join(", ")
 }
 
-/// What follows a bot's name wherever a seat is shown: "(bot)", "(bot,
-/// invited)" while its seat waits for it to accept, "(bot, away)" while a
-/// computer plays for it, "(bot, gone)" when it is not connected; empty
-/// for a seat that is not a bot's.
-pub fn bot_mark(s: &SeatSummary) -> String {
-    if !s.bot {
-        return String::new();
-    }
-    if s.invited {
-        "(bot, invited)".into()
-    } else if s.away {
-        "(bot, away)".into()
-    } else if !s.connected {
-        "(bot, gone)".into()
-    } else {
-        "(bot)".into()
-    }
-}
-
-/// What the table is told when an invited bot declines: "robo declined:
-/// I play mille only; the seat is free".
-pub fn declined_text(bot: &str, reason: &str) -> String {
-    let reason = reason.trim();
-    if reason.is_empty() {
-        format!("{bot} declined; the seat is free")
-    } else {
-        format!("{bot} declined: {reason}; the seat is free")
-    }
-}
-
 /// A rating as the lobby shows it: "1540", or "1540?" while it is
 /// provisional.
 pub fn rating_label(r: RatingBrief) -> String {
@@ -1310,7 +1280,9 @@ fn draw_bots(
         .iter()
         .map(|b| {
             let arena = if b.arena { " (in the arena)" } else { "" };
-            let text = wrap(&format!("{}{arena}", b.description), about);
+            // A description's line breaks are spaces here: it is wrapped.
+            let about_it = b.description.split_whitespace().collect::<Vec<_>>();
+            let text = wrap(&format!("{}{arena}", about_it.join(" ")), about);
             let height = text.len().max(1);
             Row::new(vec![
                 Cell::from(b.name.clone()),
