@@ -670,6 +670,78 @@ mod tests {
         assert_eq!(r.tally(), (2, 4));
     }
 
+    fn game(table: TableId, seats: [(&str, i64, bool); 2], forfeit: Option<usize>) -> ArenaGameRow {
+        ArenaGameRow {
+            table,
+            round: 1,
+            finished_at: table as i64,
+            seats: seats
+                .iter()
+                .map(|(name, score, won)| crate::store::ArenaSeat {
+                    name: name.to_string(),
+                    score: *score,
+                    won: *won,
+                })
+                .collect(),
+            forfeit: forfeit.map(|seat| crate::store::Forfeit {
+                seat,
+                reason: "sent an illegal move: no".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn standings_count_wins_losses_forfeits_and_points_best_first() {
+        let games = [
+            game(1, [("a", 700, false), ("b", 2100, true)], None),
+            game(2, [("b", 900, false), ("a", 1800, true)], None),
+            game(3, [("a", 5000, true), ("c", 100, false)], None),
+            // c lost this one by forfeit, its score as it stood.
+            game(4, [("c", 300, false), ("a", 0, true)], Some(0)),
+            game(5, [("b", 4000, true), ("c", 50, false)], Some(1)),
+        ];
+        let brief = RatingBrief {
+            rating: 1612,
+            deviation: 80,
+            provisional: false,
+        };
+        let ratings = HashMap::from([("a".to_string(), brief)]);
+        let lines = standings(&games, &ratings);
+        let line = |name, games, wins, losses, forfeits, points, rating| Standing {
+            name: String::from(name),
+            games,
+            wins,
+            losses,
+            forfeits,
+            points,
+            rating,
+        };
+        assert_eq!(
+            lines,
+            vec![
+                line("a", 4, 3, 1, 0, 7500, Some(brief)),
+                line("b", 3, 2, 1, 0, 7000, None),
+                line("c", 3, 0, 3, 2, 450, None),
+            ]
+        );
+        assert!(standings(&[], &ratings).is_empty());
+    }
+
+    #[test]
+    fn equal_wins_are_ordered_by_points_then_by_name() {
+        let games = [
+            game(1, [("x", 1000, true), ("y", 900, false)], None),
+            game(2, [("y", 1200, true), ("x", 100, false)], None),
+            game(3, [("w", 500, true), ("z", 500, true)], None),
+        ];
+        let order: Vec<String> = standings(&games, &HashMap::new())
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        // y and x one win each, y more points; w and z tied, by name.
+        assert_eq!(order, ["y", "x", "w", "z"]);
+    }
+
     #[test]
     fn the_arena_is_named_after_its_rules() {
         assert_eq!(arena_id("classic"), "mille-classic");

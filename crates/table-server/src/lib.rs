@@ -25,11 +25,13 @@
 //! - [`scores`]: finished games' scores and the rankings.
 //! - [`games`]: what the server needs of each game.
 //! - [`metrics`]: `/health` and `/metrics`.
+//! - [`arena`]: the arena's rounds of bots (`--arena`) and its standings.
 //! - [`web`]: the web page, at `/`.
 //!
 //! `mille serve` and `cubes serve` both run [`serve`]; the protocol is the
 //! `table-protocol` crate's, documented in `docs/table-protocol.md`.
 
+pub mod arena;
 pub mod cli;
 pub mod conn;
 pub mod forward;
@@ -1083,6 +1085,12 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
             }
         }
     }));
+    if config.arena.is_some() {
+        tasks.push(tokio::spawn(arena::run(
+            Arc::clone(&shared),
+            Arc::clone(&stop),
+        )));
+    }
     let ticking = Arc::clone(&shared);
     let stopped = Arc::clone(&stop);
     tasks.push(tokio::spawn(async move {
