@@ -89,6 +89,15 @@ pub trait ServerGame: Game<Observation: Serialize> + Send {
     fn host_action(state: &Self::State) -> Option<Self::Action>;
     /// Every seat's result, once the game is over.
     fn results(state: &Self::State) -> Vec<SeatResult>;
+    /// Every seat's score as it stands, the game over or not (nobody has
+    /// won an unfinished game): what a game ended early by a forfeit
+    /// records.
+    fn scores_now(state: &Self::State) -> Vec<SeatResult> {
+        Self::results(state)
+            .into_iter()
+            .map(|r| SeatResult { won: false, ..r })
+            .collect()
+    }
     /// Whether the seat to act decides something the others may not know
     /// it is asked (a coup fourré chance): a computer answers it without
     /// the pause people watch its moves with, so the pause tells nothing.
@@ -673,6 +682,39 @@ mod tests {
         };
         assert!(text.contains(winner), "{text}");
         assert!(text.contains("classic"), "{text}");
+    }
+
+    #[test]
+    fn scores_now_are_the_totals_so_far_and_nobody_has_won() {
+        let config = GameConfig::default();
+        let mut state = Mille::start(&config, 2, 5).expect("state");
+        let mut legal = mille_engine::ActionList::default();
+        // Play hands until the first has been scored, not the game.
+        while state.hand_number() == 0 || Mille::turn(&state) == Turn::Host {
+            let action = match Mille::host_action(&state) {
+                Some(a) => a,
+                None => {
+                    state.legal_actions(&mut legal);
+                    legal.as_slice()[0]
+                }
+            };
+            state.apply(action).expect("legal");
+        }
+        assert_ne!(state.phase(), mille_engine::Phase::GameOver);
+        let now = Mille::scores_now(&state);
+        assert_eq!(now.len(), 2);
+        assert!(now.iter().all(|r| !r.won), "{now:?}");
+        let totals: Vec<i64> = state.totals().iter().map(|&t| i64::from(t)).collect();
+        assert_eq!(now.iter().map(|r| r.score).collect::<Vec<_>>(), totals);
+        assert!(
+            totals.iter().any(|&t| t > 0),
+            "a hand was scored: {totals:?}"
+        );
+        let mut dice = cubes_engine::State::new(Settings::standard(), 2, 3).expect("state");
+        dice.apply(cubes_engine::Action::Roll).expect("a roll");
+        let now = Cubes::scores_now(&dice);
+        assert_eq!(now.len(), 2);
+        assert!(now.iter().all(|r| !r.won && r.score == 0), "{now:?}");
     }
 
     #[test]

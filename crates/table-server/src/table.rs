@@ -8,7 +8,9 @@
 //! delays its own table and nobody else's.
 
 use crate::games::{SeatResult, ServerGame};
-use crate::store::{EndingNote, FinishedGame, Outcome, SeatRow, StoreError, StoredTable};
+use crate::store::{
+    ArenaTag, EndingNote, FinishedGame, Forfeit, Outcome, SeatRow, StoreError, StoredTable,
+};
 use crate::{Outbox, Shared};
 use game_table::{Player, SeatInfo, Table, TableError, Turn, Viewer};
 use serde::Serialize;
@@ -123,6 +125,14 @@ struct Slot {
     away_at: Option<Instant>,
     /// Its player's rating in the table's category (a rated table's).
     rating: Option<game_rating::Rating>,
+    /// Whether its owner is a bot (a program's account).
+    bot: bool,
+    /// Whether the seat is kept for a bot that has not joined since this
+    /// actor started (invited, or not back after a restart).
+    invited: bool,
+    /// Whether the stand-in plays the seat for the rest of the game: its
+    /// bot let its decision clock run out, and does not get it back.
+    replaced: bool,
 }
 
 struct Seated {
@@ -195,6 +205,26 @@ pub struct Actor<G: ServerGame> {
     /// Per seat: the moves it made, and how many of them a stand-in made
     /// for its absent person.
     decisions: Vec<(u32, u32)>,
+    /// Whether any bot may take a free person's seat.
+    bots_allowed: bool,
+    /// The arena game this table is: its bots lose by forfeit what
+    /// elsewhere a stand-in would play for them.
+    arena: Option<ArenaTag>,
+    /// Per seat: since when the table waits for the bot that holds it
+    /// (its decision clock, `Config::decision_limit`).
+    waited: Vec<Option<Instant>>,
+}
+
+/// What a `join` asks for.
+struct Asked {
+    /// The seat asked for.
+    seat: Option<usize>,
+    /// The invitation code given.
+    code: Option<String>,
+    /// The last sequence number it saw.
+    since: Option<u64>,
+    /// Whether the name is a bot's.
+    bot: bool,
 }
 
 /// A person's move held until the table may answer it.
@@ -229,6 +259,15 @@ const COMPUTER_WINDOW: Duration = Duration::from_millis(100);
 /// How many moves of one seat may wait for a window's end.
 const MAX_WAITING: usize = 16;
 
+/// A time limit in seconds as people read it: "10", "0.5".
+fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        d.as_secs().to_string()
+    } else {
+        format!("{:.1}", d.as_secs_f64())
+    }
+}
+
 fn bot_seed(seed: u64, seat: usize) -> u64 {
     seed ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
@@ -250,12 +289,21 @@ impl<G: ServerGame> Actor<G> {
         let slots: Vec<Slot> = stored
             .seats
             .iter()
-            .map(|(level, owner)| Slot {
-                level: level.clone(),
-                owner: owner.clone(),
-                away: false,
-                away_at: None,
-                rating: None,
+            .enumerate()
+            .map(|(k, (level, owner))| {
+                let bot = level.is_none()
+                    && owner.is_some()
+                    && stored.bots.get(k).copied().unwrap_or(false);
+                Slot {
+                    level: level.clone(),
+                    owner: owner.clone(),
+                    away: false,
+                    away_at: None,
+                    rating: None,
+                    bot,
+                    invited: bot,
+                    replaced: false,
+                }
             })
             .collect();
         let mut players = Vec::with_capacity(slots.len());
@@ -322,7 +370,10 @@ impl<G: ServerGame> Actor<G> {
                 remember(ids, *id, events_at.len() as u64 - 1);
             }
         }
-        let waiting = slots.iter().any(|s| s.level.is_none() && s.owner.is_none());
+        // A table whose bots were invited and have not played yet waits
+        // for them as for any person.
+        let waiting = slots.iter().any(|s| s.level.is_none() && s.owner.is_none())
+            || (stored.moves.is_empty() && slots.iter().any(|s| s.invited));
         // A game that ended just before a crash counts as playing until
         // `advance` finds it over and records its results.
         let status = if waiting {
@@ -360,6 +411,9 @@ impl<G: ServerGame> Actor<G> {
             bot_at: None,
             paused_since: None,
             decisions,
+            bots_allowed: stored.bots_allowed,
+            waited: vec![None; stored.seats.len()],
+            arena: stored.arena,
         };
         // Stopped right after a hazard: the pause starts again (a chance
         // still open gets its whole time again).
@@ -370,11 +424,14 @@ impl<G: ServerGame> Actor<G> {
         }
         // Nobody is connected after a restart. Before the game starts the
         // away clock runs for every person (a seat not taken back is given
-        // up); a game in progress is paused until somebody comes back.
+        // up, an invitation not answered lapses); a game in progress is
+        // paused until somebody comes back. An arena's bots have their
+        // decision clock instead, and lose the game when it runs out.
         let away_at = Instant::now() + actor.shared.config.away;
         if actor.status == TableStatus::Waiting {
+            let arena = actor.arena.is_some();
             for slot in &mut actor.slots {
-                if slot.level.is_none() && slot.owner.is_some() {
+                if slot.level.is_none() && slot.owner.is_some() && !(arena && slot.bot) {
                     slot.away_at = Some(away_at);
                 }
             }
@@ -429,6 +486,7 @@ impl<G: ServerGame> Actor<G> {
                 (false, Some(_)) => self.empty_at = None,
                 _ => {}
             }
+            self.wind_decision_clocks();
             let deadline = self.next_deadline();
             let cmd = match deadline {
                 Some(at) => {
@@ -545,6 +603,12 @@ impl<G: ServerGame> Actor<G> {
                     .map(|at| at + self.shared.config.abandon_after),
             )
             .chain((self.status == TableStatus::Waiting).then_some(self.unstarted_by))
+            .chain(
+                self.waited
+                    .iter()
+                    .flatten()
+                    .map(|at| *at + self.shared.config.decision_limit),
+            )
             .chain(self.window.map(|w| w.ends))
             .chain(
                 self.window
@@ -567,6 +631,16 @@ impl<G: ServerGame> Actor<G> {
     /// nobody waits at any more closes.
     async fn on_timer(&mut self) -> Result<(), StoreError> {
         let now = Instant::now();
+        let limit = self.shared.config.decision_limit;
+        for seat in 0..self.slots.len() {
+            if self.waited[seat].is_some_and(|at| at + limit <= now) {
+                self.waited[seat] = None;
+                self.out_of_time(seat).await?;
+                if self.status == TableStatus::Over {
+                    return Ok(());
+                }
+            }
+        }
         for seat in 0..self.slots.len() {
             if self.slots[seat].away_at.is_none_or(|at| at > now) {
                 continue;
@@ -576,10 +650,11 @@ impl<G: ServerGame> Actor<G> {
                 TableStatus::Playing if self.person_connected() => self.stand_in(seat),
                 TableStatus::Playing => {}
                 TableStatus::Waiting => {
-                    self.shared.store.set_owner(self.id, seat, None).await?;
-                    self.slots[seat].owner = None;
-                    let info = person(&self.slots[seat], seat);
-                    let _ = self.table.seat(seat, info, Player::Person);
+                    let lapsed = self.slots[seat].invited;
+                    let bot = self.free_seat(seat).await?;
+                    if let (true, Some(bot)) = (lapsed, bot) {
+                        self.tell_declined(seat, bot, "did not answer the invitation", None);
+                    }
                     self.broadcast();
                 }
                 TableStatus::Over => {}
@@ -638,6 +713,220 @@ impl<G: ServerGame> Actor<G> {
             self.slots[seat].away = true;
             self.broadcast();
         }
+    }
+
+    /// Whether the table waits for the bot holding `seat`: to take its
+    /// seat at an arena table that has not started, or, during the game,
+    /// for its move (outside a window after a hazard, which bounds a
+    /// hidden chance by itself, so that no clock tells of one) or for it
+    /// to be ready between hands. A paused game waits for nobody.
+    fn awaits_bot(&self, seat: usize) -> bool {
+        let slot = &self.slots[seat];
+        if !slot.bot || slot.away {
+            return false;
+        }
+        match self.status {
+            TableStatus::Waiting => self.arena.is_some() && slot.invited,
+            TableStatus::Playing if self.person_connected() => match self.table.turn() {
+                Turn::Seat(s) => {
+                    s == seat
+                        && self.window.is_none()
+                        && matches!(self.table.player(seat), Some(Player::Person))
+                        && !self.waiting.iter().any(|(k, _)| *k == seat)
+                }
+                Turn::Host => self.seat_connected(seat) && !self.ready.contains(&seat),
+                Turn::Over => false,
+            },
+            TableStatus::Playing | TableStatus::Over => false,
+        }
+    }
+
+    /// Starts the decision clock of every bot the table now waits for
+    /// (from now), and stops the others'.
+    fn wind_decision_clocks(&mut self) {
+        let now = Instant::now();
+        for seat in 0..self.slots.len() {
+            if self.awaits_bot(seat) {
+                self.waited[seat].get_or_insert(now);
+            } else {
+                self.waited[seat] = None;
+            }
+        }
+    }
+
+    /// The bot holding `seat` let its decision clock run out: at an arena
+    /// table it loses the game; elsewhere the stand-in plays its seat for
+    /// the rest of the game (and the bot has abandoned it).
+    async fn out_of_time(&mut self, seat: usize) -> Result<(), StoreError> {
+        if self.arena.is_some() {
+            let reason = match self.status {
+                TableStatus::Waiting => "did not take its seat".to_string(),
+                _ => format!(
+                    "took more than {} s over a decision",
+                    seconds(self.shared.config.decision_limit)
+                ),
+            };
+            return self.forfeit(seat, reason).await;
+        }
+        if self.status == TableStatus::Playing {
+            tracing::info!(
+                table = self.id,
+                seat,
+                "a bot took too long over a decision; the stand-in plays its seat"
+            );
+            self.slots[seat].away_at = None;
+            self.slots[seat].replaced = true;
+            self.stand_in(seat);
+        }
+        Ok(())
+    }
+
+    /// Frees `seat` before the game starts (given up, left, declined):
+    /// answers whose it was.
+    async fn free_seat(&mut self, seat: usize) -> Result<Option<String>, StoreError> {
+        self.shared.store.set_owner(self.id, seat, None).await?;
+        let slot = &mut self.slots[seat];
+        let owner = slot.owner.take();
+        slot.bot = false;
+        slot.invited = false;
+        slot.away_at = None;
+        let info = person(&self.slots[seat], seat);
+        let _ = self.table.seat(seat, info, Player::Person);
+        Ok(owner)
+    }
+
+    /// Tells the connections at the table (and `also`, the bot that
+    /// declined) that the bot invited to `seat` will not come.
+    fn tell_declined(&self, seat: usize, bot: String, reason: &str, also: Option<&Outbox>) {
+        let msg = ServerMessage::Declined {
+            table: self.id,
+            seat,
+            bot,
+            reason: reason.to_string(),
+        };
+        for c in self.conns.values() {
+            c.out.send_msg(&msg);
+        }
+        if let Some(out) = also {
+            out.send_msg(&msg);
+        }
+    }
+
+    /// A bot declines the seat kept for it: the seat is free again (at an
+    /// arena table, where seats are kept for the paired bots only, the
+    /// bot loses the game).
+    async fn decline(
+        &mut self,
+        name: String,
+        out: Outbox,
+        reason: String,
+    ) -> Result<(), StoreError> {
+        let kept = self
+            .slots
+            .iter()
+            .position(|s| s.invited && s.owner.as_deref() == Some(name.as_str()));
+        let Some(seat) = kept.filter(|_| self.status != TableStatus::Over) else {
+            let why = "no seat at this table waits for you".to_string();
+            self.refuse(&out, ErrorCode::NotSeated, why, None);
+            return Ok(());
+        };
+        if self.arena.is_some() {
+            self.tell_declined(seat, name, &reason, Some(&out));
+            return self.forfeit(seat, "declined the game".into()).await;
+        }
+        if self.status != TableStatus::Waiting {
+            let why = "the game has started: leave the table instead".to_string();
+            self.refuse(&out, ErrorCode::NotSeated, why, None);
+            return Ok(());
+        }
+        self.free_seat(seat).await?;
+        tracing::info!(table = self.id, seat, bot = name, "a bot declined its seat");
+        // The lobby has the seat free before anybody hears of it.
+        self.publish();
+        self.tell_declined(seat, name, &reason, Some(&out));
+        self.broadcast();
+        Ok(())
+    }
+
+    /// The bot holding `seat` at an arena table loses the game at once:
+    /// the others win it, the scores are as they stand, and it is rated.
+    async fn forfeit(&mut self, seat: usize, reason: String) -> Result<(), StoreError> {
+        if self.status == TableStatus::Over {
+            return Ok(());
+        }
+        self.status = TableStatus::Over;
+        let mut results = G::scores_now(self.table.state());
+        let lost = results.get(seat).map_or(seat, |r| r.side);
+        for r in &mut results {
+            r.won = r.side != lost;
+        }
+        let mut winners: Vec<usize> = results.iter().filter(|r| r.won).map(|r| r.side).collect();
+        winners.sort_unstable();
+        winners.dedup();
+        let abandoned: Vec<bool> = (0..self.slots.len()).map(|k| k == seat).collect();
+        let rows: Vec<SeatRow> = results
+            .iter()
+            .enumerate()
+            .map(|(k, r)| SeatRow {
+                name: self.result_name(k),
+                computer: self.slots[k].level.is_some(),
+                score: r.score,
+                won: r.won,
+                side: r.side,
+                place: if r.won { 0 } else { winners.len() },
+                abandoned: abandoned[k],
+            })
+            .collect();
+        let story = format!("{} lost by forfeit: {reason}.", self.result_name(seat));
+        // Nothing more happens at the table: its clocks stop, and the
+        // moves that waited are answered.
+        self.window = None;
+        self.host_at = None;
+        self.bot_at = None;
+        self.paused_since = None;
+        for k in 0..self.slots.len() {
+            self.slots[k].away_at = None;
+            self.waited[k] = None;
+        }
+        for (_, held) in std::mem::take(&mut self.waiting) {
+            let why = "the game is over".to_string();
+            self.refuse(&held.out, ErrorCode::GameOver, why, Some(held.id));
+        }
+        // A game not played to its end enters no high-score table.
+        let game = FinishedGame {
+            results: rows,
+            score: None,
+            category: self.category,
+            endings: self.endings(&story, &abandoned),
+            forfeit: Some(Forfeit {
+                seat,
+                reason: reason.clone(),
+            }),
+        };
+        let changes = self.shared.store.finish(self.id, game).await?;
+        for k in 0..self.slots.len() {
+            let name = self.result_name(k);
+            if let Some(c) = changes.iter().find(|c| c.name == name) {
+                self.slots[k].rating = Some(c.after);
+            }
+        }
+        tracing::info!(
+            table = self.id,
+            seat,
+            reason,
+            "a bot lost the game by forfeit"
+        );
+        let msg = ServerMessage::Error(ErrorBody {
+            code: ErrorCode::GameOver,
+            message: story,
+            id: None,
+            table: Some(self.id),
+        });
+        for c in self.conns.values() {
+            c.out.send_msg(&msg);
+        }
+        self.broadcast();
+        Ok(())
     }
 
     /// Makes the table's next move if it is due: a computer's, the
@@ -722,7 +1011,12 @@ impl<G: ServerGame> Actor<G> {
                 if !matches!(self.table.player(seat), Some(Player::Bot(_))) {
                     return Ok(false);
                 }
-                let delay = self.shared.config.bot_delay;
+                // The pause is for people following computers; an arena's
+                // games are between programs.
+                let delay = match self.arena {
+                    Some(_) => Duration::ZERO,
+                    None => self.shared.config.bot_delay,
+                };
                 if !delay.is_zero() && !secret {
                     // Paced from the hazard when a window came between:
                     // the window is part of the pause. A deadline, not a
@@ -819,6 +1113,9 @@ impl<G: ServerGame> Actor<G> {
             )
             .await?;
         self.bot_at = None;
+        // Every move starts a new wait: the decision clocks start again
+        // for whoever the table waits for now.
+        self.waited.iter_mut().for_each(|w| *w = None);
         if let Some(d) = seat.and_then(|s| self.decisions.get_mut(s)) {
             d.0 += 1;
             d.1 += u32::from(stand_in);
@@ -846,16 +1143,17 @@ impl<G: ServerGame> Actor<G> {
 
     /// Whether each seat's person abandoned the game: not back at the
     /// table at its end, or played by the stand-in for more than a quarter
-    /// of the seat's decisions. Computers never abandon.
+    /// of the seat's decisions (a bot's: for any of them, as a program
+    /// has no reason to be away). Computers never abandon.
     fn abandoners(&self) -> Vec<bool> {
         (0..self.slots.len())
             .map(|k| {
                 if self.slots[k].level.is_some() {
                     return false;
                 }
-                let here = self.conns.values().any(|c| c.viewer == Viewer::Seat(k));
                 let (made, by_stand_in) = self.decisions.get(k).copied().unwrap_or((0, 0));
-                !here || by_stand_in * 4 > made
+                let allowed = if self.slots[k].bot { 0 } else { made };
+                !self.seat_connected(k) || by_stand_in * 4 > allowed
             })
             .collect()
     }
@@ -905,7 +1203,7 @@ impl<G: ServerGame> Actor<G> {
     fn endings(&self, story: &str, abandoned: &[bool]) -> Vec<EndingNote> {
         (0..self.slots.len())
             .filter(|&k| self.slots[k].level.is_none())
-            .filter(|&k| !self.conns.values().any(|c| c.viewer == Viewer::Seat(k)))
+            .filter(|&k| !self.seat_connected(k))
             .filter_map(|k| {
                 let name = self.slots[k].owner.clone()?;
                 let quit = abandoned.get(k).copied().unwrap_or(false);
@@ -1038,8 +1336,14 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
+    /// Whether seat `k` has a connection.
+    fn seat_connected(&self, k: usize) -> bool {
+        self.conns.values().any(|c| c.viewer == Viewer::Seat(k))
+    }
+
     /// Whether some person's seat has a connection (spectators do not
-    /// count: a table only they follow is paused).
+    /// count: a table only they follow is paused). A bot's seat is a
+    /// person's: a table of bots and computers plays while a bot is at it.
     fn person_connected(&self) -> bool {
         self.conns
             .values()
@@ -1069,10 +1373,22 @@ impl<G: ServerGame> Actor<G> {
                 seat,
                 code,
                 since,
-                bot: _,
-            } => self.join(conn, name, out, seat, code, since).await,
-            // Invitations are not kept yet: nothing to decline.
-            Cmd::Decline { .. } => Ok(()),
+                bot,
+            } => {
+                let asked = Asked {
+                    seat,
+                    code,
+                    since,
+                    bot,
+                };
+                self.join(conn, name, out, asked).await
+            }
+            Cmd::Decline {
+                conn: _,
+                name,
+                out,
+                reason,
+            } => self.decline(name, out, reason).await,
             Cmd::Watch {
                 conn,
                 name,
@@ -1157,11 +1473,12 @@ impl<G: ServerGame> Actor<G> {
                     ..
                 }) = left
                 {
+                    if self.arena_bot_gone(s) {
+                        out.send_msg(&ServerMessage::Left { table: self.id });
+                        return self.forfeit(s, "left the game".into()).await;
+                    }
                     if self.status == TableStatus::Waiting {
-                        self.slots[s].owner = None;
-                        self.shared.store.set_owner(self.id, s, None).await?;
-                        let info = person(&self.slots[s], s);
-                        let _ = self.table.seat(s, info, Player::Person);
+                        self.free_seat(s).await?;
                     } else {
                         self.seat_emptied(s);
                     }
@@ -1180,6 +1497,9 @@ impl<G: ServerGame> Actor<G> {
                     ..
                 }) = self.conns.remove(&conn)
                 {
+                    if self.arena_bot_gone(s) {
+                        return self.forfeit(s, "its connection closed".into()).await;
+                    }
                     self.seat_emptied(s);
                     self.broadcast();
                 } else {
@@ -1190,13 +1510,21 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
+    /// Whether `seat` is an arena bot's whose last connection at the table
+    /// just went before the game's end: it loses the game.
+    fn arena_bot_gone(&self, seat: usize) -> bool {
+        self.arena.is_some()
+            && self.slots[seat].bot
+            && self.status != TableStatus::Over
+            && !self.seat_connected(seat)
+    }
+
     /// The last connection of a seat went. Before the game starts its
     /// away clock starts (the seat is given up when it runs out). During
     /// the game it starts only while another person is at the table: with
     /// nobody left the game pauses, and every clock stops.
     fn seat_emptied(&mut self, seat: usize) {
-        let still = self.conns.values().any(|c| c.viewer == Viewer::Seat(seat));
-        if still || self.slots[seat].away {
+        if self.seat_connected(seat) || self.slots[seat].away {
             return;
         }
         match self.status {
@@ -1223,7 +1551,7 @@ impl<G: ServerGame> Actor<G> {
         }
         let at = Instant::now() + self.shared.config.away;
         for k in 0..self.slots.len() {
-            let connected = self.conns.values().any(|c| c.viewer == Viewer::Seat(k));
+            let connected = self.seat_connected(k);
             let slot = &mut self.slots[k];
             if slot.level.is_none() && !slot.away && !connected && slot.away_at.is_none() {
                 slot.away_at = Some(at);
@@ -1269,10 +1597,14 @@ impl<G: ServerGame> Actor<G> {
         conn: ConnId,
         name: String,
         out: Outbox,
-        seat: Option<usize>,
-        code: Option<String>,
-        since: Option<u64>,
+        asked: Asked,
     ) -> Result<(), StoreError> {
+        let Asked {
+            seat,
+            code,
+            since,
+            bot,
+        } = asked;
         if !self.may_enter(&name, code.as_deref()) {
             self.refuse(
                 &out,
@@ -1287,10 +1619,19 @@ impl<G: ServerGame> Actor<G> {
             self.refuse(&out, ErrorCode::GameOver, why, None);
             return Ok(());
         }
+        // A bot's own seat is the one kept for it, found first.
         let mine = self
             .slots
             .iter()
             .position(|s| s.owner.as_deref() == Some(name.as_str()));
+        if bot && mine.is_none() && !self.bots_allowed {
+            let why = format!(
+                "table {} does not take bots: a person invites a bot with \"play against\"",
+                self.id
+            );
+            self.refuse(&out, ErrorCode::NoSuchSeat, why, None);
+            return Ok(());
+        }
         let seat = match (seat, mine) {
             (Some(s), Some(m)) if s != m => {
                 let why = format!("you already sit at seat {} of this table", m + 1);
@@ -1310,7 +1651,10 @@ impl<G: ServerGame> Actor<G> {
                     return Ok(());
                 }
                 Some(slot) if slot.owner.is_some() => {
-                    let why = format!("seat {} is taken", s + 1);
+                    let why = match (&slot.owner, slot.invited) {
+                        (Some(bot), true) => format!("seat {} is kept for the bot {bot}", s + 1),
+                        _ => format!("seat {} is taken", s + 1),
+                    };
                     self.refuse(&out, ErrorCode::SeatTaken, why, None);
                     return Ok(());
                 }
@@ -1344,21 +1688,24 @@ impl<G: ServerGame> Actor<G> {
             let _ = self
                 .table
                 .seat(seat, person(&self.slots[seat], seat), Player::Person);
+            self.slots[seat].bot = bot;
             self.load_ratings().await;
-            let full = self
-                .slots
-                .iter()
-                .all(|s| s.level.is_some() || s.owner.is_some());
-            if full && self.status == TableStatus::Waiting {
-                self.shared
-                    .store
-                    .set_status(self.id, TableStatus::Playing)
-                    .await?;
-                self.status = TableStatus::Playing;
-                tracing::info!(table = self.id, "the game starts");
-            }
         }
-        if self.slots[seat].away {
+        // An invited bot has come.
+        self.slots[seat].invited = false;
+        let full = self
+            .slots
+            .iter()
+            .all(|s| s.level.is_some() || (s.owner.is_some() && !s.invited));
+        if full && self.status == TableStatus::Waiting {
+            self.shared
+                .store
+                .set_status(self.id, TableStatus::Playing)
+                .await?;
+            self.status = TableStatus::Playing;
+            tracing::info!(table = self.id, "the game starts");
+        }
+        if self.slots[seat].away && !self.slots[seat].replaced {
             // Back: the seat is the person's again.
             self.slots[seat].away = false;
             let _ = self
@@ -1421,6 +1768,14 @@ impl<G: ServerGame> Actor<G> {
             return Ok(());
         };
         let seat = *seat;
+        if self.slots[seat].replaced && self.status == TableStatus::Playing {
+            let why = format!(
+                "the stand-in plays your seat for the rest of this game: you took more than {} s over a decision",
+                seconds(self.shared.config.decision_limit)
+            );
+            self.refuse(&out, ErrorCode::NotYourTurn, why, Some(id));
+            return Ok(());
+        }
         if self.waiting.iter().any(|(s, h)| *s == seat && h.id == id) {
             // Sent again while it waits: it is answered once played.
             return Ok(());
@@ -1439,7 +1794,7 @@ impl<G: ServerGame> Actor<G> {
                 let free = self
                     .slots
                     .iter()
-                    .filter(|s| s.level.is_none() && s.owner.is_none())
+                    .filter(|s| s.level.is_none() && (s.owner.is_none() || s.invited))
                     .count();
                 let why = format!("the game starts when every seat is taken ({free} free)");
                 self.refuse(&out, ErrorCode::Waiting, why, Some(id));
@@ -1556,6 +1911,15 @@ impl<G: ServerGame> Actor<G> {
         at: Instant,
     ) -> Result<(), StoreError> {
         if let Err(e) = self.table.act(seat, action) {
+            // An arena's bot loses the game by an illegal move.
+            let forfeit = match &e {
+                TableError::Illegal { reason, .. }
+                    if self.arena.is_some() && self.slots[seat].bot =>
+                {
+                    Some(format!("sent an illegal move: {reason}"))
+                }
+                _ => None,
+            };
             let (code, why) = match e {
                 TableError::Illegal { reason, .. } => (ErrorCode::Illegal, reason.to_string()),
                 TableError::NotYourTurn { turn, .. } => (
@@ -1572,6 +1936,9 @@ impl<G: ServerGame> Actor<G> {
                 other => (ErrorCode::NoSuchSeat, other.to_string()),
             };
             self.refuse(&out, code, why, Some(id));
+            if let Some(reason) = forfeit {
+                return self.forfeit(seat, reason).await;
+            }
             return Ok(());
         }
         self.record(Some(seat), action, Some(id), false).await?;
@@ -1611,7 +1978,7 @@ impl<G: ServerGame> Actor<G> {
             .iter()
             .enumerate()
             .map(|(k, slot)| {
-                let connected = self.conns.values().any(|c| c.viewer == Viewer::Seat(k));
+                let connected = self.seat_connected(k);
                 let level = match (&slot.level, slot.away) {
                     (Some(level), _) => Some(level.clone()),
                     (None, true) => Some(G::stand_in().to_string()),
@@ -1638,8 +2005,8 @@ impl<G: ServerGame> Actor<G> {
                         .away_at
                         .filter(|_| self.status == TableStatus::Playing && !slot.away)
                         .map(|at| at.saturating_duration_since(now).as_secs_f64().ceil() as u64),
-                    bot: false,
-                    invited: false,
+                    bot: slot.bot,
+                    invited: slot.invited,
                 }
             })
             .collect()
@@ -1705,8 +2072,8 @@ impl<G: ServerGame> Actor<G> {
                 .count(),
             seq: self.seq(),
             rated: self.category.is_some(),
-            bots: false,
-            arena: None,
+            bots: self.bots_allowed,
+            arena: self.arena.as_ref().map(|a| a.arena.clone()),
         };
         if let Ok(mut s) = self.summary.lock() {
             *s = summary;
