@@ -197,10 +197,23 @@ pub fn tables_text(server: &str, tables: &[TableSummary], name: Option<&str>) ->
                     .iter()
                     .filter(|s| s.kind == SeatKindSummary::Human && s.player.is_none())
                     .count();
-                format!(
-                    "waiting for {free} more {}",
-                    if free == 1 { "person" } else { "people" }
-                )
+                // An invited bot's seat is not free: the table waits for
+                // the bot to accept.
+                let mut awaited: Vec<String> = Vec::new();
+                if free > 0 || t.seats.iter().all(|s| !s.invited) {
+                    awaited.push(format!(
+                        "{free} more {}",
+                        if free == 1 { "person" } else { "people" }
+                    ));
+                }
+                awaited.extend(
+                    t.seats
+                        .iter()
+                        .filter(|s| s.invited)
+                        .filter_map(|s| s.player.as_ref())
+                        .map(|p| format!("{p} (bot) to accept")),
+                );
+                format!("waiting for {}", awaited.join(" and "))
             }
             TableStatus::Playing => "playing".to_string(),
             TableStatus::Over => "over".to_string(),
@@ -227,6 +240,18 @@ fn seat_text(s: &SeatSummary) -> String {
     match (s.kind, &s.player) {
         (SeatKindSummary::Computer, _) => format!("computer ({level})"),
         (SeatKindSummary::Human, None) => "free".to_string(),
+        (SeatKindSummary::Human, Some(p)) if s.bot => {
+            let state = if s.invited {
+                ", invited".to_string()
+            } else if s.away {
+                format!(", away: a {level} computer plays for now")
+            } else if !s.connected {
+                ", not connected".to_string()
+            } else {
+                String::new()
+            };
+            format!("{p} (bot{state})")
+        }
         (SeatKindSummary::Human, Some(p)) if s.away => {
             format!("{p} (away: a {level} computer plays for now)")
         }
@@ -484,6 +509,33 @@ mod tests {
                 vec![seat(Some("cid"), Human, false), seat(None, Human, false)],
             ),
             table(3, TableStatus::Over, vec![seat(Some("dan"), Human, false)]),
+            table(
+                4,
+                TableStatus::Waiting,
+                vec![
+                    seat(Some("eve"), Human, false),
+                    SeatSummary {
+                        bot: true,
+                        invited: true,
+                        connected: false,
+                        ..seat(Some("robo"), Human, false)
+                    },
+                ],
+            ),
+            table(
+                5,
+                TableStatus::Playing,
+                vec![
+                    SeatSummary {
+                        bot: true,
+                        ..seat(Some("dicey"), Human, false)
+                    },
+                    SeatSummary {
+                        bot: true,
+                        ..seat(Some("slow"), Human, true)
+                    },
+                ],
+            ),
         ];
         let text = tables_text("host:1", &tables, None);
         assert_eq!(
@@ -495,7 +547,13 @@ mod tests {
              \x20 seat 3  computer (steady)\n\
              table 2 (blitz, 2 players): waiting for 1 more person, 1 watching\n\
              \x20 seat 1  cid\n\
-             \x20 seat 2  free\n"
+             \x20 seat 2  free\n\
+             table 4 (blitz, 2 players): waiting for robo (bot) to accept, 1 watching\n\
+             \x20 seat 1  eve\n\
+             \x20 seat 2  robo (bot, invited)\n\
+             table 5 (blitz, 2 players): playing, 1 watching\n\
+             \x20 seat 1  dicey (bot)\n\
+             \x20 seat 2  slow (bot, away: a steady computer plays for now)\n"
         );
         let only = tables_text("host:1", &tables, Some("cid"));
         assert!(
