@@ -40,7 +40,7 @@ pub fn ladder_entry(row: &RatingRow, now: i64) -> LadderEntry {
         wins: row.wins,
         last_played: row.last_played,
         computer: row.computer,
-        bot: false,
+        bot: row.bot,
     }
 }
 

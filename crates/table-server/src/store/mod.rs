@@ -716,6 +716,8 @@ pub struct RatingRow {
     pub last_played: i64,
     /// Whether the player is a built-in computer level.
     pub computer: bool,
+    /// Whether the player is a bot (a program with an account).
+    pub bot: bool,
 }
 
 /// One step of a player's rating.
@@ -808,6 +810,88 @@ pub struct GameRecordRow {
     pub private: bool,
     /// Set when a bot lost the game by what it did.
     pub forfeit: Option<Forfeit>,
+}
+
+/// A finished arena game, for the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaGameRow {
+    /// The table.
+    pub table: TableId,
+    /// The arena's round it was played in, from 1.
+    pub round: u32,
+    /// When it ended, seconds since 1970.
+    pub finished_at: i64,
+    /// Every seat's result, by seat.
+    pub seats: Vec<ArenaSeat>,
+    /// Set when a bot lost it by forfeit.
+    pub forfeit: Option<Forfeit>,
+}
+
+/// One seat's result in an arena game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaSeat {
+    /// The bot.
+    pub name: String,
+    /// Its score.
+    pub score: i64,
+    /// Whether it won.
+    pub won: bool,
+}
+
+/// The finished games of arena `$1` with their results, newest first, one
+/// row per seat: (id, arena_round, finished_at, forfeit_seat,
+/// forfeit_reason, name, score, won). The same in both dialects.
+const ARENA_GAMES: &str = "SELECT t.id, t.arena_round, t.finished_at, t.forfeit_seat, \
+     t.forfeit_reason, r.name, r.score, r.won \
+     FROM tables t JOIN results r ON r.table_id = t.id \
+     WHERE t.arena = $1 AND t.status = 'over' AND t.outcome = 'finished' \
+     ORDER BY t.finished_at DESC, t.id DESC, r.seat";
+
+/// One row of [`ARENA_GAMES`], read.
+type ArenaRow = (
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+    String,
+    i64,
+    bool,
+);
+
+/// The games from [`ARENA_GAMES`]'s rows, in their order.
+fn arena_games_of(rows: Vec<ArenaRow>) -> Vec<ArenaGameRow> {
+    let mut games: Vec<ArenaGameRow> = Vec::new();
+    for (id, round, finished_at, forfeit_seat, forfeit_reason, name, score, won) in rows {
+        let seat = ArenaSeat { name, score, won };
+        match games.last_mut() {
+            Some(game) if game.table == id as TableId => game.seats.push(seat),
+            _ => games.push(ArenaGameRow {
+                table: id as TableId,
+                round: round.map_or(0, |r| u32::try_from(r).unwrap_or(0)),
+                finished_at: finished_at.unwrap_or(0),
+                seats: vec![seat],
+                forfeit: forfeit_of(forfeit_seat, forfeit_reason),
+            }),
+        }
+    }
+    games
+}
+
+/// A table's arena columns, read back.
+fn arena_of(arena: Option<String>, round: Option<i64>) -> Option<ArenaTag> {
+    Some(ArenaTag {
+        arena: arena?,
+        round: round.map_or(0, |r| u32::try_from(r).unwrap_or(0)),
+    })
+}
+
+/// A table's forfeit columns, read back.
+fn forfeit_of(seat: Option<i64>, reason: Option<String>) -> Option<Forfeit> {
+    Some(Forfeit {
+        seat: usize::try_from(seat?).ok()?,
+        reason: reason.unwrap_or_default(),
+    })
 }
 
 /// A move to append, as the backends take it.
@@ -1210,6 +1294,12 @@ impl Store {
         backend!(self.game(table))
     }
 
+    /// The finished games of `arena` (`mille-classic`), newest first.
+    pub async fn arena_games(&self, arena: &str) -> Result<Vec<ArenaGameRow>, StoreError> {
+        let arena = arena.to_string();
+        backend!(self.arena_games(arena))
+    }
+
     /// Renews this instance's leases on `tables` (and says it is alive);
     /// answers the tables whose lease it still holds.
     pub async fn renew(&self, tables: Vec<TableId>) -> Result<Vec<TableId>, StoreError> {
@@ -1283,3 +1373,6 @@ mod tests;
 
 #[cfg(test)]
 mod rating_tests;
+
+#[cfg(test)]
+mod bot_tests;

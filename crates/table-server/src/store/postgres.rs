@@ -363,8 +363,9 @@ impl Postgres {
         let row = tx
             .query_one(
                 &format!(
-                    "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until, rated) \
-                     VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $7, {NOW_MS} + $8, $9) RETURNING id"
+                    "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until, rated, \
+                     bots_allowed, arena, arena_round) \
+                     VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $7, {NOW_MS} + $8, $9, $10, $11, $12) RETURNING id"
                 ),
                 &[
                     &table.game.name(),
@@ -376,14 +377,19 @@ impl Postgres {
                     &instance.id,
                     &lease_ms(&instance),
                     &table.rated,
+                    &table.bots_allowed,
+                    &table.arena.as_ref().map(|a| a.arena.clone()),
+                    &table.arena.as_ref().map(|a| i64::from(a.round)),
                 ],
             )
             .await?;
         let id: i64 = row.get(0);
         for (seat, level) in table.levels.iter().enumerate() {
+            // A seat kept for an invited bot is the bot's from the start.
+            let owner = table.invited.get(seat).cloned().flatten();
             tx.execute(
-                "INSERT INTO seats (table_id, seat, level, owner) VALUES ($1, $2, $3, NULL)",
-                &[&id, &(seat as i64), level],
+                "INSERT INTO seats (table_id, seat, level, owner) VALUES ($1, $2, $3, $4)",
+                &[&id, &(seat as i64), level, &owner],
             )
             .await?;
         }
@@ -485,6 +491,13 @@ impl Postgres {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let rated = end(&tx, table, &me, Outcome::Finished, now).await?;
+        if let Some(forfeit) = &game.forfeit {
+            tx.execute(
+                "UPDATE tables SET forfeit_seat = $2, forfeit_reason = $3 WHERE id = $1",
+                &[&(table as i64), &(forfeit.seat as i64), &forfeit.reason],
+            )
+            .await?;
+        }
         if let Some((kind, record)) = &game.score {
             tx.execute(
                 "INSERT INTO scores (game, finished_at, record) VALUES ($1, $2, $3)",
@@ -606,8 +619,10 @@ impl Postgres {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
-                 FROM ratings WHERE category = $1 AND name = ANY($2) AND games > 0",
+                "SELECT ratings.name, rating, deviation, volatility, games, wins, last_played, computer, \
+                 COALESCE(p.bot, FALSE) AS bot \
+                 FROM ratings LEFT JOIN players p ON p.name = ratings.name \
+                 WHERE category = $1 AND ratings.name = ANY($2) AND games > 0",
                 &[&category.id(), &names],
             )
             .await?;
@@ -630,9 +645,11 @@ impl Postgres {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
-                 FROM ratings WHERE category = $1 AND games > 0 \
-                 ORDER BY rating DESC, name LIMIT $2",
+                "SELECT ratings.name, rating, deviation, volatility, games, wins, last_played, computer, \
+                 COALESCE(p.bot, FALSE) AS bot \
+                 FROM ratings LEFT JOIN players p ON p.name = ratings.name \
+                 WHERE category = $1 AND games > 0 \
+                 ORDER BY rating DESC, ratings.name LIMIT $2",
                 &[&category.id(), &i64::try_from(limit).unwrap_or(i64::MAX)],
             )
             .await?;
@@ -660,8 +677,10 @@ impl Postgres {
         let mut ratings = Vec::new();
         for r in &client
             .query(
-                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer, \
-                 category FROM ratings WHERE name = $1 AND games > 0 ORDER BY category",
+                "SELECT ratings.name, rating, deviation, volatility, games, wins, last_played, computer, \
+                 category, COALESCE(p.bot, FALSE) AS bot \
+                 FROM ratings LEFT JOIN players p ON p.name = ratings.name \
+                 WHERE ratings.name = $1 AND games > 0 ORDER BY category",
                 &[&name],
             )
             .await?
@@ -740,7 +759,8 @@ impl Postgres {
             .await?;
         let Some(row) = tx
             .query_opt(
-                "SELECT id, game, setup, seed, code, rated, outcome, finished_at \
+                "SELECT id, game, setup, seed, code, rated, outcome, finished_at, \
+                 bots_allowed, arena, arena_round, forfeit_seat, forfeit_reason \
                  FROM tables WHERE id = $1 AND status = 'over'",
                 &[&(table as i64)],
             )
@@ -756,10 +776,32 @@ impl Postgres {
             finished_at: row.try_get(7)?,
             private: stored.code.is_some(),
             table: stored,
-            forfeit: None,
+            forfeit: super::forfeit_of(row.try_get(11)?, row.try_get(12)?),
         };
         tx.commit().await?;
         Ok(Some(record))
+    }
+
+    pub(super) async fn arena_games(
+        &self,
+        arena: String,
+    ) -> Result<Vec<super::ArenaGameRow>, StoreError> {
+        let client = self.client().await?;
+        let rows = client.query(super::ARENA_GAMES, &[&arena]).await?;
+        let mut read = Vec::with_capacity(rows.len());
+        for r in &rows {
+            read.push((
+                r.try_get(0)?,
+                r.try_get(1)?,
+                r.try_get(2)?,
+                r.try_get(3)?,
+                r.try_get(4)?,
+                r.try_get(5)?,
+                r.try_get(6)?,
+                r.try_get(7)?,
+            ));
+        }
+        Ok(super::arena_games_of(read))
     }
 
     pub(super) async fn renew(
@@ -808,7 +850,7 @@ impl Postgres {
                        AND ($3::BIGINT IS NULL OR id = $3) AND NOT (id = ANY($5)) \
                        AND ($3::BIGINT IS NOT NULL OR lease_owner IS DISTINCT FROM $1) \
                        ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
-                     RETURNING id, game, setup, seed, code, rated"
+                     RETURNING id, game, setup, seed, code, rated, bots_allowed, arena, arena_round"
                 ),
                 &[
                     &instance.id,
@@ -1146,6 +1188,7 @@ fn rating_row(r: &tokio_postgres::Row, category: Category) -> Result<RatingRow, 
         wins: count(r.try_get(5)?),
         last_played: r.try_get(6)?,
         computer: r.try_get(7)?,
+        bot: r.try_get("bot")?,
     })
 }
 
@@ -1177,7 +1220,8 @@ async fn read_results(
     Ok(results)
 }
 
-/// A table's seats and log, from its row (id, game, setup, seed, code, rated):
+/// A table's seats and log, from its row (id, game, setup, seed, code, rated,
+/// and the columns bots_allowed, arena and arena_round, read by name):
 /// the table, or why it cannot be read back (a database failure is the
 /// outer error).
 async fn read_table(
@@ -1195,14 +1239,17 @@ async fn read_table(
         Err(e) => return Ok(Err(format!("table {id}: setup: {e}"))),
     };
     let mut seats = Vec::new();
+    let mut bots = Vec::new();
     for r in tx
         .query(
-            "SELECT level, owner FROM seats WHERE table_id = $1 ORDER BY seat",
+            "SELECT s.level, s.owner, COALESCE(p.bot, FALSE) FROM seats s \
+             LEFT JOIN players p ON p.name = s.owner WHERE s.table_id = $1 ORDER BY s.seat",
             &[&id],
         )
         .await?
     {
         seats.push((r.try_get(0)?, r.try_get(1)?));
+        bots.push(r.try_get(2)?);
     }
     let mut moves = Vec::new();
     let rows = tx
@@ -1241,8 +1288,8 @@ async fn read_table(
         moves,
         rated: row.try_get(5)?,
         stand_in,
-        bots: Vec::new(),
-        bots_allowed: false,
-        arena: None,
+        bots,
+        bots_allowed: row.try_get("bots_allowed")?,
+        arena: super::arena_of(row.try_get("arena")?, row.try_get("arena_round")?),
     }))
 }

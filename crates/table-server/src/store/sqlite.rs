@@ -329,8 +329,9 @@ impl Sqlite {
     ) -> Result<TableId, StoreError> {
         self.call(move |t| {
             t.execute(
-                "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until, rated) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7, ?8, ?9)",
+                "INSERT INTO tables (game, setup, seats, seed, code, status, created_at, lease_owner, lease_until, rated, \
+                 bots_allowed, arena, arena_round) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     table.game.name(),
                     table.setup.to_string(),
@@ -341,13 +342,18 @@ impl Sqlite {
                     instance.id,
                     now_ms().saturating_add(lease_ms(&instance)),
                     table.rated,
+                    table.bots_allowed,
+                    table.arena.as_ref().map(|a| a.arena.clone()),
+                    table.arena.as_ref().map(|a| i64::from(a.round)),
                 ],
             )?;
             let id = t.last_insert_rowid();
             for (seat, level) in table.levels.iter().enumerate() {
+                // A seat kept for an invited bot is the bot's from the start.
+                let owner = table.invited.get(seat).cloned().flatten();
                 t.execute(
-                    "INSERT INTO seats (table_id, seat, level, owner) VALUES (?1, ?2, ?3, NULL)",
-                    params![id, seat as i64, level],
+                    "INSERT INTO seats (table_id, seat, level, owner) VALUES (?1, ?2, ?3, ?4)",
+                    params![id, seat as i64, level, owner],
                 )?;
             }
             Ok(id as TableId)
@@ -439,6 +445,12 @@ impl Sqlite {
     ) -> Result<Vec<RatingChange>, StoreError> {
         self.call(move |t| {
             let rated = end(t, table, &me, Outcome::Finished, now)?;
+            if let Some(forfeit) = &game.forfeit {
+                t.execute(
+                    "UPDATE tables SET forfeit_seat = ?2, forfeit_reason = ?3 WHERE id = ?1",
+                    params![table as i64, forfeit.seat as i64, forfeit.reason],
+                )?;
+            }
             if let Some((kind, record)) = &game.score {
                 t.prepare_cached("INSERT INTO scores (game, finished_at, record) VALUES (?1, ?2, ?3)")?
                     .execute(params![kind.name(), now, record])?;
@@ -607,8 +619,10 @@ impl Sqlite {
     ) -> Result<Vec<RatingRow>, StoreError> {
         self.call(move |t| {
             let mut stmt = t.prepare_cached(
-                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
-                 FROM ratings WHERE name = ?1 AND category = ?2 AND games > 0",
+                "SELECT ratings.name, rating, deviation, volatility, games, wins, last_played, computer, \
+                 COALESCE(p.bot, 0) AS bot \
+                 FROM ratings LEFT JOIN players p ON p.name = ratings.name \
+                 WHERE ratings.name = ?1 AND category = ?2 AND games > 0",
             )?;
             let mut rows = Vec::new();
             for name in names {
@@ -633,9 +647,11 @@ impl Sqlite {
     ) -> Result<Vec<RatingRow>, StoreError> {
         self.call(move |t| {
             let mut stmt = t.prepare_cached(
-                "SELECT name, rating, deviation, volatility, games, wins, last_played, computer \
-                 FROM ratings WHERE category = ?1 AND games > 0 \
-                 ORDER BY rating DESC, name LIMIT ?2",
+                "SELECT ratings.name, rating, deviation, volatility, games, wins, last_played, computer, \
+                 COALESCE(p.bot, 0) AS bot \
+                 FROM ratings LEFT JOIN players p ON p.name = ratings.name \
+                 WHERE category = ?1 AND games > 0 \
+                 ORDER BY rating DESC, ratings.name LIMIT ?2",
             )?;
             let rows = stmt.query_map(
                 params![category.id(), i64::try_from(limit).unwrap_or(i64::MAX)],
@@ -665,8 +681,10 @@ impl Sqlite {
             let mut ratings = Vec::new();
             {
                 let mut stmt = t.prepare_cached(
-                    "SELECT name, rating, deviation, volatility, games, wins, last_played, computer, \
-                     category FROM ratings WHERE name = ?1 AND games > 0 ORDER BY category",
+                    "SELECT ratings.name, rating, deviation, volatility, games, wins, last_played, computer, \
+                     category, COALESCE(p.bot, 0) AS bot \
+                     FROM ratings LEFT JOIN players p ON p.name = ratings.name \
+                     WHERE ratings.name = ?1 AND games > 0 ORDER BY category",
                 )?;
                 let mut rows = stmt.query(params![name])?;
                 while let Some(r) = rows.next()? {
@@ -741,19 +759,20 @@ impl Sqlite {
         self.call(move |t| {
             let row = t
                 .query_row(
-                    "SELECT outcome, finished_at, code IS NOT NULL FROM tables \
-                     WHERE id = ?1 AND status = 'over'",
+                    "SELECT outcome, finished_at, code IS NOT NULL, forfeit_seat, forfeit_reason \
+                     FROM tables WHERE id = ?1 AND status = 'over'",
                     params![table as i64],
                     |r| {
                         Ok((
                             r.get::<_, Option<String>>(0)?,
                             r.get::<_, Option<i64>>(1)?,
                             r.get::<_, bool>(2)?,
+                            super::forfeit_of(r.get(3)?, r.get(4)?),
                         ))
                     },
                 )
                 .optional()?;
-            let Some((outcome, finished_at, private)) = row else {
+            let Some((outcome, finished_at, private, forfeit)) = row else {
                 return Ok(None);
             };
             let stored = match read_tables(t, Some(table), true) {
@@ -770,8 +789,32 @@ impl Sqlite {
                 finished_at,
                 private,
                 table: stored,
-                forfeit: None,
+                forfeit,
             }))
+        })
+        .await
+    }
+
+    pub(super) async fn arena_games(
+        &self,
+        arena: String,
+    ) -> Result<Vec<super::ArenaGameRow>, StoreError> {
+        self.call(move |t| {
+            let mut stmt = t.prepare_cached(super::ARENA_GAMES)?;
+            let rows = stmt.query_map(params![arena], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                ))
+            })?;
+            let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(super::arena_games_of(rows))
         })
         .await
     }
@@ -1026,6 +1069,7 @@ fn read_rating_row(r: &rusqlite::Row<'_>, category: Category) -> rusqlite::Resul
         wins: r.get(5)?,
         last_played: r.get(6)?,
         computer: r.get(7)?,
+        bot: r.get("bot")?,
     })
 }
 
@@ -1154,21 +1198,25 @@ fn read_tables(
     let mut tables = Vec::new();
     {
         let mut stmt = t.prepare(
-            "SELECT id, game, setup, seed, code, rated FROM tables WHERE (status = 'over') = ?2 \
+            "SELECT id, game, setup, seed, code, rated, bots_allowed, arena, arena_round \
+             FROM tables WHERE (status = 'over') = ?2 \
              AND (?1 IS NULL OR id = ?1) ORDER BY id",
         )?;
         let rows = stmt.query_map(params![only.map(|i| i as i64), over], |r| {
             Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, Option<String>>(4)?,
-                r.get::<_, bool>(5)?,
+                (
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, bool>(5)?,
+                ),
+                (r.get::<_, bool>(6)?, super::arena_of(r.get(7)?, r.get(8)?)),
             ))
         })?;
         for row in rows {
-            let (id, game, setup, seed, code, rated) = row?;
+            let ((id, game, setup, seed, code, rated), (bots_allowed, arena)) = row?;
             let game = game_of(&game)
                 .ok_or_else(|| Loaded::Corrupt(format!("table {id}: unknown game {game:?}")))?;
             let setup = serde_json::from_str(&setup)
@@ -1184,17 +1232,26 @@ fn read_tables(
                 rated,
                 stand_in: Vec::new(),
                 bots: Vec::new(),
-                bots_allowed: false,
-                arena: None,
+                bots_allowed,
+                arena,
             });
         }
     }
     for table in &mut tables {
-        let mut stmt =
-            t.prepare("SELECT level, owner FROM seats WHERE table_id = ?1 ORDER BY seat")?;
-        table.seats = stmt
-            .query_map(params![table.id as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
+        let mut stmt = t.prepare(
+            "SELECT s.level, s.owner, COALESCE(p.bot, 0) FROM seats s \
+             LEFT JOIN players p ON p.name = s.owner WHERE s.table_id = ?1 ORDER BY s.seat",
+        )?;
+        let seats: Vec<(Option<String>, Option<String>, bool)> = stmt
+            .query_map(params![table.id as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
             .collect::<rusqlite::Result<_>>()?;
+        table.bots = seats.iter().map(|(_, _, bot)| *bot).collect();
+        table.seats = seats
+            .into_iter()
+            .map(|(level, owner, _)| (level, owner))
+            .collect();
         let mut stmt = t.prepare(
             "SELECT seq, seat, action, client_id, stand_in FROM moves WHERE table_id = ?1 ORDER BY seq",
         )?;
