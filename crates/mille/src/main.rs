@@ -2,6 +2,7 @@
 //! `ladder`, `replay`, `review`, `bench`, and the generated man page and shell
 //! completions.
 
+mod bot_online;
 mod cmd_bench;
 mod cmd_bot;
 mod cmd_connect;
@@ -32,7 +33,8 @@ pub struct Cli {
 // Parsed once per run: the size of the server's options costs nothing.
 #[allow(clippy::large_enum_variant)]
 enum Command {
-    /// Speak the Mille Bornes Bot Protocol on stdin/stdout (JSON Lines).
+    /// Speak the Mille Bornes Bot Protocol on stdin/stdout (JSON Lines), or
+    /// play at a table server as a bot account (`--connect`).
     Bot(cmd_bot::BotArgs),
     /// Pit computer players against each other on duplicate deals.
     Match(cmd_match::MatchArgs),
