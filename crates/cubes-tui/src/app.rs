@@ -280,6 +280,24 @@ fn waiting_line(table: TableId, free: &[usize]) -> String {
     format!("Waiting for {people} to sit at table {table} ({seats} free): the game starts then.")
 }
 
+/// The status line while the table waits for the bots invited to it:
+/// "Waiting for robo (bot) to take seat 2: the game starts then."
+fn invited_line(invited: &[(usize, String)]) -> String {
+    let bots: Vec<String> = invited
+        .iter()
+        .map(|(_, name)| format!("{name} (bot)"))
+        .collect();
+    let seats: Vec<String> = invited.iter().map(|(k, _)| (k + 1).to_string()).collect();
+    let seats = match seats.as_slice() {
+        [one] => format!("seat {one}"),
+        many => format!("seats {}", many.join(" and ")),
+    };
+    format!(
+        "Waiting for {} to take {seats}: the game starts then.",
+        bots.join(" and ")
+    )
+}
+
 /// Whether `player` is a person.
 fn is_person(player: Option<&Player<Cubes>>) -> bool {
     matches!(player, Some(Player::Person))
@@ -1055,6 +1073,14 @@ impl App {
                 }
                 Effect::None
             }
+            ServerMessage::Declined {
+                table, bot, reason, ..
+            } if table == here => {
+                let line = table_client::seats::declined_text(&bot, &reason);
+                self.log_lines(vec![line.clone()]);
+                self.say(line, Tone::Info);
+                Effect::None
+            }
             ServerMessage::Ack { table, id, seq } if table == here => {
                 if r.pending == Some(Pending::Sent(id)) {
                     r.pending = (r.seq < seq).then_some(Pending::Accepted(seq));
@@ -1129,14 +1155,21 @@ impl App {
         let before = std::mem::replace(&mut r.seats, seats);
         let (table, now, begins) = (r.table, r.seats.clone(), r.seq == 0);
         let free = r.free_seats();
+        let invited = table_client::seats::invited(&now);
         let mut news = Vec::new();
         for (k, s) in now.iter().enumerate() {
             let was = before.get(k);
             let Some(who) = &s.player else { continue };
+            let who = if s.bot {
+                format!("{who} (bot)")
+            } else {
+                who.clone()
+            };
             match was {
                 // The first description: nothing changed that we saw.
                 _ if before.is_empty() => {}
-                Some(w) if w.player.is_none() => {
+                // A person sat down, or the invited bot came.
+                Some(w) if w.player.is_none() || (w.invited && !s.invited) => {
                     news.push(format!("{who} sits down at seat {}.", k + 1));
                 }
                 Some(w) if !w.away && s.away => news.push(format!(
@@ -1151,10 +1184,12 @@ impl App {
         // before any move.
         let was_free = before
             .iter()
-            .any(|s| s.kind == SeatKindSummary::Human && s.player.is_none())
+            .any(|s| s.kind == SeatKindSummary::Human && (s.player.is_none() || s.invited))
             || (before.is_empty() && begins);
         if !free.is_empty() {
             news.push(waiting_line(table, &free));
+        } else if !invited.is_empty() {
+            news.push(invited_line(&invited));
         } else if was_free {
             let first = self.to_act().map(|s| self.name(s)).unwrap_or_default();
             news.push(format!(

@@ -454,6 +454,9 @@ fn draw_players(f: &mut Frame, app: &App, area: Rect) {
                 let seat = r.seats.get(k);
                 if r.seat == Some(k) {
                     note.push_str("  (you)");
+                } else if let Some(s) = seat.filter(|s| s.bot) {
+                    note.push_str("  ");
+                    note.push_str(&table_client::seats::bot_mark(s));
                 } else if seat.is_some_and(|s| s.kind == SeatKindSummary::Human) {
                     match seat {
                         Some(s) if s.player.is_none() => note.push_str("  (free seat)"),
@@ -1104,6 +1107,58 @@ mod tests {
             "{shown}"
         );
         insta::assert_snapshot!("leave_confirmation_at_a_shared_table", shown);
+    }
+
+    #[test]
+    fn a_bots_seat_is_marked_and_its_invitation_followed() {
+        use crate::app::fixtures::{Server, seats};
+        use game_table::Viewer;
+        use table_client::protocol::ServerMessage;
+        // ann's table: bob is a bot invited to seat 2, cid a bot playing.
+        let mut server = Server::three(Viewer::Seat(0), 4);
+        let mut a = server.app();
+        let mut s = seats(&["ann", "bob", "cid"]);
+        s[1].bot = true;
+        s[1].invited = true;
+        s[1].connected = false;
+        s[2].bot = true;
+        a.note(server.update(s.clone()));
+        let shown = screen(&a);
+        assert!(shown.contains("(bot, invited)"), "{shown}");
+        assert!(shown.contains("(bot)"), "{shown}");
+        assert!(!shown.contains("bob left"), "{shown}");
+        assert!(
+            shown.contains("Waiting for bob (bot) to take seat 2: the game starts then."),
+            "{shown}"
+        );
+        insta::assert_snapshot!("a_bot_invited_and_a_bot_playing", shown);
+        // bob comes: the game begins.
+        s[1].invited = false;
+        s[1].connected = true;
+        a.note(server.update(s.clone()));
+        let shown = screen(&a);
+        assert!(shown.contains("bob (bot) sits down at seat 2."), "{shown}");
+        assert!(!shown.contains("invited"), "{shown}");
+        // Had bob declined, the table is told why and that the seat is free.
+        a.note(table_client::Note::Message(ServerMessage::Declined {
+            table: crate::app::fixtures::TABLE,
+            seat: 1,
+            bot: "bob".into(),
+            reason: "I play mille only".into(),
+        }));
+        let shown = screen(&a);
+        assert!(
+            shown.contains("bob declined: I play mille only; the seat is free"),
+            "{shown}"
+        );
+        // Another table's news is not this one's.
+        a.note(table_client::Note::Message(ServerMessage::Declined {
+            table: 99,
+            seat: 1,
+            bot: "zed".into(),
+            reason: String::new(),
+        }));
+        assert!(!screen(&a).contains("zed"));
     }
 
     #[test]

@@ -43,12 +43,15 @@ impl Absences {
 
     /// The seats as an update describes them, received at `now`; `me` is
     /// this program's seat (never told about). Each update starts the
-    /// countdowns afresh from what it says.
+    /// countdowns afresh from what it says. A bot invited and not yet come
+    /// has not left: it is awaited.
     pub fn update(&mut self, seats: &[SeatSummary], me: Option<usize>, now: Instant) {
         self.absent = seats
             .iter()
             .enumerate()
-            .filter(|&(k, s)| Some(k) != me && s.kind == SeatKindSummary::Human && !s.connected)
+            .filter(|&(k, s)| {
+                Some(k) != me && s.kind == SeatKindSummary::Human && !s.connected && !s.invited
+            })
             .filter_map(|(seat, s)| {
                 let name = s.player.clone()?;
                 let stand_in = if s.away {
@@ -196,7 +199,7 @@ mod tests {
     }
 
     #[test]
-    fn own_seat_computers_and_free_seats_are_not_told() {
+    fn own_seat_computers_free_seats_and_invited_bots_are_not_told() {
         let t0 = Instant::now();
         let mut a = Absences::new();
         let computer = SeatSummary {
@@ -214,11 +217,18 @@ mod tests {
             player: None,
             ..seat("x", false, false, None)
         };
+        // A bot invited and not yet come has not left.
+        let invited = SeatSummary {
+            bot: true,
+            invited: true,
+            ..seat("robo", false, false, None)
+        };
         a.update(
             &[
                 seat("ann", false, false, Some(5)),
                 computer,
                 free,
+                invited,
                 seat("cy", false, false, None),
             ],
             Some(0),
