@@ -605,9 +605,50 @@ impl Model {
         seats.join(" + ")
     }
 
-    /// [`Model::team_name`] in fewer letters, for a narrow board: a
+    /// A bot's mark after its name on the board, from the table's seats:
+    /// "(bot)", or "(bot, invited)" while the table waits for it; `None`
+    /// for any other seat. (A bot that is away says so in its name
+    /// already, as a person does.)
+    pub fn bot_mark(&self, seat: u8) -> Option<&'static str> {
+        let s = self.server.as_ref()?.seats.get(usize::from(seat))?;
+        match (s.bot, s.invited) {
+            (true, true) => Some("(bot, invited)"),
+            (true, false) => Some("(bot)"),
+            (false, _) => None,
+        }
+    }
+
+    /// [`Model::team_name`] with each bot marked, for the board's titles.
+    pub fn team_label(&self, team: u8) -> String {
+        let r = &self.rules;
+        let seats: Vec<String> = r
+            .seats_iter()
+            .filter(|&s| r.team_of(s) == team)
+            .map(|s| self.marked(s.number(), self.seat_name(s.number())))
+            .collect();
+        seats.join(" + ")
+    }
+
+    /// `name` with the bot's mark of `seat` after it, if it is a bot's.
+    fn marked(&self, seat: u8, name: String) -> String {
+        match self.bot_mark(seat) {
+            Some(mark) => format!("{name} {mark}"),
+            None => name,
+        }
+    }
+
+    /// The bots invited to the table that have not come yet, with their
+    /// seats (from 0): the game starts when they have.
+    pub fn invited_bots(&self) -> Vec<(usize, String)> {
+        self.server
+            .as_ref()
+            .map_or_else(Vec::new, |s| table_client::seats::invited(&s.seats))
+    }
+
+    /// [`Model::team_label`] in fewer letters, for a narrow board: a
     /// computer's level is left out of its name ("Computer 2" for
-    /// "Computer 2 (classic)"); "(away)" stays, it is news.
+    /// "Computer 2 (classic)"); "(away)" and a bot's mark stay, they are
+    /// news.
     pub fn team_name_short(&self, team: u8) -> String {
         let r = &self.rules;
         let seats: Vec<String> = r
@@ -615,7 +656,7 @@ impl Model {
             .filter(|&s| r.team_of(s) == team)
             .map(|s| {
                 let name = self.seat_name(s.number());
-                match name.rsplit_once(" (") {
+                let short = match name.rsplit_once(" (") {
                     Some((head, _))
                         if !self.is_person(s.number())
                             && !name.ends_with(" (away)")
@@ -624,7 +665,9 @@ impl Model {
                         head.to_string()
                     }
                     _ => name,
-                }
+                };
+                // That a side is a bot is news, like "(away)": it stays.
+                self.marked(s.number(), short)
             })
             .collect();
         seats.join(" + ")
@@ -1174,6 +1217,19 @@ impl Model {
                 let free = self.server.as_ref().map_or(0, |s| s.free);
                 let players = if free == 1 { "player" } else { "players" };
                 format!("Waiting for {free} more {players} to sit down at this table...")
+            }
+            Mode::Normal if !self.invited_bots().is_empty() => {
+                let invited = self.invited_bots();
+                let bots: Vec<String> = invited.iter().map(|(_, b)| format!("{b} (bot)")).collect();
+                let seats: Vec<String> = invited.iter().map(|(k, _)| (k + 1).to_string()).collect();
+                let seats = match seats.as_slice() {
+                    [one] => format!("seat {one}"),
+                    many => format!("seats {}", many.join(" and ")),
+                };
+                format!(
+                    "Waiting for {} to take {seats}: the game starts then.",
+                    bots.join(" and ")
+                )
             }
             Mode::Normal if self.watching() => match self.obs.status {
                 PhaseView::Extension { seat } => format!(

@@ -185,6 +185,11 @@ impl Remote {
                 }
                 _ => Vec::new(),
             },
+            ServerMessage::Declined {
+                table, bot, reason, ..
+            } if table == self.table => vec![Event::Told(
+                table_client::seats::declined_text(&bot, &reason),
+            )],
             ServerMessage::Left { table } if table == self.table => vec![Event::Refused(
                 "This seat is now played from another terminal: this one no longer follows the table."
                     .into(),

@@ -318,7 +318,7 @@ fn team_lines(model: &Model, team: u8, width: u16, rows: u16) -> Vec<Line<'stati
     };
     // The names in full when they fit, else without the computers' levels,
     // else the label alone: the marker of the side to act is never cut.
-    let names = [model.team_name(team), model.team_name_short(team)];
+    let names = [model.team_label(team), model.team_name_short(team)];
     let mut titles: Vec<String> = names
         .iter()
         .map(|n| match &prefix {

@@ -1009,3 +1009,99 @@ fn the_others_see_who_left_and_the_countdown_until_a_computer_plays() {
     assert!(m.absence_lines().is_empty());
     assert!(!screen(&mut m).contains("left:"));
 }
+
+/// The seats of ann's table with ann a bot, `invited` if it has not come.
+fn ann_a_bot(invited: bool) -> Vec<SeatSummary> {
+    let mut s = seats(0);
+    s[0].bot = true;
+    s[0].invited = invited;
+    s[0].connected = !invited;
+    s
+}
+
+#[test]
+fn a_bots_side_is_marked_on_the_board() {
+    let (_, mut m) = bobs_turn(5);
+    let mut r = Remote::new(TABLE, 5);
+    for e in r.note(Note::Message(ServerMessage::Update {
+        table: TABLE,
+        seq: 5,
+        observation: json(&m.obs),
+        seats: ann_a_bot(false),
+    })) {
+        update(&mut m, e);
+    }
+    let shown = screen(&mut m);
+    assert!(shown.contains("ann (bot)"), "{shown}");
+    assert!(!shown.contains("Computer 3 (classic) (bot)"), "{shown}");
+    insta::assert_snapshot!("a_bot_at_the_table", shown);
+    // Its name in sentences stays its name.
+    assert_eq!(m.seat_name(0), "ann");
+    assert_eq!(m.team_label(0), "ann (bot)");
+}
+
+#[test]
+fn an_invited_bot_is_waited_for_and_its_refusal_told() {
+    let (_, mut m) = bobs_turn(6);
+    let mut r = Remote::new(TABLE, 6);
+    let invited = Note::Message(ServerMessage::Update {
+        table: TABLE,
+        seq: 6,
+        observation: json(&m.obs),
+        seats: ann_a_bot(true),
+    });
+    for e in r.note(invited) {
+        update(&mut m, e);
+    }
+    assert_eq!(
+        m.prompt(),
+        "Waiting for ann (bot) to take seat 1: the game starts then."
+    );
+    assert_eq!(m.team_label(0), "ann (bot, invited)");
+    // No countdown for a bot that has not come: it has not left.
+    assert!(!screen(&mut m).contains("ann left"));
+    let declined = Note::Message(ServerMessage::Declined {
+        table: TABLE,
+        seat: 0,
+        bot: "ann".into(),
+        reason: "I play cubes only".into(),
+    });
+    let events = r.note(declined);
+    assert_eq!(
+        events,
+        [Event::Told(
+            "ann declined: I play cubes only; the seat is free".into()
+        )]
+    );
+    for e in events {
+        assert_eq!(update(&mut m, e), [], "news, no bell");
+    }
+    let mut free = seats(0);
+    free[0].player = None;
+    free[0].connected = false;
+    for e in r.note(Note::Message(ServerMessage::Update {
+        table: TABLE,
+        seq: 6,
+        observation: json(&m.obs),
+        seats: free,
+    })) {
+        update(&mut m, e);
+    }
+    let shown = screen(&mut m);
+    assert!(
+        shown.contains("ann declined: I play cubes only; the seat is free"),
+        "{shown}"
+    );
+    assert_eq!(
+        m.prompt(),
+        "Waiting for 1 more player to sit down at this table..."
+    );
+    // Another table's refusal is not this one's.
+    let elsewhere = Note::Message(ServerMessage::Declined {
+        table: TABLE + 1,
+        seat: 0,
+        bot: "zed".into(),
+        reason: String::new(),
+    });
+    assert_eq!(r.note(elsewhere), []);
+}

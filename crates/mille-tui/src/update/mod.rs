@@ -89,6 +89,9 @@ pub enum Event {
     /// At a table server: the server refused something that is not a move
     /// (its sentence).
     Refused(String),
+    /// At a table server: news for the player that asks nothing of them
+    /// (a bot declined its invitation to the table).
+    Told(String),
     /// A save finished: the file, or why it failed.
     Saved(Result<PathBuf, String>),
     /// The high-score table was updated: the tables the player entered.
@@ -187,6 +190,7 @@ pub fn update(model: &mut Model, event: Event) -> Vec<Effect> {
             model.error(why);
             fx.push(Effect::Bell);
         }
+        Event::Told(news) => model.notice(news),
         Event::Saved(result) => saving::on_saved(model, result, &mut fx),
         Event::ScoresRecorded(result) => match result {
             Ok(kinds) if !kinds.is_empty() => {
