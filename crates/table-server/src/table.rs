@@ -2154,6 +2154,9 @@ fn empty_summary(id: TableId, game: GameKind) -> TableSummary {
 }
 
 #[cfg(test)]
+mod bot_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use mille_engine::{Action, Card, GameConfig, Mille, Phase, Scenario};
