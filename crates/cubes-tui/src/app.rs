@@ -496,6 +496,14 @@ impl App {
             .is_some_and(|p| matches!(p.kind, SeatKind::Computer { .. }))
     }
 
+    /// Whether a bot (a program with an account at the table server)
+    /// plays `seat`, as the table's seats say.
+    pub fn is_bot(&self, seat: usize) -> bool {
+        self.remote_game()
+            .and_then(|r| r.seats.get(seat))
+            .is_some_and(|s| s.bot)
+    }
+
     /// Sets the status line.
     pub fn say(&mut self, m: impl Into<String>, tone: Tone) {
         self.message = (m.into(), tone);

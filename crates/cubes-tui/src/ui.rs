@@ -366,12 +366,12 @@ pub fn draw(f: &mut Frame, app: &App) {
             standings.sort_by_key(|&(k, sc)| (std::cmp::Reverse(sc), k));
             let mut text = String::new();
             for (place, (k, sc)) in standings.iter().enumerate() {
-                text.push_str(&format!(
-                    "{}. {:<20} {:>7}\n",
-                    place + 1,
-                    app.name(*k),
-                    points(*sc)
-                ));
+                let name = if app.is_bot(*k) {
+                    format!("{} (bot)", app.name(*k))
+                } else {
+                    app.name(*k)
+                };
+                text.push_str(&format!("{}. {name:<20} {:>7}\n", place + 1, points(*sc)));
             }
             text.push_str(&format!("\n{}\nq or Enter: leave", app.result_note()));
             popup(f, " Game over ", &text, 44, n + 7);
@@ -1183,6 +1183,13 @@ mod tests {
         assert!(s.contains("Game over"), "{s}");
         assert!(s.contains("cubes rank -b --connect"), "{s}");
         assert!(s.contains("(watching)"), "{s}");
+        assert!(!s.contains("(bot)"), "{s}");
+        // Had bob been a bot, the standings would say so.
+        let mut seats = crate::app::fixtures::seats(&["ann", "bob", "cid"]);
+        seats[1].bot = true;
+        a.note(server.update(seats));
+        let s = screen(&a);
+        assert!(s.contains("bob (bot)"), "{s}");
     }
 
     #[test]
