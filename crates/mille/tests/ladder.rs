@@ -274,12 +274,15 @@ fn scripted_server(answer: Value) -> SocketAddr {
 }
 
 #[test]
-fn a_ladder_is_printed_as_the_server_gives_it() {
+fn a_ladder_is_printed_as_the_server_gives_it_bots_apart() {
     let addr = scripted_server(json!({"type": "ladder", "category": "mille-classic-4",
         "title": "Mille Bornes, classic, 4 players",
         "entries": [
             {"name": "computer: normal", "rating": 1712, "deviation": 48, "provisional": false,
              "games": 412, "wins": 301, "last_played": 1_795_000_000, "computer": true},
+            {"name": "robo", "rating": 1601, "deviation": 60, "provisional": false,
+             "games": 40, "wins": 22, "last_played": 1_794_900_000, "computer": false,
+             "bot": true},
             {"name": "zoë", "rating": 1540, "deviation": 160, "provisional": true,
              "games": 3, "wins": 2, "last_played": 1_794_900_000, "computer": false}]}));
     let address = addr.to_string();
@@ -301,6 +304,10 @@ fn a_ladder_is_printed_as_the_server_gives_it() {
              Rank  Name                 Rating  Deviation  Games   Wins  Last played\n\
              \x20  1  computer: normal *    1712          48    412    301  2026-11-18\n\
              \x20  2  zoë                   1540?        160      3      2  2026-11-17\n\
+             \n\
+             Bots\n\
+             Rank  Name                 Rating  Deviation  Games   Wins  Last played\n\
+             \x20  1  robo                  1601          60     40     22  2026-11-17\n\
              ? provisional: too few recent games to trust the rating yet\n\
              * a computer player\n"
         )
