@@ -1,0 +1,492 @@
+//! End-to-end: bots over the network against a real `mille serve` on the
+//! loopback. The example Python bot (`docs/examples/mille_bot.py`) plays a
+//! whole game against `classic` at a table a person opened for them; and
+//! `mille bot --connect --level random`, invited by a person's client,
+//! plays a whole rated game against it, after coming back by itself from
+//! the server's restart. Between hands the server waits a minute for its
+//! players' `ready`, so a bot that never says it would not finish in time.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use table_protocol::{ClientMessage, GameKind, ServerMessage, VERSION};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mille");
+
+/// How long a whole game may take on a loaded machine.
+const GAME: Duration = Duration::from_secs(240);
+
+/// A child process killed when dropped (a failing test leaves nothing
+/// running).
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `mille serve` at `addr` with its data in `data`: no pause after a
+/// computer's move, a short coup-fourré window, and a minute's wait for
+/// `ready` between hands. Returns once it listens.
+fn serve(addr: SocketAddr, data: &std::path::Path) -> Running {
+    let mut child = Command::new(BIN)
+        .args(["serve", "--listen", &addr.to_string(), "--no-socket"])
+        .args(["--bot-delay", "0", "--coup-fourre-window", "50"])
+        .args(["--hand-pause", "60", "--rate", "1000", "--data"])
+        .arg(data)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("mille serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("a line from the server");
+    assert!(line.contains("listening on"), "the server says {line:?}");
+    // Its later lines are read and dropped: a full pipe would block it.
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    Running(child)
+}
+
+fn free_port() -> SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+}
+
+/// A person's raw client.
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    async fn open(addr: SocketAddr, name: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("connect");
+        let mut c = Client { ws };
+        c.send(&ClientMessage::Hello {
+            version: VERSION,
+            name: Some(name.into()),
+            token: None,
+            client: None,
+            bot: None,
+        })
+        .await;
+        c.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(()))
+            .await;
+        c
+    }
+
+    async fn send(&mut self, msg: &ClientMessage) {
+        self.ws
+            .send(Message::Text(msg.to_json().into()))
+            .await
+            .expect("send");
+    }
+
+    async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(90), self.ws.next())
+                .await
+                .expect("a message within 90 s")
+                .expect("open")
+                .expect("a frame");
+            if let Message::Text(t) = frame {
+                return serde_json::from_str(t.as_str()).expect("a server message");
+            }
+        }
+    }
+
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let m = self.recv().await;
+            if let Some(t) = pick(&m) {
+                return t;
+            }
+        }
+    }
+
+    /// Waits until the bot `name` is connected (the server lists it).
+    async fn wait_for_bot(&mut self, name: &str) {
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            self.send(&ClientMessage::Bots).await;
+            let bots = self
+                .until(|m| match m {
+                    ServerMessage::Bots { bots } => Some(bots.clone()),
+                    _ => None,
+                })
+                .await;
+            if bots.iter().any(|b| b.name == name) {
+                return;
+            }
+            assert!(Instant::now() < end, "no bot {name} within a minute");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Opens a rated bsd table of `seats`, sitting at `sit`: its number.
+    async fn create(&mut self, seats: Value, sit: Option<usize>) -> u64 {
+        let create = json!({"type": "create", "game": "mille",
+            "setup": {"rules": "bsd", "players": 2, "stacking": false},
+            "seats": seats, "sit": sit, "rated": true});
+        self.send(&ClientMessage::parse(&create.to_string()).expect("create"))
+            .await;
+        self.until(|m| match m {
+            ServerMessage::Created { table, .. } => Some(table.id),
+            ServerMessage::Error(e) => panic!("create refused: {e:?}"),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Plays the seat it holds at `table` until the game is over: a
+    /// random legal move whenever it has one, `ready` between hands.
+    async fn play_until_over(&mut self, table: u64) {
+        let mut random = 0x2545_f491_4f6c_dd1d_u64;
+        let mut id = 1_000;
+        let mut done = None;
+        loop {
+            let (seq, observation) = match self.recv().await {
+                ServerMessage::Joined {
+                    table: t,
+                    seq,
+                    observation,
+                    ..
+                }
+                | ServerMessage::Update {
+                    table: t,
+                    seq,
+                    observation,
+                    ..
+                } if t == table => (seq, observation),
+                ServerMessage::Error(e) => panic!("refused: {e:?}"),
+                _ => continue,
+            };
+            let status = observation["status"].clone();
+            let mark = Some((seq, status.to_string()));
+            if done == mark {
+                continue;
+            }
+            match status["phase"].as_str() {
+                Some("game_over") => return,
+                Some("hand_over") => {
+                    done = mark;
+                    self.send(&ClientMessage::Ready { table }).await;
+                }
+                _ => {
+                    let legal = observation["legal"].as_array().cloned().unwrap_or_default();
+                    if legal.is_empty() {
+                        continue;
+                    }
+                    done = mark;
+                    random ^= random << 13;
+                    random ^= random >> 7;
+                    random ^= random << 17;
+                    let action = legal[(random % legal.len() as u64) as usize].clone();
+                    id += 1;
+                    self.send(&ClientMessage::Move { table, id, action }).await;
+                }
+            }
+        }
+    }
+
+    /// Watches `table` until its game is over.
+    async fn watch_until_over(&mut self, table: u64) {
+        self.send(&ClientMessage::Watch {
+            table,
+            code: None,
+            since: None,
+        })
+        .await;
+        self.until(|m| match m {
+            ServerMessage::Watching { observation, .. }
+            | ServerMessage::Update { observation, .. }
+                if observation["status"]["phase"] == "game_over" =>
+            {
+                Some(())
+            }
+            ServerMessage::Error(e) => panic!("refused: {e:?}"),
+            _ => None,
+        })
+        .await;
+    }
+}
+
+/// `GET path` from the server: (status, body).
+fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    // HTTP/1.0: the answer is not chunked, and ends with the connection.
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").expect("request");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("answer");
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").expect("head and body");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    (status, body.to_string())
+}
+
+/// The finished game's document (its result is written a moment after the
+/// last update).
+fn finished_game(addr: SocketAddr, table: u64) -> Value {
+    let end = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, body) = http_get(addr, &format!("/api/games/{table}"));
+        if status == 200 {
+            return serde_json::from_str(&body).expect("json");
+        }
+        assert!(Instant::now() < end, "{status}: {body}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The document's player named `name`.
+fn player<'a>(game: &'a Value, name: &str) -> &'a Value {
+    game["players"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["name"] == name))
+        .unwrap_or_else(|| panic!("no player {name} in {game}"))
+}
+
+fn example_bot() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/mille_bot.py")
+}
+
+#[test]
+fn the_example_python_bot_plays_a_whole_game_against_classic() {
+    // The example needs Python 3 and websockets: a machine without them
+    // fails here, never passes silently.
+    let check = Command::new("python3")
+        .args(["-c", "import websockets"])
+        .output();
+    match check {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => panic!(
+            "the example bot needs the websockets module: pip install websockets ({})",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(e) => panic!("the example bot needs python3 ({e}), and then: pip install websockets"),
+    }
+    let data = tempfile::tempdir().expect("tempdir");
+    let addr = free_port();
+    let _server = serve(addr, data.path());
+    // Its token file is written in its working directory.
+    let home = tempfile::tempdir().expect("tempdir");
+    let _bot = Running(
+        Command::new("python3")
+            .arg(example_bot())
+            .arg(format!("ws://{addr}/ws"))
+            .args(["--name", "pybot", "--owner", "tester"])
+            .current_dir(home.path())
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("python3 starts"),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let table = runtime.block_on(async {
+        tokio::time::timeout(GAME, async {
+            let mut ann = Client::open(addr, "ann").await;
+            ann.wait_for_bot("pybot").await;
+            // No seat for the person who opens it: a bot against a computer.
+            let table = ann
+                .create(
+                    json!([{"kind": "bot", "name": "pybot"}, {"kind": "computer", "level": "classic"}]),
+                    None,
+                )
+                .await;
+            ann.watch_until_over(table).await;
+            table
+        })
+        .await
+        .expect("the game ends in time")
+    });
+    let game = finished_game(addr, table);
+    let bot = player(&game, "pybot");
+    assert_eq!(bot["bot"], true, "{}", game["players"]);
+    assert!(bot["score"].as_u64().is_some(), "{}", game["players"]);
+    assert_eq!(
+        bot["abandoned"], false,
+        "it played to the end: {}",
+        game["players"]
+    );
+    assert_eq!(
+        bot["stand_in_moves"], 0,
+        "it made every move: {}",
+        game["players"]
+    );
+    let players = game["players"].as_array().expect("players");
+    assert_eq!(players.len(), 2, "{}", game["players"]);
+    assert!(
+        players.iter().all(|p| p["score"].is_u64()),
+        "{}",
+        game["players"]
+    );
+    assert!(
+        home.path().join("pybot.token").exists(),
+        "the token is kept"
+    );
+}
+
+/// The lines a child writes on standard error, gathered as they come.
+fn gather(stream: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
+    let lines = Arc::new(Mutex::new(String::new()));
+    let into = Arc::clone(&lines);
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            eprintln!("[bot] {line}");
+            if let Ok(mut all) = into.lock() {
+                all.push_str(&line);
+                all.push('\n');
+            }
+        }
+    });
+    lines
+}
+
+fn text(lines: &Arc<Mutex<String>>) -> String {
+    lines.lock().map(|l| l.clone()).unwrap_or_default()
+}
+
+#[test]
+fn a_builtin_level_comes_back_after_a_restart_and_plays_a_rated_game_when_invited() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let addr = free_port();
+    let server = serve(addr, data.path());
+    let keep = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(BIN)
+        .args(["bot", "--connect", &addr.to_string(), "--level", "random"])
+        .args(["--name", "R", "--owner", "tester", "--token-file"])
+        .arg(keep.path().join("bot-tokens.json"))
+        .env("GAMES_DATA_DIR", keep.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mille bot starts");
+    let log = gather(child.stderr.take().expect("stderr"));
+    let bot = Running(child);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let mut watcher = Client::open(addr, "watcher").await;
+        watcher.wait_for_bot("R").await;
+    });
+    // The server goes down and comes back: the bot signs in again, with
+    // the token it kept (its name is taken otherwise).
+    drop(server);
+    let _server = serve(addr, data.path());
+    let (table, ladder) = runtime.block_on(async {
+        tokio::time::timeout(GAME, async {
+            let mut ann = Client::open(addr, "ann").await;
+            ann.wait_for_bot("R").await;
+            let table = ann
+                .create(
+                    json!([{"kind": "human"}, {"kind": "bot", "name": "R"}]),
+                    Some(0),
+                )
+                .await;
+            ann.play_until_over(table).await;
+            // Rated: both players are on the ladder once the result is in.
+            let end = Instant::now() + Duration::from_secs(30);
+            let ladder = loop {
+                ann.send(&ClientMessage::Ladder {
+                    game: GameKind::Mille,
+                    rules: Some("bsd".into()),
+                    players: None,
+                })
+                .await;
+                let entries = ann
+                    .until(|m| match m {
+                        ServerMessage::Ladder { entries, .. } => Some(entries.clone()),
+                        _ => None,
+                    })
+                    .await;
+                if entries.len() == 2 || Instant::now() > end {
+                    break entries;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            };
+            (table, ladder)
+        })
+        .await
+        .expect("the game ends in time")
+    });
+    let game = finished_game(addr, table);
+    for name in ["ann", "R"] {
+        let p = player(&game, name);
+        assert!(p["score"].as_u64().is_some(), "{}", game["players"]);
+        assert_eq!(p["abandoned"], false, "{}", game["players"]);
+        let rated = ladder
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap_or_else(|| panic!("{name} is not on the ladder: {ladder:?}"));
+        assert_eq!(rated.games, 1, "{rated:?}");
+        assert_ne!(rated.rating, 1500, "the rating moved: {rated:?}");
+        assert_eq!(rated.bot, name == "R", "{rated:?}");
+    }
+    assert_eq!(player(&game, "R")["bot"], true, "{}", game["players"]);
+    assert_eq!(
+        player(&game, "R")["stand_in_moves"],
+        0,
+        "{}",
+        game["players"]
+    );
+    // One line when it starts, one when it ends; signed in twice.
+    let end = Instant::now() + Duration::from_secs(10);
+    while !text(&log).contains(&format!("table {table}: game ")) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let said = text(&log);
+    assert_eq!(said.matches("signed in at ").count(), 2, "{said}");
+    assert!(
+        said.contains(&format!(
+            "table {table}: playing seat 2 at bsd, 2 players, against ann"
+        )),
+        "{said}"
+    );
+    let ending = format!("table {table}: game ");
+    let verdict = said
+        .lines()
+        .find(|l| l.contains(&ending))
+        .unwrap_or_else(|| panic!("no end line: {said}"));
+    let won = player(&game, "R")["won"] == true;
+    assert!(
+        verdict.contains(if won { "game won: " } else { "game lost: " }),
+        "{verdict}"
+    );
+    // SIGTERM: the bot stops, with status 0.
+    let pid = bot.0.id().to_string();
+    let status = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let mut bot = bot;
+    let end = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = bot.0.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(Instant::now() < end, "the bot did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0), "{}", text(&log));
+    assert!(text(&log).contains("mille bot: stopped"), "{}", text(&log));
+}
