@@ -1510,13 +1510,16 @@ impl<G: ServerGame> Actor<G> {
         }
     }
 
+    /// Whether `seat` is an arena bot's: never played by the stand-in (it
+    /// has no away clock; its decision clock makes it lose instead).
+    fn arena_bot(&self, seat: usize) -> bool {
+        self.arena.is_some() && self.slots[seat].bot
+    }
+
     /// Whether `seat` is an arena bot's whose last connection at the table
     /// just went before the game's end: it loses the game.
     fn arena_bot_gone(&self, seat: usize) -> bool {
-        self.arena.is_some()
-            && self.slots[seat].bot
-            && self.status != TableStatus::Over
-            && !self.seat_connected(seat)
+        self.arena_bot(seat) && self.status != TableStatus::Over && !self.seat_connected(seat)
     }
 
     /// The last connection of a seat went. Before the game starts its
@@ -1524,7 +1527,7 @@ impl<G: ServerGame> Actor<G> {
     /// the game it starts only while another person is at the table: with
     /// nobody left the game pauses, and every clock stops.
     fn seat_emptied(&mut self, seat: usize) {
-        if self.seat_connected(seat) || self.slots[seat].away {
+        if self.seat_connected(seat) || self.slots[seat].away || self.arena_bot(seat) {
             return;
         }
         match self.status {
@@ -1551,7 +1554,7 @@ impl<G: ServerGame> Actor<G> {
         }
         let at = Instant::now() + self.shared.config.away;
         for k in 0..self.slots.len() {
-            let connected = self.seat_connected(k);
+            let connected = self.seat_connected(k) || self.arena_bot(k);
             let slot = &mut self.slots[k];
             if slot.level.is_none() && !slot.away && !connected && slot.away_at.is_none() {
                 slot.away_at = Some(at);
@@ -1634,7 +1637,10 @@ impl<G: ServerGame> Actor<G> {
         }
         let seat = match (seat, mine) {
             (Some(s), Some(m)) if s != m => {
-                let why = format!("you already sit at seat {} of this table", m + 1);
+                let why = match self.slots[m].invited {
+                    true => format!("seat {} of this table is kept for you", m + 1),
+                    false => format!("you already sit at seat {} of this table", m + 1),
+                };
                 self.refuse(&out, ErrorCode::SeatTaken, why, None);
                 return Ok(());
             }
@@ -1691,8 +1697,9 @@ impl<G: ServerGame> Actor<G> {
             self.slots[seat].bot = bot;
             self.load_ratings().await;
         }
-        // An invited bot has come.
+        // An invited bot has come (a bot's name is a bot's everywhere).
         self.slots[seat].invited = false;
+        self.slots[seat].bot |= bot;
         let full = self
             .slots
             .iter()
