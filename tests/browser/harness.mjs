@@ -20,12 +20,15 @@ export const ARTIFACTS = join(here, "artifacts");
 export const WEB = join(ROOT, "crates", "table-server", "web");
 
 /** The `mille` binary: $MILLE_BIN, else the workspace's debug build
- *  (built if missing). */
-function milleBinary() {
+ *  (built once per run if missing or old). */
+let built = null;
+export function milleBinary() {
   if (process.env.MILLE_BIN) return process.env.MILLE_BIN;
   const bin = join(ROOT, "target", "debug", "mille");
-  const built = spawnSync("cargo", ["build", "-q", "--locked", "-p", "mille"], { cwd: ROOT, stdio: "inherit" });
-  if (built.status !== 0 && !existsSync(bin)) throw new Error("cargo build -p mille failed");
+  if (built) return built;
+  const made = spawnSync("cargo", ["build", "-q", "--locked", "-p", "mille"], { cwd: ROOT, stdio: "inherit" });
+  if (made.status !== 0 && !existsSync(bin)) throw new Error("cargo build -p mille failed");
+  built = bin;
   return bin;
 }
 

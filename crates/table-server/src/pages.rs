@@ -9,6 +9,8 @@
 //! - `GET /api/games/ID[?code=CODE]`: a finished game's result and its
 //!   record, the engine's own `GameRecord`; its bot seats, and how a bot
 //!   lost it by forfeit.
+//! - `GET /api/arenas`: the arenas this server runs (`[]` or one), and
+//!   `GET /arena`, the arena's standings page.
 //! - `GET /api/games/ID/views[?seat=N][&code=CODE]`: the game step by step
 //!   as a spectator (or seat N) saw it, one step per public move.
 //! - `GET /api/games/ID/review?seat=N[&code=CODE]`: the after-game review
@@ -113,6 +115,8 @@ pub fn routes<S: Clone + Send + Sync + 'static>(shared: Arc<Shared>) -> Router<S
         .route("/ladder", get(ladder_page))
         .route("/players/{name}", get(player_page))
         .route("/games/{id}", get(game_page))
+        .route("/arena", get(arena_page))
+        .route("/api/arenas", get(arenas))
         .route("/api/ladder", get(ladder))
         .route("/api/players/{name}", get(player))
         .route("/api/games/{id}", get(game))
@@ -300,6 +304,40 @@ async fn game_page(
         Err(_) => StatusCode::BAD_REQUEST,
     };
     crate::web::site(&pages.shared, &headers, status)
+}
+
+async fn arena_page(State(pages): State<Arc<Pages>>, headers: HeaderMap) -> Response {
+    // The page itself says why there is nothing (it asks the API).
+    let status = match pages.shared.config.arena {
+        Some(_) => StatusCode::OK,
+        None => StatusCode::NOT_FOUND,
+    };
+    crate::web::site(&pages.shared, &headers, status)
+}
+
+// ---- the arenas -------------------------------------------------------------
+
+/// The arenas this server runs (none, or the one of `--arena`), so that
+/// the pages link to them only when there is one.
+async fn arenas(
+    State(pages): State<Arc<Pages>>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Response, Refusal> {
+    query(q, &[])?;
+    let list: Vec<Value> = pages
+        .shared
+        .config
+        .arena
+        .iter()
+        .map(|a| {
+            json!({
+                "arena": format!("mille-{}", a.rules),
+                "title": format!("Mille Bornes, {}", a.rules),
+                "url": "/arena",
+            })
+        })
+        .collect();
+    Ok(answer(&list))
 }
 
 // ---- the ladder -----------------------------------------------------------

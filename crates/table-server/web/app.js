@@ -157,7 +157,10 @@ client.on("declined", (msg) => {
   const text = `${msg.bot} declined${msg.reason ? `: ${msg.reason}` : "."}`;
   if (current && msg.table === current.table) {
     const seats = current.seats?.map((s, i) => (i === msg.seat ? { ...s, player: null, bot: false, invited: false, connected: false } : s));
-    if (seats) current.seats = seats;
+    if (seats) {
+      current.seats = seats;
+      current.view?.show({ type: "update", table: msg.table, seats });
+    }
     current.presence?.declined(text);
     current.presence?.show(current.seats, current.over);
     announce(`${text} Seat ${msg.seat + 1} is free.`);

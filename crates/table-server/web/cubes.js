@@ -155,7 +155,14 @@ class CubesView {
 
   show(msg) {
     const obs = msg.observation;
-    if (!obs) return;
+    if (!obs) {
+      // Seats alone (an invited bot declined): the players' list follows.
+      if (msg.seats && this.obs) {
+        this.seatsChanged(msg.seats);
+        this.render(false);
+      }
+      return;
+    }
     const prev = this.obs;
     this.obs = obs;
     if (msg.seats) this.seatsChanged(msg.seats);

@@ -821,7 +821,8 @@ class MilleTable {
       const info = this.seats?.[s.seat];
       let name = s.seat === this.me ? `You (${this.seatName(s.seat)})` : this.seatName(s.seat);
       // A program playing through its own account is marked as one.
-      if (info?.bot) name += info.invited ? " (bot, invited)" : " (bot)";
+      if (info && info.kind === "human" && !info.player && s.seat !== this.me) name = "Free seat";
+      else if (info?.bot) name += info.invited ? " (bot, invited)" : " (bot)";
       else if (info && info.kind === "human" && !info.connected && !info.away && s.seat !== this.me) name += " (not connected)";
       const turn = turnSeat === s.seat && ["turn", "extension", "coup_fourre"].includes(o.status.phase);
       return el(
