@@ -110,12 +110,14 @@ impl Round {
         &self.games
     }
 
-    /// The games to start now, with `present` the bots connected: a
-    /// waiting game one of whose bots left is skipped (the pair is not
-    /// played), and those whose bots are both free are answered (no bot
-    /// in two of them), in order.
-    pub fn due(&mut self, present: &HashSet<String>) -> Vec<usize> {
-        let mut busy: HashSet<String> = HashSet::new();
+    /// The games to start now, with `present` the bots connected and
+    /// `elsewhere` those at arena tables of no game of this round (a game
+    /// of the round a restarted server left unfinished): a waiting game
+    /// one of whose bots left is skipped (the pair is not played), and
+    /// those whose bots are both free are answered (no bot in two of
+    /// them), in order.
+    pub fn due(&mut self, present: &HashSet<String>, elsewhere: &HashSet<String>) -> Vec<usize> {
+        let mut busy: HashSet<String> = elsewhere.clone();
         for (pairing, progress) in &self.games {
             if let Progress::Playing(_) = progress {
                 busy.extend(pairing.seats.iter().cloned());
@@ -336,7 +338,9 @@ async fn step(
         return;
     }
     let present: HashSet<String> = entrants(shared).into_iter().collect();
-    for k in round.due(&present) {
+    let ours: HashSet<TableId> = round.playing().into_iter().map(|(_, t)| t).collect();
+    let elsewhere = playing_elsewhere(shared, arena, &ours);
+    for k in round.due(&present, &elsewhere) {
         let Some((pairing, _)) = round.games().get(k).cloned() else {
             continue;
         };
@@ -389,6 +393,22 @@ async fn step(
             }
         }
     }
+}
+
+/// The bots seated at this arena's unfinished tables other than `ours`:
+/// games an earlier run left, restored with the server, which their bots
+/// play before any other.
+fn playing_elsewhere(shared: &Shared, arena: &str, ours: &HashSet<TableId>) -> HashSet<String> {
+    shared
+        .list("")
+        .into_iter()
+        .filter(|t| {
+            t.arena.as_deref() == Some(arena)
+                && t.status != TableStatus::Over
+                && !ours.contains(&t.id)
+        })
+        .flat_map(|t| t.seats.into_iter().filter_map(|s| s.player))
+        .collect()
 }
 
 /// One bot's line in the standings.
@@ -613,7 +633,8 @@ mod tests {
     fn a_bot_plays_one_game_at_a_time_and_the_next_starts_when_both_are_free() {
         let mut r = round(&["a", "b", "c", "d"]);
         let all = set(&["a", "b", "c", "d"]);
-        let due = r.due(&all);
+        let none = HashSet::new();
+        let due = r.due(&all, &none);
         // Two games at once among four bots, no bot in both.
         assert_eq!(due.len(), 2);
         let seated: Vec<&String> = due
@@ -625,13 +646,13 @@ mod tests {
         for (n, &k) in due.iter().enumerate() {
             r.started(k, n as TableId + 1);
         }
-        assert!(r.due(&all).is_empty(), "every bot is busy");
+        assert!(r.due(&all, &none).is_empty(), "every bot is busy");
         // One game ends: its two bots are free, but each other bot is
         // still playing, so only a game between those two may start.
         let (k, _) = r.playing()[0];
         let freed = r.games()[k].0.seats.clone();
         r.over(k);
-        let next = r.due(&all);
+        let next = r.due(&all, &none);
         for k in &next {
             let seats = &r.games()[*k].0.seats;
             assert!(seats.iter().all(|s| freed.contains(s)), "{seats:?}");
@@ -643,7 +664,8 @@ mod tests {
     #[test]
     fn a_pair_whose_bot_left_is_skipped_and_the_round_ends() {
         let mut r = round(&["a", "b", "c"]);
-        let due = r.due(&set(&["a", "b", "c"]));
+        let none = HashSet::new();
+        let due = r.due(&set(&["a", "b", "c"]), &none);
         assert_eq!(due.len(), 1);
         r.started(due[0], 7);
         let playing = r.games()[due[0]].0.seats.clone();
@@ -654,7 +676,7 @@ mod tests {
             .find(|b| !playing.iter().any(|p| p == b))
             .expect("a bot not playing");
         let left: HashSet<String> = playing.iter().cloned().collect();
-        assert!(r.due(&left).is_empty(), "the playing pair is busy");
+        assert!(r.due(&left, &none).is_empty(), "the playing pair is busy");
         let skipped = r
             .games()
             .iter()
@@ -662,12 +684,25 @@ mod tests {
             .count();
         assert_eq!(skipped, 4, "both games of both of its pairs");
         r.over(due[0]);
-        let last = r.due(&left);
+        let last = r.due(&left, &none);
         assert_eq!(last.len(), 1, "the pair's second game");
         r.started(last[0], 8);
         r.over(last[0]);
         assert!(r.done());
         assert_eq!(r.tally(), (2, 4));
+    }
+
+    #[test]
+    fn a_bot_still_at_an_earlier_arena_game_waits_for_it_to_end() {
+        let mut r = round(&["a", "b", "c"]);
+        let all = set(&["a", "b", "c"]);
+        // a is at a table a restarted server left unfinished.
+        let due = r.due(&all, &set(&["a"]));
+        assert_eq!(due.len(), 1);
+        assert_eq!(
+            r.games()[due[0]].0.seats,
+            ["b".to_string(), "c".to_string()]
+        );
     }
 
     fn game(table: TableId, seats: [(&str, i64, bool); 2], forfeit: Option<usize>) -> ArenaGameRow {
