@@ -591,3 +591,65 @@ async fn an_arena_bot_loses_by_silence_by_leaving_by_declining_or_by_not_coming(
     assert_eq!(games, 4, "every forfeited game is rated");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_not_ready_for_the_next_hand_is_played_by_the_stand_in() {
+    let dir = tempfile::tempdir().expect("dir");
+    // The hand pause is far longer than the decision limit: only the
+    // bot's clock can end the wait between hands.
+    let server = server(dir.path(), |c| {
+        c.decision_limit = Duration::from_secs(1);
+        c.hand_pause = Duration::from_secs(60);
+    })
+    .await;
+    let shared = Arc::clone(&server.shared);
+    let two = Setup {
+        game: GameKind::Mille,
+        setup: serde_json::json!({"rules": "classic", "players": 2}),
+        seats: vec![S::Free, S::Kept("robo")],
+        bots_allowed: false,
+        arena: None,
+    };
+    let table = open(&shared, two).await;
+    let mut ann = Peer::new(&shared, "ann");
+    let mut robo = Peer::new(&shared, "robo");
+    ann.join(&table, Some(0), false);
+    ann.joined().await;
+    robo.join(&table, None, true);
+    robo.joined().await;
+    // Both play at once, the first move they may, to the hand's end; the
+    // bot never says it is ready for the next.
+    let mut ids = [0u64; 2];
+    let mut moved = [u64::MAX; 2];
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let phase = loop {
+        assert!(Instant::now() < deadline, "robo was never replaced");
+        let (k, m) = tokio::select! {
+            m = ann.next() => (0, m),
+            m = robo.next() => (1, m),
+        };
+        let ServerMessage::Update {
+            observation,
+            seq,
+            seats,
+            ..
+        } = m
+        else {
+            continue;
+        };
+        if seats[1].away {
+            break observation["status"]["phase"].clone();
+        }
+        let legal = observation["legal"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() || moved[k] == seq {
+            continue;
+        }
+        moved[k] = seq;
+        ids[k] += 1;
+        let peer = if k == 0 { &ann } else { &robo };
+        peer.play(&table, ids[k], legal[0].clone());
+    };
+    // It was replaced between hands: the hand is over, not yet dealt.
+    assert_eq!(phase, "hand_over");
+    server.stop().await;
+}
