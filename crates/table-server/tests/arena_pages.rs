@@ -1,0 +1,325 @@
+//! The site's JSON about bots and the arena, over a real socket: a bot's
+//! page says who runs it and what it is, a game a person played against
+//! an invited bot marks the bot's seat, a server without an arena says so
+//! (404 with a sentence), and an arena whose bot sends an illegal move
+//! shows the forfeit with its reason on the game's page and in the
+//! standings, each standing with its place and owner. (The arena's
+//! rounds themselves are `tests/arena.rs`'s.)
+
+mod common;
+
+use common::get;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use table_server::ArenaConfig;
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long a game or a round between quick players may take on a loaded
+/// machine.
+const LONG: Duration = Duration::from_secs(90);
+
+fn config(dir: &std::path::Path) -> table_server::Config {
+    let mut c = common::config(dir);
+    // The players play as fast as the table answers.
+    c.limits.messages_per_second = 1000;
+    c.limits.burst = 2000;
+    c.decision_limit = Duration::from_secs(10);
+    c
+}
+
+/// `GET path` as JSON: the status and the document.
+async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let (status, body) = get(addr, path).await;
+    let start = body.find(['{', '[']).unwrap_or(0);
+    let end = body.rfind(['}', ']']).map_or(body.len(), |e| e + 1);
+    let value = serde_json::from_str(body.get(start..end).unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}"));
+    (status, value)
+}
+
+/// How a test player acts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Manner {
+    /// Plays its first legal action, says ready between hands.
+    Plays,
+    /// Sends a move that is not among its legal ones at its first
+    /// decision, then plays as `Plays` does.
+    Illegal,
+}
+
+/// A player over a bare WebSocket: a bot when `bot` is given (its hello's
+/// bot info), which accepts every invitation; after its welcome it sends
+/// `create` if given, and tells the new table's number on `created`. It
+/// plays every seat it is given as `manner` says, until the connection
+/// closes or the task is dropped.
+fn player(
+    addr: SocketAddr,
+    name: &'static str,
+    bot: Option<Value>,
+    manner: Manner,
+    create: Option<(Value, oneshot::Sender<u64>)>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("connect");
+        let (mut tx, mut rx) = ws.split();
+        let mut hello = json!({"type": "hello", "version": table_protocol::VERSION,
+            "name": name, "client": "arena pages test"});
+        if let Some(info) = bot {
+            hello["bot"] = info;
+        }
+        tx.send(Message::Text(hello.to_string().into()))
+            .await
+            .expect("hello");
+        let (mut create, mut created) = match create {
+            Some((c, t)) => (Some(c), Some(t)),
+            None => (None, None),
+        };
+        let mut id = 0u64;
+        let mut moved = std::collections::BTreeMap::<u64, u64>::new();
+        let mut cheated = false;
+        while let Some(Ok(frame)) = rx.next().await {
+            let Message::Text(text) = frame else { continue };
+            let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else {
+                continue;
+            };
+            let reply = match msg["type"].as_str() {
+                Some("welcome") => create.take(),
+                Some("created") => {
+                    if let (Some(t), Some(table)) = (created.take(), msg["table"]["id"].as_u64()) {
+                        let _ = t.send(table);
+                    }
+                    None
+                }
+                Some("invited") => Some(json!({"type": "accept", "table": msg["table"]["id"]})),
+                Some("error") => {
+                    eprintln!("{name} was refused: {msg}");
+                    None
+                }
+                Some("joined" | "update") => {
+                    let table = msg["table"].as_u64().expect("a table");
+                    let seq = msg["seq"].as_u64().unwrap_or(0);
+                    let obs = &msg["observation"];
+                    let legal = obs["legal"].as_array().cloned().unwrap_or_default();
+                    if obs["status"]["phase"] == "hand_over" {
+                        Some(json!({"type": "ready", "table": table}))
+                    } else if !legal.is_empty() && moved.get(&table).is_none_or(|m| seq > *m) {
+                        moved.insert(table, seq);
+                        id += 1;
+                        let action = if manner == Manner::Illegal && !cheated {
+                            cheated = true;
+                            // A move that reads but is not among the legal ones.
+                            ["discard 25", "discard 200", "draw"]
+                                .into_iter()
+                                .map(Value::from)
+                                .find(|a| !legal.contains(a))
+                                .unwrap_or_else(|| legal[0].clone())
+                        } else {
+                            legal[0].clone()
+                        };
+                        Some(json!({"type": "move", "table": table, "id": id, "action": action}))
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            };
+            if let Some(r) = reply
+                && tx.send(Message::Text(r.to_string().into())).await.is_err()
+            {
+                return;
+            }
+        }
+    })
+}
+
+/// Waits until `path` answers 200; answers its document.
+async fn when_there(addr: SocketAddr, path: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, doc) = get_json(addr, path).await;
+        if status == 200 {
+            return doc;
+        }
+        assert!(start.elapsed() < LONG, "{path} never answered: {doc}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn bot_info(owner: &str, description: &str, arena: bool) -> Value {
+    json!({"owner": owner, "description": description, "arena": arena})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bots_page_and_its_game_against_a_person_mark_it_and_no_arena_is_said() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("start");
+    let addr = server.addr;
+
+    // No arena here: the API says so in a sentence, the page is a 404,
+    // and the list of arenas is empty.
+    let (status, doc) = get_json(addr, "/api/arena").await;
+    assert_eq!(status, 404, "{doc}");
+    assert!(
+        doc["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("no arena")),
+        "{doc}"
+    );
+    assert_eq!(get(addr, "/arena").await.0, 404);
+    assert_eq!(get_json(addr, "/api/arenas").await, (200, json!([])));
+
+    // A bot has a page from its first hello, before any game.
+    let robo = player(
+        addr,
+        "Robo",
+        Some(bot_info("alice", "plays its first legal move", false)),
+        Manner::Plays,
+        None,
+    );
+    let page = when_there(addr, "/api/players/Robo").await;
+    assert_eq!(
+        page["bot"],
+        json!({"owner": "alice", "description": "plays its first legal move"})
+    );
+    assert_eq!(page["ratings"], json!([]));
+
+    // ann invites Robo to a rated bsd game and both play it to its end.
+    let (told, table) = oneshot::channel();
+    let create = json!({"type": "create", "game": "mille", "setup": {"rules": "bsd", "players": 2},
+        "seats": [{"kind": "human"}, {"kind": "bot", "name": "Robo"}], "sit": 0, "rated": true});
+    let ann = player(addr, "ann", None, Manner::Plays, Some((create, told)));
+    let table = tokio::time::timeout(LONG, table)
+        .await
+        .expect("the table opens")
+        .expect("created");
+    let game = when_there(addr, &format!("/api/games/{table}")).await;
+    ann.abort();
+    robo.abort();
+    let bots: Vec<(Value, Value)> = game["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| (p["name"].clone(), p["bot"].clone()))
+        .collect();
+    assert_eq!(
+        bots,
+        vec![(json!("ann"), json!(false)), (json!("Robo"), json!(true))],
+        "{game}"
+    );
+    assert_eq!(game["forfeit"], Value::Null);
+    assert_eq!(game["arena"], Value::Null);
+
+    // Robo's page: a bot's, with its rated game; ann's is a person's.
+    let page = when_there(addr, "/api/players/Robo").await;
+    assert_eq!(page["bot"]["owner"], "alice");
+    assert_eq!(page["ratings"][0]["category"], "mille-bsd", "{page}");
+    assert_eq!(page["games"][0]["table"], json!(table), "{page}");
+    let page = when_there(addr, "/api/players/ann").await;
+    assert_eq!(page["bot"], Value::Null, "{page}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_game_lost_by_an_illegal_move_shows_the_forfeit_and_the_standings() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = config(dir.path());
+    config.arena = Some(ArenaConfig {
+        rules: "bsd".into(),
+        rounds: 1,
+    });
+    let server = table_server::start(config).await.expect("start");
+    let addr = server.addr;
+    assert_eq!(
+        get_json(addr, "/api/arenas").await,
+        (
+            200,
+            json!([{"arena": "mille-bsd", "title": "Mille Bornes, bsd", "url": "/arena"}])
+        )
+    );
+
+    let ada = player(
+        addr,
+        "Ada",
+        Some(bot_info("tess", "plays its first legal move", true)),
+        Manner::Plays,
+        None,
+    );
+    let bad = player(
+        addr,
+        "Bad",
+        Some(bot_info("mallory", "cheats once", true)),
+        Manner::Illegal,
+        None,
+    );
+    // The round: two games on one deal, the seats swapped; Bad cheats at
+    // its first decision and loses the first by forfeit.
+    let start = Instant::now();
+    let doc = loop {
+        let doc = when_there(addr, "/api/arena").await;
+        if doc["games"].as_array().is_some_and(|g| g.len() >= 2) {
+            break doc;
+        }
+        assert!(start.elapsed() < LONG, "the round was not played: {doc}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    ada.abort();
+    bad.abort();
+    assert_eq!(doc["arena"], "mille-bsd");
+    let standings = doc["standings"].as_array().expect("standings");
+    assert_eq!(standings.len(), 2, "{doc}");
+    let line = |name: &str| {
+        standings
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is in the standings: {doc}"))
+            .clone()
+    };
+    let (ada_line, bad_line) = (line("Ada"), line("Bad"));
+    assert_eq!(bad_line["forfeits"], 1, "{doc}");
+    assert_eq!(ada_line["owner"], "tess");
+    assert_eq!(bad_line["owner"], "mallory");
+    // Places follow the standings' order (a tie shares one).
+    assert_eq!(standings[0]["place"], 1, "{doc}");
+    let level = standings[0]["wins"] == standings[1]["wins"]
+        && standings[0]["points"] == standings[1]["points"];
+    assert_eq!(standings[1]["place"], if level { 1 } else { 2 }, "{doc}");
+
+    // The forfeited game: its reason in the arena's list and on its page.
+    let games = doc["games"].as_array().expect("games");
+    let forfeited: Vec<&Value> = games.iter().filter(|g| !g["forfeit"].is_null()).collect();
+    assert_eq!(forfeited.len(), 1, "{doc}");
+    let g = forfeited[0];
+    let table = g["table"].as_u64().expect("a table");
+    assert_eq!(g["url"], format!("/games/{table}"));
+    let seat = g["forfeit"]["seat"].as_u64().expect("a seat") as usize;
+    assert_eq!(g["seats"][seat]["name"], "Bad", "{doc}");
+    let (status, game) = get_json(addr, &format!("/api/games/{table}")).await;
+    assert_eq!(status, 200, "{game}");
+    assert_eq!(game["forfeit"]["name"], "Bad", "{game}");
+    assert_eq!(game["forfeit"]["seat"], json!(seat));
+    assert!(
+        game["forfeit"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("sent an illegal move")),
+        "{game}"
+    );
+    assert_eq!(game["arena"], json!({"arena": "mille-bsd", "round": 1}));
+    assert!(
+        game["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .all(|p| p["bot"] == true),
+        "{game}"
+    );
+    // The page itself is there.
+    assert_eq!(get(addr, "/arena").await.0, 200);
+    server.stop().await;
+}
