@@ -1085,6 +1085,84 @@ mod tests {
         assert_eq!(jobs(steps).len(), 1, "decided again");
     }
 
+    /// A bot that plays the first legal action and tells what it watched.
+    struct Watcher(std::sync::Arc<std::sync::Mutex<Vec<(Option<usize>, Action)>>>);
+
+    impl game_table::Bot<mille_engine::Mille> for Watcher {
+        fn name(&self) -> &str {
+            "watcher"
+        }
+        fn decide(&mut self, o: &Observation) -> Result<Action, game_table::BotError> {
+            Ok(o.legal[0])
+        }
+        fn watches(&self) -> bool {
+            true
+        }
+        fn watch(&mut self, _: &Observation, actor: Option<usize>, action: Action) {
+            if let Ok(mut seen) = self.0.lock() {
+                seen.push((actor, action));
+            }
+        }
+    }
+
+    #[test]
+    fn the_bot_is_shown_the_moves_between_its_decisions() {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut state = to_draw();
+        state.apply(Action::Draw).expect("the draw");
+        let first = mille_ai::observation(&state, seat0());
+        let decided = think(Job {
+            table: T,
+            key: (1, first.status),
+            bot: Box::new(Watcher(std::sync::Arc::clone(&seen))),
+            memory: None,
+            observation: first.clone(),
+            level: Level::Random,
+            seed: 1,
+        });
+        assert!(seen.lock().expect("seen").is_empty(), "nothing before");
+        // The other seat plays until seat 0 decides again.
+        let mut played = vec![(Some(0), decided.action)];
+        state.apply(decided.action).expect("legal");
+        let mut other = make_bot(Level::Classic, 9);
+        loop {
+            let ToAct::Seat(s) = state.to_act() else {
+                panic!("the hand ended first")
+            };
+            let o = mille_ai::observation(&state, s);
+            if s == seat0() && o.decision().is_some() {
+                break;
+            }
+            let a = if s == seat0() {
+                Action::Draw
+            } else {
+                other.decide(&o).expect("a move")
+            };
+            played.push((Some(s.index()), a));
+            state.apply(a).expect("legal");
+        }
+        let next = mille_ai::observation(&state, seat0());
+        think(Job {
+            table: T,
+            key: (2, next.status),
+            bot: decided.bot,
+            memory: decided.memory,
+            observation: next,
+            level: Level::Random,
+            seed: 1,
+        });
+        // What seat 0 may see: the other seat's draw without its card.
+        let seen = seen.lock().expect("seen").clone();
+        assert_eq!(seen.len(), played.len(), "{seen:?} for {played:?}");
+        assert_eq!(seen[0], played[0]);
+        for ((actor, action), (by, made)) in seen.iter().zip(&played) {
+            assert_eq!(actor, by);
+            if *action != Action::Draw {
+                assert_eq!(action, made);
+            }
+        }
+    }
+
     #[test]
     fn a_bot_that_fails_is_replaced_and_the_first_legal_move_played() {
         struct Broken;
