@@ -1085,8 +1085,11 @@ mod tests {
         assert_eq!(jobs(steps).len(), 1, "decided again");
     }
 
+    /// The moves a bot watched: who made them, and what.
+    type Seen = std::sync::Arc<std::sync::Mutex<Vec<(Option<usize>, Action)>>>;
+
     /// A bot that plays the first legal action and tells what it watched.
-    struct Watcher(std::sync::Arc<std::sync::Mutex<Vec<(Option<usize>, Action)>>>);
+    struct Watcher(Seen);
 
     impl game_table::Bot<mille_engine::Mille> for Watcher {
         fn name(&self) -> &str {
@@ -1107,7 +1110,7 @@ mod tests {
 
     #[test]
     fn the_bot_is_shown_the_moves_between_its_decisions() {
-        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen: Seen = Seen::default();
         let mut state = to_draw();
         state.apply(Action::Draw).expect("the draw");
         let first = mille_ai::observation(&state, seat0());
