@@ -795,6 +795,62 @@ mod tests {
         assert!(check_name(&"x".repeat(32)).is_err());
     }
 
+    #[test]
+    fn descriptions() {
+        assert!(check_description("").is_ok());
+        assert!(check_description("plays the first legal move — in Ünicode").is_ok());
+        // Characters are counted, not bytes.
+        assert!(check_description(&"é".repeat(DESCRIPTION_MAX_CHARS)).is_ok());
+        assert!(check_description(&"x".repeat(DESCRIPTION_MAX_CHARS + 1)).is_err());
+        assert!(check_description("line one\nline two").is_err());
+        assert!(check_description("\u{1b}[2J").is_err());
+    }
+
+    #[test]
+    fn a_bots_hello_and_a_bot_seat_read_back() {
+        let hello = ClientMessage::parse(
+            r#"{"type":"hello","version":1,"name":"robo","bot":{"owner":"ann"}}"#,
+        );
+        let Ok(ClientMessage::Hello { bot: Some(bot), .. }) = hello else {
+            panic!("a bot's hello: {hello:?}");
+        };
+        assert_eq!(
+            bot,
+            BotInfo {
+                owner: "ann".into(),
+                description: String::new(),
+                arena: false
+            }
+        );
+        let e = ClientMessage::parse(
+            r#"{"type":"hello","version":1,"name":"robo","bot":{"owner":"ann","age":3}}"#,
+        )
+        .unwrap_err();
+        assert!(e.contains("age"), "{e}");
+        let create = ClientMessage::parse(
+            r#"{"type":"create","game":"mille","seats":[{"kind":"human"},{"kind":"bot","name":"robo"}],"bots":true}"#,
+        );
+        let Ok(ClientMessage::Create(create)) = create else {
+            panic!("a create with a bot seat: {create:?}");
+        };
+        assert!(create.bots);
+        assert_eq!(
+            create.seats[1],
+            SeatRequest::Bot {
+                name: "robo".into()
+            }
+        );
+        // Left out when false: older readers see what they always saw.
+        let plain = serde_json::to_string(&BotSummary {
+            name: "robo".into(),
+            owner: "ann".into(),
+            description: String::new(),
+            arena: false,
+        })
+        .expect("JSON");
+        assert!(!plain.contains("arena"), "{plain}");
+    }
+
     proptest! {
         #[test]
         fn any_text_parses_or_is_refused_without_panic(text in ".{0,200}") {
