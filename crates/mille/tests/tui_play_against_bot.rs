@@ -1,0 +1,178 @@
+//! End-to-end, in a pseudo-terminal: a person in the real `mille --connect`
+//! lobby plays against a bot. `mille serve` runs on the loopback and
+//! `mille bot --connect --level random` is connected to it as the bot
+//! "robo"; ann presses b ("play against a bot"), finds robo in the list
+//! with its owner, chooses it, opens the two-seat table the form offers,
+//! and the game starts with robo's side marked "(bot)" on her board; a
+//! turn each shows robo plays it.
+
+mod tui_support;
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tui_support::Pty;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mille");
+
+/// A child process killed when dropped (a failing test leaves nothing
+/// running).
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A free port on the loopback interface (free when asked: the server
+/// takes it right after).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// `mille serve` at `addr` with its data in `data`; returns once it
+/// listens.
+fn serve(addr: &str, data: &Path) -> Running {
+    let child = Command::new(BIN)
+        .args(["serve", "--listen", addr, "--no-socket", "--data"])
+        .arg(data)
+        .args(["--bot-delay", "0"])
+        .env("GAMES_DATA_DIR", data)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start mille serve");
+    let server = Running(child);
+    let end = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(addr).is_err() {
+        assert!(Instant::now() < end, "the server did not start listening");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server
+}
+
+/// `mille bot --connect ADDR --level random` as the bot `name`, run by
+/// "tester", its token kept in `data`.
+fn bot(addr: &str, name: &str, data: &Path) -> Running {
+    let child = Command::new(BIN)
+        .args(["bot", "--connect", addr, "--level", "random"])
+        .args(["--name", name, "--owner", "tester", "--token-file"])
+        .arg(data.join("bot-tokens.json"))
+        .env("GAMES_DATA_DIR", data)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start mille bot");
+    Running(child)
+}
+
+/// Waits until `done` holds for the screen; the screen then.
+fn wait_until(p: &Pty, secs: u64, what: &str, done: impl Fn(&str) -> bool) -> String {
+    let end = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let s = p.screen();
+        if done(&s) {
+            return s;
+        }
+        assert!(
+            Instant::now() < end,
+            "timed out waiting for {what}; the screen shows:\n{s}"
+        );
+        std::thread::sleep(Duration::from_millis(15));
+    }
+}
+
+#[test]
+fn a_person_plays_against_a_bot_chosen_in_the_lobby() {
+    let server_dir = tempfile::tempdir().expect("tempdir");
+    let bot_dir = tempfile::tempdir().expect("tempdir");
+    let ann_dir = tempfile::tempdir().expect("tempdir");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let _server = serve(&addr, server_dir.path());
+    let _robo = bot(&addr, "robo", bot_dir.path());
+
+    let mut ann = Pty::spawn(
+        &["--connect", &addr, "--name", "ann"],
+        ann_dir.path(),
+        ann_dir.path(),
+        100,
+        30,
+    );
+    let lobby = ann.wait_for("you are ann", 30);
+    assert!(lobby.contains("b play against a bot"), "{lobby}");
+
+    // The bot may sign in after ann: the list is asked for again until it
+    // is in it.
+    ann.send("b");
+    let end = Instant::now() + Duration::from_secs(60);
+    let bots = loop {
+        let s = wait_until(&ann, 30, "the server's bots", |s| {
+            s.contains("No bot is connected") || s.contains("robo")
+        });
+        if s.contains("robo") {
+            break s;
+        }
+        assert!(Instant::now() < end, "robo never connected:\n{s}");
+        std::thread::sleep(Duration::from_millis(200));
+        ann.send("r");
+        wait_until(&ann, 30, "the list asked again", |s| {
+            s.contains("asking the server...") || s.contains("robo")
+        });
+    };
+    assert!(bots.contains("play against a bot"), "{bots}");
+    assert!(bots.contains("tester"), "its owner: {bots}");
+
+    // Chosen: the form of a two-seat table, the second seat robo's.
+    ann.send("\r");
+    let form = ann.wait_for("seat 2:  robo (bot, invited when the table opens)", 10);
+    assert!(form.contains("< bsd, 2 players >"), "{form}");
+    ann.send("\r");
+
+    // robo accepts and the game starts: its side is marked on the board.
+    let table = wait_until(&ann, 60, "robo at the table", |s| {
+        s.contains("── robo (bot)")
+            && !s.contains("(bot, invited)")
+            && !s.contains("to take seat")
+            && s.contains("Your hand")
+    });
+    assert!(table.contains("── You"), "{table}");
+    // The game is on and robo plays it: ann picks and discards, and her
+    // turn comes back after robo's.
+    let turn = wait_until(&ann, 60, "ann's first turn", |s| s.contains("P to pick"));
+    assert!(turn.contains("Score: hand 1"), "{turn}");
+    ann.send("p");
+    ann.wait_for("U to use or D to discard", 30);
+    ann.send("dp ");
+    let end = Instant::now() + Duration::from_secs(60);
+    let after = loop {
+        let s = ann.screen();
+        // The log under the board starts afresh at ann's move: robo's
+        // moves (one, or more after a safety) follow it.
+        if s.contains("P to pick")
+            && s.contains("You discarded")
+            && s.lines().any(|l| l.starts_with("robo "))
+        {
+            break s;
+        }
+        if s.contains("or P to let it pass") {
+            // robo's hazard met ann's safety: she lets the coup fourré go.
+            ann.send("p");
+            ann.wait_change(&s, 30);
+            continue;
+        }
+        assert!(
+            Instant::now() < end,
+            "timed out waiting for robo's move and ann's turn again:\n{s}"
+        );
+        std::thread::sleep(Duration::from_millis(15));
+    };
+    assert!(after.contains("── robo (bot)"), "{after}");
+}
