@@ -19,11 +19,13 @@ async def play(url, name, owner, arena):
                    bot={"owner": owner, "description": "plays a random legal move", "arena": arena})
         move_id = int(time.time() * 1000)  # ids must be new, even after a restart
         done = {}  # table -> the observation last answered (an update may repeat one)
+        welcomed = False
         # websockets pings the server every 20 s, which keeps an idle bot connected.
         async for text in ws:
             message = json.loads(text)
             kind = message.get("type")
             if kind == "welcome":
+                welcomed = True
                 with open(token_file, "w") as f:
                     f.write(message["token"])
                 for seat in message["seats"]:  # back to the games of an earlier run
@@ -51,6 +53,8 @@ async def play(url, name, owner, arena):
                     await send(type="move", table=table, id=move_id,
                                action=random.choice(seen["legal"]))
             elif kind == "error":  # a refusal: say it, and wait for the next update
+                if not welcomed:  # hello refused (name taken, bad token...): give up
+                    raise SystemExit(f"refused: {message['message']}")
                 print(f"refused: {message['message']}", file=sys.stderr)
             # Anything else (acks, lists, other news) needs no answer.
 
