@@ -1,6 +1,7 @@
-//! One connection: the `hello` handshake (names and tokens), the limits
-//! (size, rate, idle time), and the routing of every other message to the
-//! lobby or to a table's actor. Nothing a client sends can make it panic;
+//! One connection: the `hello` handshake (names and tokens, a bot's
+//! account), the limits (size, rate, idle time), the opening of tables
+//! (with the invitations of bots), and the routing of every other message
+//! to the lobby or to a table's actor. Nothing a client sends can make it panic;
 //! whatever is wrong is answered with an error, or the connection is closed
 //! with a reason.
 

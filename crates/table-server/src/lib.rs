@@ -18,7 +18,8 @@
 //! to that instance ([`forward`]).
 //!
 //! - [`listen`]: the listeners, and the caps a connection passes first.
-//! - [`conn`]: a connection: handshake, names and tokens, limits, routing.
+//! - [`conn`]: a connection: handshake, names and tokens (people's and
+//!   bots'), limits, routing, and the opening of tables (invitations).
 //! - [`table`]: one table's actor, the only owner of its game.
 //! - [`store`]: the database, its two backends and the leases.
 //! - [`forward`]: a connection's link to the instance that runs a table.
