@@ -6,11 +6,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations, milleBinary } from "./harness.mjs";
+import { startServer, launch, newPlayer, signIn, screenshot, noErrors, seriousViolations, startBot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -28,81 +24,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Starts `mille bot --connect` as the bot account `name` at `server`
- *  (its token in a directory of its own); resolves once the server lists
- *  it among the bots connected (asked from a page of `browser`). Answers
- *  {stop(), log()}. */
-export async function startBot(server, browser, name, { owner = "tester", description = "", level = "random", arena = false } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "bot-test-"));
-  const args = ["bot", "--connect", server.addr, "--name", name, "--level", level, "--owner", owner, "--token-file", join(dir, "token.json")];
-  if (description) args.push("--description", description);
-  if (arena) args.push("--arena");
-  const child = spawn(milleBinary(), args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, GAMES_DATA_DIR: dir } });
-  let log = "";
-  child.stderr.on("data", (d) => (log += d));
-  const exited = new Promise((ok) => child.on("exit", ok));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    const deadline = Date.now() + 30000;
-    while (!(await botsConnected(server, browser)).includes(name)) {
-      if (child.exitCode !== null) throw new Error(`mille bot --connect exited (${child.exitCode}): ${log}`);
-      if (Date.now() > deadline) throw new Error(`the bot ${name} never connected: ${log}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  return { child, log: () => log, stop };
-}
-
-/** The names of the bots connected to `server` now, asked over the
- *  protocol from a page of the server's origin (as the page asks), by
- *  one name per server ("bot-probe"), signed in once. */
-const probes = new Map();
-export async function botsConnected(server, browser) {
-  let page = probes.get(server.url);
-  if (!page) {
-    const context = await browser.newContext();
-    page = await context.newPage();
-    await page.goto(`${server.url}icon.svg`);
-    await page.evaluate(
-      () =>
-        new Promise((done, fail) => {
-          const ws = new WebSocket(`ws://${location.host}/ws`);
-          window.probe = { ws, waiting: [] };
-          ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 1, name: "bot-probe", client: "bots test" }));
-          ws.onerror = () => fail(new Error("bots: the WebSocket failed"));
-          ws.onmessage = (e) => {
-            const m = JSON.parse(e.data);
-            if (m.type === "welcome") done();
-            else if (m.type === "error") fail(new Error(m.message));
-            else if (m.type === "bots") window.probe.waiting.splice(0).forEach((f) => f(m.bots.map((b) => b.name)));
-          };
-        }),
-    );
-    probes.set(server.url, page);
-    server.child.on("exit", () => {
-      probes.delete(server.url);
-      context.close().catch(() => {});
-    });
-  }
-  return page.evaluate(
-    () =>
-      new Promise((done, fail) => {
-        setTimeout(() => fail(new Error("bots: no answer in 10 s")), 10000);
-        window.probe.waiting.push(done);
-        window.probe.ws.send(JSON.stringify({ type: "bots" }));
-      }),
-  );
-}
 
 const TABLE = ".mille";
 
