@@ -42,13 +42,12 @@ async def play(url, name, owner, arena):
                 mark = (message["seq"], json.dumps(status, sort_keys=True))
                 if done.get(table) == mark:
                     continue  # already answered (this update only tells who sits where)
+                done[table] = mark
                 if status["phase"] == "hand_over":  # between hands: deal the next one
-                    done[table] = mark
                     await send(type="ready", table=table)
                 elif status["phase"] == "game_over":
                     print(f"table {table}: the game is over", file=sys.stderr)
                 elif seen["legal"]:  # our turn: any element of "legal" is a move
-                    done[table] = mark
                     move_id += 1
                     await send(type="move", table=table, id=move_id,
                                action=random.choice(seen["legal"]))

@@ -172,6 +172,15 @@ mod tests {
     }
 
     #[test]
+    fn an_authority_is_only_for_a_tls_address() {
+        let args = parse(&["--connect", "h:1", "--name", "r", "--ca", "ca.pem"]).expect("parsed");
+        assert!(online(&args, "h:1").is_err_and(|e| e.to_string().contains("--ca")));
+        let args =
+            parse(&["--connect", "wss://h", "--name", "r", "--ca", "ca.pem"]).expect("parsed");
+        assert!(online(&args, "wss://h").is_ok_and(|o| o.target.is_tls()));
+    }
+
+    #[test]
     fn the_owner_is_the_login_name_else_unknown() {
         assert_eq!(default_owner(Some("ann".into())), "ann");
         assert_eq!(default_owner(Some(String::new())), "unknown");

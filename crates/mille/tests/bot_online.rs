@@ -490,3 +490,48 @@ fn a_builtin_level_comes_back_after_a_restart_and_plays_a_rated_game_when_invite
     assert_eq!(status.code(), Some(0), "{}", text(&log));
     assert!(text(&log).contains("mille bot: stopped"), "{}", text(&log));
 }
+
+/// `mille bot ARGS` run to its end: (status, standard error).
+fn bot_run(args: &[&str], data: &std::path::Path) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .arg("bot")
+        .args(args)
+        .env("GAMES_DATA_DIR", data)
+        .stdin(Stdio::null())
+        .output()
+        .expect("mille bot runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_bot_that_cannot_play_says_why_and_exits_1() {
+    let data = tempfile::tempdir().expect("tempdir");
+    // Nothing listens there.
+    let nobody = free_port().to_string();
+    let (status, err) = bot_run(&["--connect", &nobody, "--name", "R"], data.path());
+    assert_eq!(status, Some(1), "{err}");
+    assert!(err.contains("no table server answers at"), "{err}");
+    // A person's name is not a bot's.
+    let addr = free_port();
+    let _server = serve(addr, data.path());
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        Client::open(addr, "ann").await;
+    });
+    let (status, err) = bot_run(
+        &["--connect", &addr.to_string(), "--name", "ann"],
+        data.path(),
+    );
+    assert_eq!(status, Some(1), "{err}");
+    assert!(
+        err.contains(&format!("the table server at {addr} refused \"ann\": ")),
+        "{err}"
+    );
+    assert!(err.contains("person's name"), "{err}");
+    // Options it cannot use: said before connecting, status 2.
+    let (status, err) = bot_run(&["--name", "R"], data.path());
+    assert_eq!(status, Some(2), "{err}");
+}
