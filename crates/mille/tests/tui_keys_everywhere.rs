@@ -318,6 +318,10 @@ fn every_listed_key_works_in_the_lobby_at_a_table_as_a_spectator_and_while_recon
     press(&mut ann, "12", "table number and code: 12_");
     press(&mut ann, "\x7f", "table number and code: 1_");
     press_away(&mut ann, ESC, "table number and code:");
+    // Play against a bot: none is connected here; r asks again.
+    press(&mut ann, "b", "No bot is connected");
+    press(&mut ann, "r", "No bot is connected");
+    press_away(&mut ann, ESC, "No bot is connected");
     // The form: Up/Down line, Left/Right change, Esc back, Enter open.
     press(&mut ann, "n", "< bsd, 2 players >");
     press(&mut ann, RIGHT, "< classic, 3 players >");
