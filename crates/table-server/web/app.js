@@ -161,6 +161,8 @@ client.on("declined", (msg) => {
       current.seats = seats;
       current.view?.show({ type: "update", table: msg.table, seats });
     }
+    // Kept for a table still opening: its line above the board comes after.
+    current.declined = [...(current.declined || []), text];
     current.presence?.declined(text);
     current.presence?.show(current.seats, current.over);
     announce(`${text} Seat ${msg.seat + 1} is free.`);
@@ -448,6 +450,7 @@ async function openTable({ table, code, watch }) {
   document.body.dataset.game = game;
   const viewRoot = el("div", { class: "table-view" });
   const presence = new Presence(seat);
+  for (const text of opening.declined || []) presence.declined(text);
   main.replaceChildren(tableBar(table, game, summary, seat, code), presence.box, viewRoot);
   Object.assign(opening, { game, seat, over: gameOver(obs), seats: summary?.seats || null, rated: !!summary?.rated, presence });
   const view = mod.mount(viewRoot, ctx);
