@@ -981,14 +981,18 @@ pub fn rating_label(r: RatingBrief) -> String {
     }
 }
 
-/// A table's game column: its setup in words, and "(casual)" when its
-/// result moves no rating.
+/// A table's game column: its setup in words, "(casual)" when its result
+/// moves no rating, and "(arena)" for a game of the server's arena (bots
+/// only: it is watched, not joined).
 fn game_cell(t: &TableSummary) -> String {
-    if t.rated {
-        t.ruleset.clone()
-    } else {
-        format!("{} (casual)", t.ruleset)
+    let mut cell = t.ruleset.clone();
+    if !t.rated {
+        cell.push_str(" (casual)");
     }
+    if t.arena.is_some() {
+        cell.push_str(" (arena)");
+    }
+    cell
 }
 
 fn status_text(s: TableStatus) -> &'static str {
@@ -2860,6 +2864,31 @@ mod bot_tests {
         assert_eq!(
             declined_text("robo", " "),
             "robo declined; the seat is free"
+        );
+    }
+
+    #[test]
+    fn an_arena_game_is_marked() {
+        let mut lobby = lobby();
+        let bots = vec![
+            SeatSummary {
+                bot: true,
+                ..seat(Some("robo"))
+            },
+            SeatSummary {
+                bot: true,
+                ..seat(Some("tortoise"))
+            },
+        ];
+        let mut arena = table(9, bots, TableStatus::Playing);
+        arena.arena = Some("mille-bsd".into());
+        lobby.message(ServerMessage::Tables {
+            tables: vec![arena],
+        });
+        let text = screen_of(&lobby, 80, 10);
+        assert!(
+            text.contains("bsd, 2 players (arena) playing robo (bot), tortoise (bot)"),
+            "{text}"
         );
     }
 }
