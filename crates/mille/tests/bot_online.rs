@@ -535,3 +535,83 @@ fn a_bot_that_cannot_play_says_why_and_exits_1() {
     let (status, err) = bot_run(&["--name", "R"], data.path());
     assert_eq!(status, Some(2), "{err}");
 }
+
+#[test]
+fn a_bot_cut_off_in_the_middle_of_a_game_goes_back_to_its_seat_and_finishes_it() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let addr = free_port();
+    let server = serve(addr, data.path());
+    let keep = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(BIN)
+        .args(["bot", "--connect", &addr.to_string(), "--level", "classic"])
+        .args(["--name", "C", "--token-file"])
+        .arg(keep.path().join("bot-tokens.json"))
+        .env("GAMES_DATA_DIR", keep.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mille bot starts");
+    let log = gather(child.stderr.take().expect("stderr"));
+    let _bot = Running(child);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let table = runtime.block_on(async {
+        tokio::time::timeout(GAME, async {
+            let mut ann = Client::open(addr, "ann").await;
+            ann.wait_for_bot("C").await;
+            let table = ann
+                .create(
+                    json!([{"kind": "bot", "name": "C"}, {"kind": "computer", "level": "random"}]),
+                    None,
+                )
+                .await;
+            // Watched until the game is well on its way.
+            ann.send(&ClientMessage::Watch {
+                table,
+                code: None,
+                since: None,
+            })
+            .await;
+            ann.until(|m| match m {
+                ServerMessage::Update { seq, .. } if *seq >= 30 => Some(()),
+                _ => None,
+            })
+            .await;
+            table
+        })
+        .await
+        .expect("the game starts in time")
+    });
+    // The server is killed in the middle of the game and comes back.
+    drop(server);
+    let _server = serve(addr, data.path());
+    runtime.block_on(async {
+        tokio::time::timeout(GAME, async {
+            let mut bea = Client::open(addr, "bea").await;
+            bea.watch_until_over(table).await;
+        })
+        .await
+        .expect("the game ends in time")
+    });
+    let game = finished_game(addr, table);
+    let bot = player(&game, "C");
+    assert_eq!(bot["abandoned"], false, "{}", game["players"]);
+    assert!(bot["score"].is_u64(), "{}", game["players"]);
+    let end = Instant::now() + Duration::from_secs(10);
+    while !text(&log).contains(&format!("table {table}: game ")) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let said = text(&log);
+    assert_eq!(said.matches("signed in at ").count(), 2, "{said}");
+    assert_eq!(
+        said.matches(&format!("table {table}: playing seat 1"))
+            .count(),
+        1,
+        "{said}"
+    );
+    assert_eq!(
+        said.matches(&format!("table {table}: game ")).count(),
+        1,
+        "{said}"
+    );
+}
