@@ -977,6 +977,33 @@ mod tests {
     }
 
     #[test]
+    fn each_table_is_played_on_its_own() {
+        let mut s = seats();
+        let state = to_draw();
+        let mut sent_to = Vec::new();
+        for table in [T, T + 1] {
+            let steps = s.on_message(ServerMessage::Joined {
+                table,
+                seat: 0,
+                seq: 3,
+                observation: seen(&state),
+            });
+            for m in sent(&steps) {
+                if let ClientMessage::Move { table, action, .. } = m {
+                    sent_to.push((table, action));
+                }
+            }
+        }
+        assert_eq!(
+            sent_to,
+            [(T, Value::from("draw")), (T + 1, Value::from("draw"))]
+        );
+        let mut tables: Vec<TableId> = s.tables.keys().copied().collect();
+        tables.sort_unstable();
+        assert_eq!(tables, [T, T + 1]);
+    }
+
+    #[test]
     fn a_refused_move_is_made_up_for_by_another_legal_one() {
         let mut s = seats();
         let mut state = to_draw();
