@@ -3,12 +3,13 @@
 //! two players, on duplicate deals; and the standings made from the games
 //! the store keeps.
 //!
-//! A round takes the entrants present at its start; every pair plays two
-//! games on one seed with the seats swapped, so that the deal's luck
-//! cancels (as `mille match` does). A bot plays one arena game at a time,
-//! and a game starts as soon as both its bots are free. The next round
-//! starts when every game of this one is over, or skipped because one of
-//! its bots left. Rounds are numbered on from the last one stored, so a
+//! A round takes the entrants present at its start (once none has arrived
+//! for two seconds, so that bots connecting together enter the same
+//! round); every pair plays two games on one seed with the seats swapped,
+//! so that the deal's luck cancels (as `mille match` does). A bot plays
+//! one arena game at a time, and a game starts as soon as both its bots
+//! are free. The next round starts when every game of this one is over, or
+//! skipped because one of its bots left. Rounds are numbered on from the last one stored, so a
 //! restarted server goes on where the last run stopped (the unfinished
 //! round is not played again).
 
@@ -197,6 +198,36 @@ impl Round {
     }
 }
 
+/// How long the entrants must stay the same before a round starts: bots
+/// that connect together (at an arena's start, after a server's restart)
+/// enter the same round, not the first two alone.
+const GATHER: Duration = Duration::from_secs(2);
+
+/// The entrants seen, and when the last one arrived.
+#[derive(Debug, Default)]
+pub struct Gathering {
+    seen: HashSet<String>,
+    last_arrival: Option<Instant>,
+}
+
+impl Gathering {
+    /// The entrants present at `now`: one not there at the last look
+    /// (new, or back) is an arrival.
+    pub fn see(&mut self, present: &[String], now: Instant) {
+        let present: HashSet<String> = present.iter().cloned().collect();
+        if present.iter().any(|name| !self.seen.contains(name)) {
+            self.last_arrival = Some(now);
+        }
+        self.seen = present;
+    }
+
+    /// Whether nobody arrived in the last [`GATHER`] before `now`.
+    pub fn settled(&self, now: Instant) -> bool {
+        self.last_arrival
+            .is_none_or(|t| now.saturating_duration_since(t) >= GATHER)
+    }
+}
+
 /// A deal's seed: the server's fixed seed when a test set one, else a
 /// random one.
 fn deal(shared: &Shared) -> u64 {
@@ -256,15 +287,18 @@ pub async fn run(shared: Arc<Shared>, stop: Arc<Notify>) {
         }
     };
     tracing::info!(arena, round = number, "the arena opens");
+    let mut gathering = Gathering::default();
     loop {
         if config.rounds != 0 && number > config.rounds {
             tracing::info!(arena, rounds = config.rounds, "the arena played its rounds");
             return;
         }
-        // A round needs two entrants.
+        // A round needs two entrants, and starts once none has arrived
+        // for a moment.
         let present = loop {
             let present = entrants(&shared);
-            if present.len() >= 2 {
+            gathering.see(&present, Instant::now());
+            if present.len() >= 2 && gathering.settled(Instant::now()) {
                 break present;
             }
             tokio::select! {
@@ -283,6 +317,7 @@ pub async fn run(shared: Arc<Shared>, stop: Arc<Notify>) {
         let mut not_before = Instant::now();
         while !round.done() {
             step(&shared, &arena, &config.rules, &mut round, &mut not_before).await;
+            gathering.see(&entrants(&shared), Instant::now());
             if round.done() {
                 break;
             }
@@ -690,6 +725,24 @@ mod tests {
         r.over(last[0]);
         assert!(r.done());
         assert_eq!(r.tally(), (2, 4));
+    }
+
+    #[test]
+    fn a_round_starts_once_no_entrant_has_arrived_for_a_moment() {
+        let t0 = Instant::now();
+        let mut g = Gathering::default();
+        assert!(g.settled(t0));
+        g.see(&names(&["a", "b"]), t0);
+        assert!(!g.settled(t0 + GATHER / 2));
+        // A third arrives: the wait starts again from it.
+        g.see(&names(&["a", "b", "c"]), t0 + GATHER / 2);
+        assert!(!g.settled(t0 + GATHER));
+        assert!(g.settled(t0 + GATHER / 2 + GATHER));
+        // One leaving is no arrival; one coming back is.
+        g.see(&names(&["a", "b"]), t0 + GATHER * 2);
+        assert!(g.settled(t0 + GATHER * 2));
+        g.see(&names(&["a", "b", "c"]), t0 + GATHER * 3);
+        assert!(!g.settled(t0 + GATHER * 3));
     }
 
     #[test]
