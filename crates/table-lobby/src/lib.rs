@@ -2,10 +2,10 @@
 //! the tables with their seats, a new table from the game's presets, join,
 //! watch, join a private table by its code, play against one of the bots
 //! connected to the server (a table with a seat kept for it), and the
-//! name's token: a new one in place of the old, or signing out. [`Lobby`] is the pure model
-//! (keys and server messages in, [`Step`]s out) and [`draw`] its view;
-//! [`run`] is the loop over a [`Session`] that returns what the player
-//! chose.
+//! name's token: a new one in place of the old, or signing out. [`Lobby`]
+//! is the pure model (keys and server messages in, [`Step`]s out) and
+//! [`draw`] its view; [`run`] is the loop over a [`Session`] that returns
+//! what the player chose.
 
 use game_signals::{HANGUP, Stop, Ttys};
 use ratatui::Frame;
