@@ -51,10 +51,11 @@ async def play(url, name, owner, arena):
                     move_id += 1
                     await send(type="move", table=table, id=move_id,
                                action=random.choice(seen["legal"]))
-            elif kind == "error":  # a refusal: say it, and wait for the next update
+            elif kind == "error":  # a refusal: say it, and answer the next update afresh
                 if not welcomed:  # hello refused (name taken, bad token...): give up
                     raise SystemExit(f"refused: {message['message']}")
                 print(f"refused: {message['message']}", file=sys.stderr)
+                done.pop(message.get("table"), None)  # e.g. "waiting": a seat is still free
             # Anything else (acks, lists, other news) needs no answer.
 
 if __name__ == "__main__":

@@ -395,8 +395,8 @@ struct Seat {
     acted: Option<Key>,
     /// Moves the server refused at that observation.
     refused: Vec<Action>,
-    /// Whether to make up for the last refusal with another move (not
-    /// after `not_your_turn`: the table moved on, and its update comes).
+    /// Whether to make up for the last refusal with another move at once
+    /// (not after `not_your_turn` or `waiting`: the next update tells).
     retry: bool,
     pending: Option<Pending>,
     /// Whether this connection holds the seat (after `joined`).
@@ -591,7 +591,7 @@ impl Seats {
         let Some(place) = self.tables.get_mut(&table) else {
             return;
         };
-        if !place.joined || place.pending.is_some() {
+        if !place.joined {
             return;
         }
         let Some((seq, o)) = &place.observation else {
@@ -604,7 +604,7 @@ impl Seats {
             }
             return;
         }
-        if o.legal.is_empty() {
+        if o.legal.is_empty() || place.pending.is_some() {
             return;
         }
         let key = (*seq, o.status);
@@ -681,23 +681,33 @@ impl Seats {
             steps.push(Step::Log(format!("table {table}: {}", body.message)));
             return;
         };
+        if body.code == ErrorCode::GameOver {
+            steps.push(Step::Log(format!("table {table}: {}", body.message)));
+            self.tables.remove(&table);
+            return;
+        }
         match (body.id, place.pending) {
             (Some(id), Some(p)) if p.id == id => {
                 place.pending = None;
-                // `not_your_turn`: the table moved on, and its update
-                // follows. Any other refusal: another legal move.
-                place.retry = body.code != ErrorCode::NotYourTurn;
-                if place.retry {
+                if matches!(body.code, ErrorCode::NotYourTurn | ErrorCode::Waiting) {
+                    // Too early (the game waits for a seat to be taken) or
+                    // overtaken (a coup fourré): the table's next update
+                    // shows the seat what to do then, the same or not.
+                    place.acted = None;
+                    place.retry = false;
+                } else {
+                    // Refused by the rules: another legal move at once.
+                    place.retry = true;
                     place.refused.push(p.action);
                     steps.push(Step::Log(format!(
                         "table {table}: the move \"{}\" was refused: {}",
                         p.action, body.message
                     )));
+                    self.act(table, steps);
                 }
-                self.act(table, steps);
             }
             (Some(_), _) => {}
-            (None, _) if !place.joined || body.code == ErrorCode::GameOver => {
+            (None, _) if !place.joined => {
                 steps.push(Step::Log(format!("table {table}: {}", body.message)));
                 self.tables.remove(&table);
             }
@@ -1026,6 +1036,27 @@ mod tests {
         assert!(logged(&steps)[0].contains("was refused: no"));
         // Not this seat's turn after all: the table's update is awaited.
         assert!(moves(&s.on_message(refusal(second[0].0, ErrorCode::NotYourTurn))).is_empty());
+    }
+
+    #[test]
+    fn a_move_refused_before_the_game_starts_is_made_when_it_does() {
+        let mut s = seats();
+        let state = to_draw();
+        let first = moves(&s.on_message(joined(0, seen(&state))));
+        let waiting = ServerMessage::Error(ErrorBody {
+            code: ErrorCode::Waiting,
+            message: "the game starts when every seat is taken (1 free)".into(),
+            id: Some(first[0].0),
+            table: Some(T),
+        });
+        assert!(
+            moves(&s.on_message(waiting)).is_empty(),
+            "nothing to do yet"
+        );
+        // The last seat is taken: the same cards, the game on.
+        let again = moves(&s.on_message(update(0, seen(&state))));
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].1, "draw");
     }
 
     #[test]
