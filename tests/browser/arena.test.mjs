@@ -81,6 +81,13 @@ for (const [label, viewport] of WIDTHS) {
       assert.match(await page.locator("main").innerText(), /An arena game \(round 1\)/);
       await screenshot(page, `arena-game-${label}`);
 
+      // A bot's page says who runs it and what it is.
+      await page.locator(".players-list").getByRole("link", { name: first.seats[0].name, exact: true }).click();
+      await page.waitForURL(/\/players\//);
+      const owner = first.seats[0].name === "Rando" ? "alice: mille's random player" : "bob: mille's classic player";
+      await page.locator(".bot-line", { hasText: `Bot by ${owner}` }).waitFor();
+      assert.equal(await page.locator("h1 .tag.bot").count(), 1);
+
       // The ladder: the bots in their own section, and the arena linked.
       await page.goto(`${server.url}ladder?category=mille-classic-2`);
       await page.locator("table.ladder.bots").waitFor();
@@ -93,6 +100,28 @@ for (const [label, viewport] of WIDTHS) {
     }
   });
 }
+
+test("a game lost by forfeit says so on its page (its document given a forfeit)", async () => {
+  const p = await newPlayer(browser);
+  const { page } = p;
+  const game = arena.games[0];
+  try {
+    // The arena's real game, as if its first seat had lost it by forfeit.
+    await page.route(`**/api/games/${game.table}`, async (route) => {
+      const res = await route.fetch();
+      const doc = await res.json();
+      doc.forfeit = { seat: 0, name: game.seats[0].name, reason: "took more than 10 s over a decision" };
+      await route.fulfill({ response: res, json: doc });
+    });
+    await page.goto(`${server.url}games/${game.table}`);
+    await page.locator(".forfeit", { hasText: `${game.seats[0].name} lost by forfeit: took more than 10 s over a decision` }).waitFor();
+    await page.locator("#step-line[data-ready]").waitFor();
+    await screenshot(page, "arena-game-forfeit");
+    noErrors(p, assert);
+  } finally {
+    await p.context.close();
+  }
+});
 
 test("a server without an arena says so on /arena", async () => {
   const plain = await startServer();
