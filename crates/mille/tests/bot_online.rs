@@ -627,3 +627,62 @@ fn a_bot_cut_off_in_the_middle_of_a_game_goes_back_to_its_seat_and_finishes_it()
         "{said}"
     );
 }
+
+#[test]
+fn a_bot_that_sits_before_the_person_plays_once_the_person_comes() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let addr = free_port();
+    let _server = serve(addr, data.path());
+    let keep = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(BIN)
+        .args(["bot", "--connect", &addr.to_string(), "--level", "random"])
+        .args(["--name", "R", "--token-file"])
+        .arg(keep.path().join("bot-tokens.json"))
+        .env("GAMES_DATA_DIR", keep.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mille bot starts");
+    let log = gather(child.stderr.take().expect("stderr"));
+    let _bot = Running(child);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        tokio::time::timeout(GAME, async {
+            let mut ann = Client::open(addr, "ann").await;
+            ann.wait_for_bot("R").await;
+            // The bot's seat is the first to play; the person's is free.
+            let table = ann
+                .create(
+                    json!([{"kind": "bot", "name": "R"}, {"kind": "human"}]),
+                    None,
+                )
+                .await;
+            let sat = format!("table {table}: playing seat 1");
+            while !text(&log).contains(&sat) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            // Time for its first move to be refused (the game waits for
+            // the person) before the person sits.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            ann.send(&ClientMessage::Join {
+                table,
+                seat: Some(1),
+                code: None,
+                since: None,
+            })
+            .await;
+            // The bot plays once the game is on (itself: a bot silent past
+            // its decision time is played by a stand-in, away).
+            let seats = ann
+                .until(|m| match m {
+                    ServerMessage::Update { seq, seats, .. } if *seq >= 1 => Some(seats.clone()),
+                    _ => None,
+                })
+                .await;
+            assert!(!seats[0].away, "{seats:?}");
+        })
+        .await
+        .expect("the bot moves in time")
+    });
+}
