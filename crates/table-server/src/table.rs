@@ -1583,7 +1583,12 @@ impl<G: ServerGame> Actor<G> {
     }
 
     fn observation(&self, viewer: Viewer, from: usize) -> Value {
-        serde_json::to_value(self.table.observe_since(viewer, from)).unwrap_or(Value::Null)
+        let observation =
+            serde_json::to_value(self.table.observe_since(viewer, from)).unwrap_or(Value::Null);
+        if self.status == TableStatus::Waiting {
+            return no_moves_yet(observation);
+        }
+        observation
     }
 
     fn refuse(&self, out: &Outbox, code: ErrorCode, message: String, id: Option<u64>) {
@@ -2043,12 +2048,20 @@ impl<G: ServerGame> Actor<G> {
         let count = self.table.event_count();
         // Spectators who have seen the same events get the same text.
         let mut made: HashMap<(Viewer, usize), Option<Arc<str>>> = HashMap::new();
+        let waiting = self.status == TableStatus::Waiting;
         for c in self.conns.values_mut() {
             let text = made
                 .entry((c.viewer, c.shown))
                 .or_insert_with(|| {
                     if !everybody && !self.table.has_news(c.viewer, c.shown) {
                         return None;
+                    }
+                    if waiting {
+                        let observation =
+                            serde_json::to_value(self.table.observe_since(c.viewer, c.shown))
+                                .unwrap_or(Value::Null);
+                        let observation = no_moves_yet(observation);
+                        return Some(update_text(self.id, seq, &observation, &seats));
                     }
                     let observation = self.table.observe_since(c.viewer, c.shown);
                     Some(update_text(self.id, seq, &observation, &seats))
@@ -2099,6 +2112,17 @@ fn public<G: ServerGame>(table: &Table<G>, from: usize) -> bool {
 /// first, then writing and dropping it, was most of a move's cost under
 /// load. (The observation's keys come in the order of its fields rather
 /// than sorted; JSON readers do not care.)
+/// An observation shown while the table waits for its seats: no legal
+/// moves, since nobody may move yet. A seat shown them would make one, be
+/// refused, and (a program that acts on new observations only) wait for
+/// ever once the game starts.
+fn no_moves_yet(mut observation: Value) -> Value {
+    if let Some(legal) = observation.get_mut("legal") {
+        *legal = Value::Array(Vec::new());
+    }
+    observation
+}
+
 fn update_text<O: Serialize>(
     table: TableId,
     seq: u64,

@@ -462,3 +462,74 @@ async fn what_bots_and_people_may_not_do() {
     assert_eq!(e.message, "no bot named robo is connected");
     server.stop().await;
 }
+
+/// The observations a seat is sent while the table waits show no legal
+/// move (nobody may move yet): a bot that came first and acted on them
+/// would be refused and, keyed on new observations, wait for ever. Once
+/// the last seat is taken the legal moves come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_seated_first_is_shown_its_moves_only_once_the_game_starts() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = table_server::start(config(dir.path()))
+        .await
+        .expect("start");
+    // Each seat in turn is the bot's, so that one of the two tables has
+    // the bot moving first.
+    for bot_seat in [0usize, 1] {
+        let name = format!("robo{bot_seat}");
+        let (mut robo_client, _) = bot(server.addr, &name).await;
+        let mut ann = Client::open(server.addr).await;
+        ann.hello(&format!("ann{bot_seat}"), None).await;
+        let mut seats = vec![json!({"kind": "human"}); 2];
+        seats[bot_seat] = json!({"kind": "bot", "name": name});
+        let table = ann
+            .open_table(create(
+                "mille",
+                json!({"rules": "classic", "players": 2}),
+                Value::Array(seats),
+                None,
+            ))
+            .await;
+        invitation(&mut robo_client).await;
+        robo_client.send(&ClientMessage::Accept { table }).await;
+        let waiting = robo_client
+            .until(|m| match m {
+                ServerMessage::Joined { observation, .. } => Some(observation.clone()),
+                ServerMessage::Error(e) => panic!("refused: {e:?}"),
+                _ => None,
+            })
+            .await;
+        assert!(legal(&waiting).is_empty(), "{waiting}");
+        ann.send(&ClientMessage::Join {
+            table,
+            seat: Some(1 - bot_seat),
+            code: None,
+            since: None,
+        })
+        .await;
+        // Whoever moves first is shown its moves now.
+        let (ann_first, robo_first) = (
+            ann.until(|m| match m {
+                ServerMessage::Joined { observation, .. } => Some(observation.clone()),
+                ServerMessage::Error(e) => panic!("ann was refused: {e:?}"),
+                _ => None,
+            })
+            .await,
+            robo_client
+                .until(|m| match m {
+                    ServerMessage::Update {
+                        observation, seats, ..
+                    } if seats.iter().all(|s| s.player.is_some()) => Some(observation.clone()),
+                    _ => None,
+                })
+                .await,
+        );
+        assert!(
+            !legal(&ann_first).is_empty() || !legal(&robo_first).is_empty(),
+            "the game started: {} / {}",
+            ann_first["status"],
+            robo_first["status"]
+        );
+    }
+    server.stop().await;
+}
