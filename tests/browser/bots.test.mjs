@@ -1,7 +1,7 @@
 // Bots in the page: a real network bot (`mille bot --connect --level
 // random`) invited from the new-table form's "Play against…", a whole
-// hand played against it, its badge in the lobby and its seat on the
-// board; the same bot declining a cubes table; and, against a scripted
+// rated game played against it, its badge in the lobby and its seat on
+// the board; the same bot declining a cubes table; and, against a scripted
 // server, what the page sends and shows for an invitation and a refusal.
 
 import { test, before, after } from "node:test";
@@ -72,7 +72,7 @@ async function playHand(page) {
   throw new Error("the hand did not end in 800 steps");
 }
 
-test("a person invites Robo from Play against…, plays a whole hand against it; the lobby and the board mark the bot; Robo declines a cubes table", async () => {
+test("a person invites Robo from Play against…, plays a whole game against it; the lobby and the board mark the bot; Robo declines a cubes table", async () => {
   const ann = await newPlayer(browser);
   const eve = await newPlayer(browser);
   const { page } = ann;
@@ -108,15 +108,29 @@ test("a person invites Robo from Play against…, plays a whole hand against it;
     assert.match(await seat.innerText(), /bot/);
     await screenshot(eve.page, "bots-lobby");
 
-    // A whole hand against it, by keyboard, to the score dialog.
-    await playHand(page);
-    await page.locator("dialog.mille-scores").waitFor();
-    assert.match(await page.locator("dialog.mille-scores").innerText(), /Robo/);
+    // The whole game against it, by keyboard: each hand to its score
+    // dialog, Next hand (Robo says ready by itself), to the game's end.
+    let hands = 0;
+    for (;;) {
+      await playHand(page);
+      hands += 1;
+      const scores = page.locator("dialog.mille-scores");
+      await scores.waitFor();
+      assert.match(await scores.innerText(), /Robo/);
+      if ((await state(page)).phase === "game_over") break;
+      assert.ok(hands < 30, "the game ends");
+      await scores.getByRole("button", { name: "Next hand" }).click();
+      await page.waitForFunction((sel) => !["hand_over", "game_over"].includes(document.querySelector(sel).dataset.phase), TABLE, { timeout: 20000 });
+    }
+    await page.getByRole("dialog", { name: "Game over" }).waitFor();
     await page.keyboard.press("Escape");
+    // Rated: both ratings moved (the ladder has both, after one game).
+    const ladder = await (await fetch(`${server.url}api/ladder?category=mille-bsd`)).json();
+    assert.deepEqual(ladder.filter((r) => r.games === 1).map((r) => [r.name, !!r.bot]).sort(), [["Robo", true], ["ann", false]]);
 
     // A cubes table: Robo plays mille only, and says so.
+    // The game is over: the table is left without a question.
     await page.locator("#leave").click();
-    await page.getByRole("dialog").getByRole("button", { name: "Leave the table" }).click();
     await page.getByRole("button", { name: "New cubes table" }).click();
     await page.getByRole("radio", { name: /Robo/ }).check();
     await page.locator("#create").click();
