@@ -173,6 +173,7 @@ test("Play against… sends the bot's seat; an invited seat and a bot's are badg
   let ws;
   const invited = person("Robo", { bot: true, invited: true, connected: false });
   const tables = [summary(7, [person("bob"), person("Tortoise", { bot: true })], { status: "playing" })];
+  const connected = [{ name: "Robo", owner: "alice", description: "plays a random legal move" }, { name: "Tortoise", owner: "bob", description: "" }];
   await p.context.routeWebSocket(/\/ws$/, (route) => {
     ws = route;
     route.onMessage((text) => {
@@ -184,7 +185,7 @@ test("Play against… sends the bot's seat; an invited seat and a bot's are badg
           limits: { max_message_bytes: 65536, messages_per_second: 20, burst: 40, idle_seconds: 120, away_seconds: 60, decision_seconds: 10 },
           seats: [], games: [{ game: "mille", levels: ["classic"] }, { game: "cubes", levels: ["steady"] }] });
       } else if (m.type === "list") reply({ type: "tables", tables });
-      else if (m.type === "bots") reply({ type: "bots", bots: [{ name: "Robo", owner: "alice", description: "plays a random legal move" }, { name: "Tortoise", owner: "bob", description: "" }] });
+      else if (m.type === "bots") reply({ type: "bots", bots: connected });
       else if (m.type === "create") {
         const t = summary(8, [person("ann"), invited]);
         tables.push(t);
@@ -204,6 +205,12 @@ test("Play against… sends the bot's seat; an invited seat and a bot's are badg
     await page.getByRole("radio", { name: /Tortoise/ }).waitFor();
     assert.deepEqual(await page.locator("#bot-choice input[type=radio]").evaluateAll((rs) => rs.map((r) => r.value)), ["", "Robo", "Tortoise"]);
     assert.deepEqual(await seriousViolations(page), [], "the form with its bots");
+    // A bot connects meanwhile: Look again lists it, the focus stays on the button.
+    connected.push({ name: "Zed", owner: "cy", description: "new here" });
+    await page.locator("#bots-again").focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("radio", { name: /Zed/ }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "bots-again");
     await page.getByRole("radio", { name: /Robo/ }).check();
     // Seat 2 is Robo's; back to the seats, it is a select again.
     await page.locator("#seat-1[data-bot='Robo']").waitFor();

@@ -349,6 +349,8 @@ export class Lobby {
     const chosenBot = () => botBox.querySelector("input[name=opponent]:checked")?.value || "";
     const botList = (bots) => {
       const keep = chosenBot();
+      // The focus stays where it was (Look again, a bot's radio).
+      const focused = botBox.contains(document.activeElement) ? document.activeElement.id : "";
       const legend = el("legend", {}, "Play against…");
       const radio = (id, value, label, more) => {
         const input = el("input", { type: "radio", name: "opponent", id, value, checked: value === keep || (!value && !bots.some((b) => b.name === keep)) });
@@ -374,11 +376,19 @@ export class Lobby {
         el("ul", { class: "bot-list" }, items),
         el("p", { class: "small", role: "status" }, bots.length ? `${bots.length} ${bots.length === 1 ? "bot is" : "bots are"} connected: a bot takes seat 2 and accepts or declines the invitation.` : "No bot is connected to this server now.", " ", again),
       );
+      if (focused) document.getElementById(focused)?.focus();
       seatRows();
     };
+    let listed = null;
     const ask = () => {
+      listed = null;
       this.onBots = (bots) => {
-        if (box.contains(botBox)) botList(bots);
+        // Drawn again only when the bots changed (or asked again): a
+        // redraw would move the focus out of the list.
+        const text = JSON.stringify(bots);
+        if (!box.contains(botBox) || text === listed) return;
+        listed = text;
+        botList(bots);
       };
       this.askBots();
     };
