@@ -39,7 +39,7 @@ async def play(url, name, owner, arena):
             elif kind in ("joined", "update"):
                 table, seen = message["table"], message["observation"]
                 status = seen["status"]  # what the game waits for
-                mark = (message["seq"], json.dumps(status, sort_keys=True))
+                mark = json.dumps([message["seq"], status, seen["legal"]], sort_keys=True)
                 if done.get(table) == mark:
                     continue  # already answered (this update only tells who sits where)
                 done[table] = mark

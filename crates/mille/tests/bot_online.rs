@@ -279,10 +279,9 @@ fn example_bot() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/mille_bot.py")
 }
 
-#[test]
-fn the_example_python_bot_plays_a_whole_game_against_classic() {
-    // The example needs Python 3 and websockets: a machine without them
-    // fails here, never passes silently.
+/// The example needs Python 3 and websockets: a machine without them
+/// fails here, never passes silently.
+fn python_with_websockets() {
     let check = Command::new("python3")
         .args(["-c", "import websockets"])
         .output();
@@ -294,6 +293,11 @@ fn the_example_python_bot_plays_a_whole_game_against_classic() {
         ),
         Err(e) => panic!("the example bot needs python3 ({e}), and then: pip install websockets"),
     }
+}
+
+#[test]
+fn the_example_python_bot_plays_a_whole_game_against_classic() {
+    python_with_websockets();
     let data = tempfile::tempdir().expect("tempdir");
     let addr = free_port();
     let _server = serve(addr, data.path());
@@ -628,42 +632,39 @@ fn a_bot_cut_off_in_the_middle_of_a_game_goes_back_to_its_seat_and_finishes_it()
     );
 }
 
-#[test]
-fn a_bot_that_sits_before_the_person_plays_once_the_person_comes() {
-    let data = tempfile::tempdir().expect("tempdir");
-    let addr = free_port();
-    let _server = serve(addr, data.path());
-    let keep = tempfile::tempdir().expect("tempdir");
-    let mut child = Command::new(BIN)
-        .args(["bot", "--connect", &addr.to_string(), "--level", "random"])
-        .args(["--name", "R", "--token-file"])
-        .arg(keep.path().join("bot-tokens.json"))
-        .env("GAMES_DATA_DIR", keep.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mille bot starts");
-    let log = gather(child.stderr.take().expect("stderr"));
-    let _bot = Running(child);
+/// The bot `name` (running) is invited to the first seat of a table whose
+/// other seat is a person's, still free: its first move is refused (the
+/// game waits), and once the person sits it plays, itself (a bot silent
+/// past its decision time is played by a stand-in, away).
+fn sits_before_the_person(addr: SocketAddr, name: &str) {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
         tokio::time::timeout(GAME, async {
             let mut ann = Client::open(addr, "ann").await;
-            ann.wait_for_bot("R").await;
-            // The bot's seat is the first to play; the person's is free.
+            ann.wait_for_bot(name).await;
             let table = ann
                 .create(
-                    json!([{"kind": "bot", "name": "R"}, {"kind": "human"}]),
+                    json!([{"kind": "bot", "name": name}, {"kind": "human"}]),
                     None,
                 )
                 .await;
-            let sat = format!("table {table}: playing seat 1");
-            while !text(&log).contains(&sat) {
+            // The lobby shows the bot at its seat.
+            loop {
+                ann.send(&ClientMessage::List).await;
+                let seated = ann
+                    .until(|m| match m {
+                        ServerMessage::Tables { tables } => {
+                            Some(tables.iter().any(|t| t.id == table && t.seats[0].connected))
+                        }
+                        _ => None,
+                    })
+                    .await;
+                if seated {
+                    break;
+                }
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            // Time for its first move to be refused (the game waits for
-            // the person) before the person sits.
+            // Time for its first move to be refused before the person sits.
             tokio::time::sleep(Duration::from_millis(500)).await;
             ann.send(&ClientMessage::Join {
                 table,
@@ -672,8 +673,6 @@ fn a_bot_that_sits_before_the_person_plays_once_the_person_comes() {
                 since: None,
             })
             .await;
-            // The bot plays once the game is on (itself: a bot silent past
-            // its decision time is played by a stand-in, away).
             let seats = ann
                 .until(|m| match m {
                     ServerMessage::Update { seq, seats, .. } if *seq >= 1 => Some(seats.clone()),
@@ -685,4 +684,44 @@ fn a_bot_that_sits_before_the_person_plays_once_the_person_comes() {
         .await
         .expect("the bot moves in time")
     });
+}
+
+#[test]
+fn a_bot_that_sits_before_the_person_plays_once_the_person_comes() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let addr = free_port();
+    let _server = serve(addr, data.path());
+    let keep = tempfile::tempdir().expect("tempdir");
+    let _bot = Running(
+        Command::new(BIN)
+            .args(["bot", "--connect", &addr.to_string(), "--level", "random"])
+            .args(["--name", "R", "--token-file"])
+            .arg(keep.path().join("bot-tokens.json"))
+            .env("GAMES_DATA_DIR", keep.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("mille bot starts"),
+    );
+    sits_before_the_person(addr, "R");
+}
+
+#[test]
+fn the_example_bot_too_plays_once_the_person_comes() {
+    python_with_websockets();
+    let data = tempfile::tempdir().expect("tempdir");
+    let addr = free_port();
+    let _server = serve(addr, data.path());
+    let home = tempfile::tempdir().expect("tempdir");
+    let _bot = Running(
+        Command::new("python3")
+            .arg(example_bot())
+            .arg(format!("ws://{addr}/ws"))
+            .args(["--name", "pybot"])
+            .current_dir(home.path())
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("python3 starts"),
+    );
+    sits_before_the_person(addr, "pybot");
 }
