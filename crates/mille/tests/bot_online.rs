@@ -1,10 +1,14 @@
 //! End-to-end: bots over the network against a real `mille serve` on the
 //! loopback. The example Python bot (`docs/examples/mille_bot.py`) plays a
-//! whole game against `classic` at a table a person opened for them; and
+//! whole game against `classic` at a table a person opened for them;
 //! `mille bot --connect --level random`, invited by a person's client,
 //! plays a whole rated game against it, after coming back by itself from
-//! the server's restart. Between hands the server waits a minute for its
-//! players' `ready`, so a bot that never says it would not finish in time.
+//! the server's restart; a bot cut off in the middle of a game goes back to
+//! its seat; a bot seated before the person plays once the person comes
+//! (both bots); over TLS the bot trusts `--ca` and nothing else; a bot that
+//! cannot play says why. Between hands the server waits a minute for its
+//! players' `ready`: a bot that never says it is replaced by its stand-in
+//! (and has abandoned), which the tests catch.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -724,4 +728,76 @@ fn the_example_bot_too_plays_once_the_person_comes() {
             .expect("python3 starts"),
     );
     sits_before_the_person(addr, "pybot");
+}
+
+#[test]
+fn over_tls_the_bot_trusts_the_authority_it_is_given_and_no_other() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".into()]).expect("a certificate");
+    let cert = root.path().join("cert.pem");
+    let key = root.path().join("key.pem");
+    std::fs::write(&cert, made.cert.pem()).expect("write");
+    std::fs::write(&key, made.signing_key.serialize_pem()).expect("write");
+    let addr = free_port();
+    let _server = Running(
+        Command::new(BIN)
+            .args(["serve", "--listen", &addr.to_string(), "--no-socket"])
+            .arg("--tls-cert")
+            .arg(&cert)
+            .arg("--tls-key")
+            .arg(&key)
+            .arg("--data")
+            .arg(root.path().join("server"))
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("mille serve starts"),
+    );
+    let end = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(addr).is_err() {
+        assert!(Instant::now() < end, "the server did not start listening");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let address = format!("wss://localhost:{}", addr.port());
+    // Not trusted without the authority: said at once, status 1.
+    let (status, err) = bot_run(&["--connect", &address, "--name", "T"], root.path());
+    assert_eq!(status, Some(1), "{err}");
+    assert!(err.contains("cannot be trusted"), "{err}");
+    // With it, the bot signs in (and stops on SIGTERM).
+    let mut child = Command::new(BIN)
+        .args(["bot", "--connect", &address, "--name", "T", "--ca"])
+        .arg(&cert)
+        .env("GAMES_DATA_DIR", root.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mille bot starts");
+    let log = gather(child.stderr.take().expect("stderr"));
+    let mut bot = Running(child);
+    let signed = format!("signed in at {address} as T");
+    let end = Instant::now() + Duration::from_secs(30);
+    while !text(&log).contains(&signed) {
+        assert!(Instant::now() < end, "{}", text(&log));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pid = bot.0.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .expect("kill")
+            .success()
+    );
+    let end = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = bot.0.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(Instant::now() < end, "the bot did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0), "{}", text(&log));
 }
