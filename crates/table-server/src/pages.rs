@@ -499,9 +499,11 @@ async fn player(
     let name = path_text(path)?;
     let name = player_name(&name)?;
     // A bot has a page from its first hello (who runs it, what it is),
-    // before it has played.
+    // before it has played. Asked after the record: a name found there is
+    // registered already, and a name's kind never changes after that.
+    let found = pages.shared.store.player(name, PLAYER_GAMES).await?;
     let bot = pages.shared.store.bot_info(name).await?;
-    let record = match pages.shared.store.player(name, PLAYER_GAMES).await? {
+    let record = match found {
         Some(record) => record,
         None if bot.is_some() => crate::store::PlayerRecord {
             name: name.to_string(),
