@@ -143,7 +143,11 @@ async fn connection(
         why,
         welcomed: false,
     };
-    let mut conn = match Connection::open(target).await {
+    let opened = tokio::select! {
+        opened = Connection::open(target) => opened,
+        _ = stop.changed() => return Ok(End::Stopped),
+    };
+    let mut conn = match opened {
         Ok(conn) => conn,
         // A bot never connected is more likely misdirected than cut off.
         Err(ClientError::Unreachable { reason, .. }) if !*welcomed_once => {
@@ -152,9 +156,13 @@ async fn connection(
         Err(e) if !*welcomed_once => return Err(e.into()),
         Err(e) => return Ok(dropped(e.to_string())),
     };
-    let welcome = match sign_in(options, &mut conn).await {
+    let signed = tokio::select! {
+        signed = sign_in(options, &mut conn) => signed,
+        _ = stop.changed() => return Ok(End::Stopped),
+    };
+    let welcome = match signed {
         Ok(welcome) => welcome,
-        Err(ClientError::Refused(body)) => {
+        Err(ClientError::Refused(body)) if final_refusal(body.code) => {
             return Err(anyhow!(
                 "the table server at {target} refused {:?}: {}",
                 options.name,
@@ -179,21 +187,14 @@ async fn connection(
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     let mut steps = seats.welcome(&welcome);
     loop {
-        for step in steps.drain(..) {
-            match step {
-                Step::Send(message) => {
-                    if let Err(e) = conn.send(&message).await {
-                        return Ok(dropped(e.to_string()));
-                    }
-                }
-                Step::Think(job) => {
-                    let done_tx = done_tx.clone();
-                    tokio::task::spawn_blocking(move || {
-                        let _ = done_tx.send(think(*job));
-                    });
-                }
-                Step::Log(line) => log(&line),
-            }
+        let taken = take_steps(
+            std::mem::take(&mut steps),
+            async |m: &ClientMessage| conn.send(m).await,
+            done_tx,
+        )
+        .await;
+        if let Err(why) = taken {
+            return Ok(dropped(why));
         }
         tokio::select! {
             _ = stop.changed() => {
@@ -208,6 +209,51 @@ async fn connection(
             _ = ping.tick() => steps = vec![Step::Send(ClientMessage::Ping)],
         }
     }
+}
+
+/// Takes `steps` in order: sends with `send`, hands decisions to a thread
+/// (their answers come back through `done`), logs. Every step is taken
+/// even after a failed send (then the error): a decision under way holds
+/// its table's bot, which must come back.
+async fn take_steps(
+    steps: Vec<Step>,
+    mut send: impl AsyncFnMut(&ClientMessage) -> Result<(), ClientError>,
+    done: &mpsc::UnboundedSender<Decided>,
+) -> Result<(), String> {
+    let mut broken = None;
+    for step in steps {
+        match step {
+            Step::Send(message) => {
+                if broken.is_none()
+                    && let Err(e) = send(&message).await
+                {
+                    broken = Some(e.to_string());
+                }
+            }
+            Step::Think(job) => {
+                let done = done.clone();
+                tokio::task::spawn_blocking(move || {
+                    let _ = done.send(think(*job));
+                });
+            }
+            Step::Log(line) => log(&line),
+        }
+    }
+    broken.map_or(Ok(()), Err)
+}
+
+/// Refusals of `hello` that another try would get again (the server being
+/// unavailable for a moment is not one).
+fn final_refusal(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::Version
+            | ErrorCode::NameTaken
+            | ErrorCode::BadName
+            | ErrorCode::BadToken
+            | ErrorCode::Handshake
+            | ErrorCode::BadMessage
+    )
 }
 
 /// `hello` as a bot, with the token kept for the name at this server (a
@@ -1222,6 +1268,38 @@ mod tests {
                 assert_eq!(action, made);
             }
         }
+    }
+
+    #[test]
+    fn a_decision_is_made_even_when_the_send_before_it_fails() {
+        let mut s = seats();
+        let mut state = to_draw();
+        state.apply(Action::Draw).expect("the draw");
+        let mut steps = vec![Step::Send(ClientMessage::Ping)];
+        steps.extend(s.on_message(joined(4, seen(&state))));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let (done_tx, mut done) = mpsc::unbounded_channel();
+        let taken = runtime.block_on(take_steps(
+            steps,
+            async |_: &ClientMessage| {
+                Err(ClientError::Closed {
+                    reason: "gone".into(),
+                })
+            },
+            &done_tx,
+        ));
+        assert!(taken.is_err_and(|why| why.contains("gone")));
+        // Only a decision under way still holds a sender.
+        drop(done_tx);
+        let decided = runtime
+            .block_on(done.recv())
+            .expect("the decision comes back");
+        // Its table gets its bot back, and its move.
+        assert_eq!(moves(&s.decided(decided)).len(), 1);
+        assert!(s.tables[&T].bot.is_some());
     }
 
     #[test]
