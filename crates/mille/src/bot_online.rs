@@ -367,7 +367,8 @@ pub fn think(job: Job) -> Decided {
     let made = catch_unwind(AssertUnwindSafe(move || {
         let mut bot = bot;
         let decision = observation.decision();
-        if let (Some(decision), Some(last)) = (decision, memory) {
+        // Rebuilding the moves is a search: only for a bot that reads them.
+        if let (Some(decision), Some(last), true) = (decision, memory, bot.watches()) {
             catch_up(bot.as_mut(), last, &observation.view, decision);
         }
         let action = bot
