@@ -801,3 +801,58 @@ fn over_tls_the_bot_trusts_the_authority_it_is_given_and_no_other() {
     };
     assert_eq!(status.code(), Some(0), "{}", text(&log));
 }
+
+#[test]
+fn two_bots_play_a_four_player_classic_game_in_teams_with_computers() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let addr = free_port();
+    let _server = serve(addr, data.path());
+    let keep = tempfile::tempdir().expect("tempdir");
+    let bot = |name: &str, level: &str| {
+        Running(
+            Command::new(BIN)
+                .args(["bot", "--connect", &addr.to_string(), "--level", level])
+                .args(["--name", name, "--token-file"])
+                .arg(keep.path().join("bot-tokens.json"))
+                .env("GAMES_DATA_DIR", keep.path())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("mille bot starts"),
+        )
+    };
+    let _r = bot("R", "random");
+    let _e = bot("E", "easy");
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let table = runtime.block_on(async {
+        tokio::time::timeout(GAME, async {
+            let mut ann = Client::open(addr, "ann").await;
+            ann.wait_for_bot("R").await;
+            ann.wait_for_bot("E").await;
+            let create = json!({"type": "create", "game": "mille",
+                "setup": {"rules": "classic", "players": 4, "stacking": false},
+                "seats": [{"kind": "bot", "name": "R"}, {"kind": "computer", "level": "classic"},
+                          {"kind": "bot", "name": "E"}, {"kind": "computer", "level": "random"}],
+                "rated": true});
+            ann.send(&ClientMessage::parse(&create.to_string()).expect("create"))
+                .await;
+            let table = ann
+                .until(|m| match m {
+                    ServerMessage::Created { table, .. } => Some(table.id),
+                    ServerMessage::Error(e) => panic!("create refused: {e:?}"),
+                    _ => None,
+                })
+                .await;
+            ann.watch_until_over(table).await;
+            table
+        })
+        .await
+        .expect("the game ends in time")
+    });
+    let game = finished_game(addr, table);
+    for name in ["R", "E"] {
+        let p = player(&game, name);
+        assert_eq!(p["abandoned"], false, "{}", game["players"]);
+        assert_eq!(p["stand_in_moves"], 0, "{}", game["players"]);
+    }
+}
