@@ -13,7 +13,12 @@ async def play(url, name, owner, arena):
     token_file = f"{name}.token"  # the server's proof that the name is ours
     token = open(token_file).read().strip() if os.path.exists(token_file) else None
     async with websockets.connect(url) as ws:
+        pace = {"gap": 0.1, "last": 0.0}  # the server drops messages over its rate
         async def send(**message):  # every message is one JSON object
+            wait = pace["last"] + pace["gap"] - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            pace["last"] = time.monotonic()
             await ws.send(json.dumps(message))
         await send(type="hello", version=1, name=name, token=token, client="mille_bot.py",
                    bot={"owner": owner, "description": "plays a random legal move", "arena": arena})
@@ -26,6 +31,7 @@ async def play(url, name, owner, arena):
             kind = message.get("type")
             if kind == "welcome":
                 welcomed = True
+                pace["gap"] = 1.1 / message["limits"]["messages_per_second"]
                 with open(token_file, "w") as f:
                     f.write(message["token"])
                 for seat in message["seats"]:  # back to the games of an earlier run

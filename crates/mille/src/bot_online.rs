@@ -186,10 +186,14 @@ async fn connection(
     let every = Duration::from_secs((welcome.limits.idle_seconds / 3).clamp(1, 30));
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     let mut steps = seats.welcome(&welcome);
+    let mut pace = Pace::new(welcome.limits.messages_per_second, welcome.limits.burst);
     loop {
         let taken = take_steps(
             std::mem::take(&mut steps),
-            async |m: &ClientMessage| conn.send(m).await,
+            async |m: &ClientMessage| {
+                pace.wait().await;
+                conn.send(m).await
+            },
             done_tx,
         )
         .await;
@@ -208,6 +212,46 @@ async fn connection(
             Some(decided) = done.recv() => steps = seats.decided(decided),
             _ = ping.tick() => steps = vec![Step::Send(ClientMessage::Ping)],
         }
+    }
+}
+
+/// Keeps the bot's messages within the rate the server announced: a
+/// message over it is dropped, and a dropped move would leave the bot
+/// waiting for an answer until its decision time runs out. A bot playing
+/// another program with no pause between moves reaches the rate at once.
+struct Pace {
+    /// Messages a second, a little under the server's average.
+    rate: f64,
+    /// Messages that may go at once, under the server's burst.
+    burst: f64,
+    tokens: f64,
+    at: tokio::time::Instant,
+}
+
+impl Pace {
+    fn new(per_second: u32, burst: u32) -> Pace {
+        let burst = f64::from(burst.max(2) / 2);
+        Pace {
+            rate: (f64::from(per_second.max(1)) * 0.9).max(0.5),
+            burst,
+            tokens: burst,
+            at: tokio::time::Instant::now(),
+        }
+    }
+
+    /// Waits until one more message keeps within the rate, and counts it.
+    async fn wait(&mut self) {
+        let now = tokio::time::Instant::now();
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens < 1.0 {
+            let short = Duration::from_secs_f64((1.0 - self.tokens) / self.rate);
+            tokio::time::sleep(short).await;
+            self.at += short;
+            self.tokens = 1.0;
+        }
+        self.tokens -= 1.0;
     }
 }
 
@@ -1269,6 +1313,24 @@ mod tests {
                 assert_eq!(action, made);
             }
         }
+    }
+
+    #[test]
+    fn messages_keep_within_the_announced_rate() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            // 20 a second with a burst of 4: 2 at once, then 18 a second.
+            let mut pace = Pace::new(20, 4);
+            let start = tokio::time::Instant::now();
+            for _ in 0..20 {
+                pace.wait().await;
+            }
+            let took = start.elapsed().as_secs_f64();
+            assert!((0.95..1.5).contains(&took), "{took}");
+        });
     }
 
     #[test]

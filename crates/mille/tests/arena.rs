@@ -313,6 +313,88 @@ async fn arena_with(addr: SocketAddr, games: usize) -> Value {
     }
 }
 
+/// A person's connection that asks for the public tables.
+type Lister = (
+    futures_util::stream::SplitSink<
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+        Message,
+    >,
+    futures_util::stream::SplitStream<
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+    >,
+);
+
+/// Signs in a person to ask for the tables with [`moves_made`].
+async fn lister(addr: SocketAddr) -> Lister {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .expect("connect");
+    let (mut tx, rx) = ws.split();
+    let hello = json!({"type": "hello", "version": table_protocol::VERSION, "name": "Counter"});
+    tx.send(Message::Text(hello.to_string().into()))
+        .await
+        .expect("hello");
+    (tx, rx)
+}
+
+/// The public tables' sequence numbers (moves made), as `list` gives them.
+async fn moves_made((tx, rx): &mut Lister) -> Vec<u64> {
+    tx.send(Message::Text(json!({"type": "list"}).to_string().into()))
+        .await
+        .expect("list");
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), rx.next())
+            .await
+            .expect("an answer")
+            .expect("open")
+            .expect("a frame");
+        let Message::Text(text) = frame else { continue };
+        let msg: Value = serde_json::from_str(text.as_str()).expect("JSON");
+        if msg["type"] == "tables" {
+            let tables = msg["tables"].as_array().cloned().unwrap_or_default();
+            return tables.iter().filter_map(|t| t["seq"].as_u64()).collect();
+        }
+    }
+}
+
+/// Both network bots keep the message rate the server announces: at 5
+/// messages a second, a bot that sent its moves as fast as it made them
+/// would have one dropped within a few turns, wait for its answer, and
+/// lose on time (3 s here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_network_bots_keep_the_servers_message_rate() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = arena(dir.path(), &["--rate", "5", "--bot-decision-seconds", "3"]);
+    let addr = server.addr;
+    let _example = example_bot(addr, "Pyro", dir.path());
+    let _random = level_bot(addr, "Randy", "random", dir.path());
+    wait_for_bots(addr, &["Pyro", "Randy"]).await;
+    let mut counter = lister(addr).await;
+    let start = Instant::now();
+    while moves_made(&mut counter).await.iter().all(|&seq| seq == 0) {
+        assert!(start.elapsed() < ROUND, "no arena game started");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    let doc = json_at(addr, "/api/arena").await;
+    let games = doc["games"].as_array().cloned().unwrap_or_default();
+    assert!(
+        games.iter().all(|g| g["forfeit"].is_null()),
+        "no game was lost by forfeit: {doc}"
+    );
+    // Still playing (or done): at 5 messages a second each, well over 30
+    // moves in 15 s.
+    let made: u64 = moves_made(&mut counter).await.iter().sum();
+    assert!(
+        !games.is_empty() || made >= 30,
+        "the bots played on: {made} moves"
+    );
+}
+
 /// A game of a pair: its deal, and its bots in seat order.
 type Played = (u64, Vec<String>);
 
@@ -426,6 +508,10 @@ async fn an_arena_of_three_bots_plays_a_round_and_its_standings_are_the_games_re
         };
         assert_eq!(&said, c, "{name}'s standing");
         assert_eq!(c.games, 4, "{name} plays its two pairs twice");
+        // Each keeps the rules and the server's rate: a message over it is
+        // dropped, and a bot waiting for the answer to a dropped move
+        // loses on time.
+        assert_eq!(c.forfeits, 0, "{name} lost no game by forfeit: {doc}");
         assert!(s["rating"]["rating"].is_i64(), "{name} is rated: {s}");
     }
     // Best first: most wins, then most points.
