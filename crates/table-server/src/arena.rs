@@ -256,6 +256,48 @@ fn entrants(shared: &Shared) -> Vec<String> {
         .collect()
 }
 
+/// Notes that the arena's rounds up to `round` are over.
+fn over(shared: &Shared, round: u32) {
+    shared
+        .arena_rounds_over
+        .fetch_max(round, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether the record of arena game `table` (its deal's seed, every
+/// hand) may be shown: both games of a pair are dealt from one seed, so
+/// the first game's record would show a bot every card of the second.
+/// It may once its pair's two games are over, or once its round is (a
+/// pair whose second game was skipped); the games of an arena this
+/// server does not run (any more) may always be.
+pub async fn shown(shared: &Shared, table: TableId, tag: &ArenaTag) -> Result<bool, StoreError> {
+    let running = shared
+        .config
+        .arena
+        .as_ref()
+        .is_some_and(|a| arena_id(&a.rules) == tag.arena);
+    let over = shared
+        .arena_rounds_over
+        .load(std::sync::atomic::Ordering::SeqCst);
+    if !running || tag.round <= over {
+        return Ok(true);
+    }
+    let games = shared.store.arena_games(&tag.arena).await?;
+    let bots = |g: &ArenaGameRow| {
+        let mut names: Vec<String> = g.seats.iter().map(|s| s.name.clone()).collect();
+        names.sort();
+        names
+    };
+    let Some(this) = games.iter().find(|g| g.table == table) else {
+        return Ok(false);
+    };
+    let pair = bots(this);
+    let played = games
+        .iter()
+        .filter(|g| g.round == tag.round && bots(g) == pair)
+        .count();
+    Ok(played >= 2)
+}
+
 /// The round the arena goes on with: the one after the last stored.
 async fn next_round(shared: &Shared, arena: &str) -> Result<u32, StoreError> {
     let games = shared.store.arena_games(arena).await?;
@@ -287,6 +329,8 @@ pub async fn run(shared: Arc<Shared>, stop: Arc<Notify>) {
         }
     };
     tracing::info!(arena, round = number, "the arena opens");
+    // The rounds before (stored by an earlier run) are over.
+    over(&shared, number - 1);
     let mut gathering = Gathering::default();
     loop {
         if config.rounds != 0 && number > config.rounds {
@@ -343,6 +387,7 @@ pub async fn run(shared: Arc<Shared>, stop: Arc<Notify>) {
                 () = &mut stopped => return,
             }
         } else {
+            over(&shared, number);
             number += 1;
         }
     }

@@ -413,6 +413,9 @@ pub struct Shared {
     registrations: Mutex<HashMap<[u8; 8], std::collections::VecDeque<std::time::Instant>>>,
     /// The connections' caps.
     pub gate: Arc<listen::Gate>,
+    /// The rounds of this server's arena that are over: their games'
+    /// records and replays may be shown (see [`arena::shown`]).
+    pub arena_rounds_over: std::sync::atomic::AtomicU32,
     /// TLS for links to other instances.
     pub link_tls: Option<Arc<rustls::ClientConfig>>,
 }
@@ -991,6 +994,7 @@ pub async fn start(config: Config) -> Result<Running, ServerError> {
         registrations: Mutex::new(HashMap::new()),
         signed_in: Mutex::new(HashMap::new()),
         bots: Mutex::new(HashMap::new()),
+        arena_rounds_over: std::sync::atomic::AtomicU32::new(0),
         gate: listen::Gate::new(config.connections_per_address, max_connections),
         link_tls,
     });

@@ -666,6 +666,14 @@ async fn finished(
     {
         return Err(no_game());
     }
+    if let Some(tag) = &f.arena
+        && !crate::arena::shown(shared, id, tag).await?
+    {
+        return Err(Refusal::NotFound(format!(
+            "table {id} is a game of round {} of the arena: its deal is played again with the seats swapped, so its record is shown once that game is over too",
+            tag.round
+        )));
+    }
     Ok(Arc::new(f))
 }
 

@@ -48,6 +48,9 @@ enum Manner {
     /// Sends a move that is not among its legal ones at its first
     /// decision, then plays as `Plays` does.
     Illegal,
+    /// Plays its first table as `Plays` does, and makes no move at any
+    /// other.
+    FirstOnly,
 }
 
 /// A player over a bare WebSocket: a bot when `bot` is given (its hello's
@@ -107,6 +110,10 @@ fn player(
                     let legal = obs["legal"].as_array().cloned().unwrap_or_default();
                     if obs["status"]["phase"] == "hand_over" {
                         Some(json!({"type": "ready", "table": table}))
+                    } else if manner == Manner::FirstOnly
+                        && moved.keys().next().is_some_and(|first| *first != table)
+                    {
+                        None
                     } else if !legal.is_empty() && moved.get(&table).is_none_or(|m| seq > *m) {
                         moved.insert(table, seq);
                         id += 1;
@@ -321,5 +328,82 @@ async fn an_arena_game_lost_by_an_illegal_move_shows_the_forfeit_and_the_standin
     );
     // The page itself is there.
     assert_eq!(get(addr, "/arena").await.0, 200);
+    server.stop().await;
+}
+
+/// Both games of an arena pair are dealt from one seed: the first game's
+/// record (its seed, every hand) would show a bot every card of the
+/// second, so it is shown only once the second is over too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_games_record_waits_for_its_pairs_second_game() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = config(dir.path());
+    config.arena = Some(ArenaConfig {
+        rules: "bsd".into(),
+        rounds: 1,
+    });
+    // The second game ends by the silent bot's forfeit, soon.
+    config.decision_limit = Duration::from_secs(3);
+    let server = table_server::start(config).await.expect("start");
+    let addr = server.addr;
+    let ada = player(
+        addr,
+        "Ada",
+        Some(bot_info("tess", "plays its first legal move", true)),
+        Manner::Plays,
+        None,
+    );
+    let slow = player(
+        addr,
+        "Slow",
+        Some(bot_info("tess", "plays one game", true)),
+        Manner::FirstOnly,
+        None,
+    );
+    let start = Instant::now();
+    let first = loop {
+        let doc = when_there(addr, "/api/arena").await;
+        if let Some(g) = doc["games"].as_array().and_then(|g| g.first()) {
+            break g["table"].as_u64().expect("a table");
+        }
+        assert!(start.elapsed() < LONG, "no game was played: {doc}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    for path in [
+        format!("/api/games/{first}"),
+        format!("/api/games/{first}/views?seat=0"),
+        format!("/api/games/{first}/review?seat=0"),
+    ] {
+        let (status, body) = get_json(addr, &path).await;
+        assert_eq!(
+            status, 404,
+            "{path} while the pair's second game is on: {body}"
+        );
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("played again with the seats swapped")),
+            "{body}"
+        );
+    }
+    // The second game over (the silent bot's forfeit), the first is shown.
+    let doc = loop {
+        let doc = when_there(addr, "/api/arena").await;
+        if doc["games"].as_array().is_some_and(|g| g.len() >= 2) {
+            break doc;
+        }
+        assert!(start.elapsed() < LONG, "the second game did not end: {doc}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        doc["games"][0]["forfeit"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("took more than")),
+        "{doc}"
+    );
+    let (status, body) = get_json(addr, &format!("/api/games/{first}")).await;
+    assert_eq!(status, 200, "{body}");
+    ada.abort();
+    slow.abort();
     server.stop().await;
 }
