@@ -712,6 +712,13 @@ pub fn check_description(description: &str) -> Result<(), String> {
     if description.chars().any(char::is_control) {
         return Err("a bot's description may not have control characters".into());
     }
+    // Marks that reorder or hide text would make the lobby show something
+    // else than what was written.
+    if description.chars().any(|c| {
+        matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+    }) {
+        return Err("a bot's description may not have invisible or direction marks".into());
+    }
     Ok(())
 }
 
@@ -804,6 +811,9 @@ mod tests {
         assert!(check_description(&"x".repeat(DESCRIPTION_MAX_CHARS + 1)).is_err());
         assert!(check_description("line one\nline two").is_err());
         assert!(check_description("\u{1b}[2J").is_err());
+        // A right-to-left override would show "evil" as "live".
+        assert!(check_description("\u{202E}evil").is_err());
+        assert!(check_description("zero\u{200B}width").is_err());
     }
 
     #[test]

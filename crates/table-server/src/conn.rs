@@ -1206,6 +1206,18 @@ fn check<G: ServerGame>(
     {
         return Err(bad("a table has at least one person's or bot's seat".into()));
     }
+    // A bot holds one seat of a table: a second kept for it would wait
+    // for ever.
+    let mut invited = std::collections::HashSet::new();
+    for s in &create.seats {
+        if let SeatRequest::Bot { name } = s
+            && !invited.insert(name.as_str())
+        {
+            return Err(bad(format!(
+                "{name} is invited to two seats: a bot takes one"
+            )));
+        }
+    }
     let levels = create
         .seats
         .iter()

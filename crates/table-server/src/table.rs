@@ -301,7 +301,9 @@ impl<G: ServerGame> Actor<G> {
                     away_at: None,
                     rating: None,
                     bot,
-                    invited: bot,
+                    // A game under way was joined by its bots; only an
+                    // unstarted table still waits for them to come.
+                    invited: bot && stored.moves.is_empty(),
                     replaced: false,
                 }
             })
@@ -632,6 +634,18 @@ impl<G: ServerGame> Actor<G> {
     async fn on_timer(&mut self) -> Result<(), StoreError> {
         let now = Instant::now();
         let limit = self.shared.config.decision_limit;
+        let expired: Vec<usize> = (0..self.slots.len())
+            .filter(|&seat| self.waited[seat].is_some_and(|at| at + limit <= now))
+            .collect();
+        if self.status == TableStatus::Waiting && self.arena.is_some() && expired.len() > 1 {
+            // No bot came: a forfeit would hand the first seat's loss to
+            // the other, who did not come either. The table closes
+            // unstarted, with no result (below).
+            for seat in expired {
+                self.waited[seat] = None;
+            }
+            self.unstarted_by = now;
+        }
         for seat in 0..self.slots.len() {
             if self.waited[seat].is_some_and(|at| at + limit <= now) {
                 self.waited[seat] = None;
@@ -2107,11 +2121,6 @@ fn public<G: ServerGame>(table: &Table<G>, from: usize) -> bool {
     table.has_news(Viewer::Spectator, from)
 }
 
-/// An `update` as [`ServerMessage::Update`] writes it, but serialized
-/// straight from the observation: building a `serde_json::Value` tree
-/// first, then writing and dropping it, was most of a move's cost under
-/// load. (The observation's keys come in the order of its fields rather
-/// than sorted; JSON readers do not care.)
 /// An observation shown while the table waits for its seats: no legal
 /// moves, since nobody may move yet. A seat shown them would make one, be
 /// refused, and (a program that acts on new observations only) wait for
@@ -2123,6 +2132,11 @@ fn no_moves_yet(mut observation: Value) -> Value {
     observation
 }
 
+/// An `update` as [`ServerMessage::Update`] writes it, but serialized
+/// straight from the observation: building a `serde_json::Value` tree
+/// first, then writing and dropping it, was most of a move's cost under
+/// load. (The observation's keys come in the order of its fields rather
+/// than sorted; JSON readers do not care.)
 fn update_text<O: Serialize>(
     table: TableId,
     seq: u64,

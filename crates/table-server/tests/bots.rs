@@ -248,9 +248,16 @@ async fn an_invited_bot_plays_a_rated_game_against_a_person_and_both_ratings_mov
             .unwrap_or_else(|| panic!("{name} is rated: {entries:?}"))
     };
     let (ann_line, robo_line) = (of("ann"), of("robo"));
-    assert_ne!(ann_line.rating, 1500, "{ann_line:?}");
-    assert_ne!(robo_line.rating, 1500, "{robo_line:?}");
     assert_eq!((ann_line.games, robo_line.games), (1, 1));
+    // The winner's rating went up from the start, the loser's down.
+    for line in [&ann_line, &robo_line] {
+        if line.wins == 1 {
+            assert!(line.rating > 1500, "{line:?}");
+        } else {
+            assert!(line.rating < 1500, "{line:?}");
+        }
+    }
+    assert_eq!(ann_line.wins + robo_line.wins, 1, "one of them won");
     assert!(robo_line.bot && !robo_line.computer, "{robo_line:?}");
     assert!(!ann_line.bot);
     // The site's ladder says the same.
@@ -437,6 +444,17 @@ async fn what_bots_and_people_may_not_do() {
     let e = error(&mut ann).await;
     assert_eq!(e.code, ErrorCode::BadSetup, "{e:?}");
     assert_eq!(e.message, "no bot named ghost is connected");
+    // A bot holds one seat of a table.
+    ann.send(&create(
+        "mille",
+        json!({"rules": "classic", "players": 3}),
+        json!([{"kind": "human"}, {"kind": "bot", "name": "robo"}, {"kind": "bot", "name": "robo"}]),
+        Some(0),
+    ))
+    .await;
+    let e = error(&mut ann).await;
+    assert_eq!(e.code, ErrorCode::BadSetup, "{e:?}");
+    assert_eq!(e.message, "robo is invited to two seats: a bot takes one");
     drop(robo);
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {

@@ -589,6 +589,19 @@ async fn an_arena_bot_loses_by_silence_by_leaving_by_declining_or_by_not_coming(
     let category = game_rating::Category::MilleClassic(2);
     let (_, games, _) = rating(&shared, category, "zeta").await;
     assert_eq!(games, 4, "every forfeited game is rated");
+    // Neither came: no result for either (not a forfeit of the first
+    // seat, whose clock ran out with the other's).
+    let table = open(&shared, both()).await;
+    until_line(&table, |l| l.status == TableStatus::Over).await;
+    let record = shared.store.game(table_id(&table)).await.expect("read");
+    assert!(
+        record
+            .as_ref()
+            .is_none_or(|r| r.forfeit.is_none() && r.results.is_empty()),
+        "{record:?}"
+    );
+    let (_, games, _) = rating(&shared, category, "zeta").await;
+    assert_eq!(games, 4, "a game nobody came to is not rated");
     server.stop().await;
 }
 
