@@ -742,8 +742,12 @@ impl<G: ServerGame> Actor<G> {
         match self.status {
             TableStatus::Waiting => self.arena.is_some() && slot.invited,
             TableStatus::Playing if self.person_connected() => match self.table.turn() {
+                // Outside the arena a bot that is not connected is away,
+                // as a person is: the away clock covers it (after a
+                // restart it has its time to come back).
                 Turn::Seat(s) => {
                     s == seat
+                        && (self.arena.is_some() || self.seat_connected(seat))
                         && self.window.is_none()
                         && matches!(self.table.player(seat), Some(Player::Person))
                         && !self.waiting.iter().any(|(k, _)| *k == seat)

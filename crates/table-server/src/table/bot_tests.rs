@@ -445,6 +445,7 @@ async fn the_decision_clock_stops_while_nobody_is_at_the_table() {
     ann.join(&table, Some(mine), false);
     ann.joined().await;
     // Both gone at once, the bot to play: the game is paused.
+    // (Its decision clock runs only while it is connected.)
     robo.gone(&table);
     ann.gone(&table);
     until_line(&table, |l| l.seats.iter().all(|s| !s.connected)).await;
@@ -453,15 +454,24 @@ async fn the_decision_clock_stops_while_nobody_is_at_the_table() {
     let now = line(&table);
     assert!(!now.seats[bot].away, "{now:?}");
     assert_eq!(now.seq, 0, "{now:?}");
-    // ann is back: the bot's clock runs again, from then, and runs out.
-    let back = Instant::now();
+    // ann is back, the bot not yet: it is away as a person would be (the
+    // away clock, a minute here, not its decision clock, covers it).
     let mut ann = Peer::new(&shared, "ann");
     ann.join(&table, None, false);
     ann.joined().await;
+    tokio::time::sleep(limit * 3).await;
+    let now = line(&table);
+    assert!(!now.seats[bot].away, "{now:?}");
+    assert_eq!(now.seq, 0, "{now:?}");
+    // The bot is back: its clock runs again, from then, and runs out.
+    let back = Instant::now();
+    let mut robo = Peer::new(&shared, "robo");
+    robo.join(&table, None, true);
+    robo.joined().await;
     until_line(&table, |l| l.seats[bot].away).await;
     assert!(
         back.elapsed() >= limit,
-        "the clock started again when ann came back"
+        "the clock started again when the bot came back"
     );
     server.stop().await;
 }
