@@ -49,7 +49,8 @@ fn setup(rules: &str) -> Value {
 pub struct Pairing {
     /// The bots in seat order.
     pub seats: [String; 2],
-    /// The deal, the same for both games of a pair.
+    /// The deal, the same for both games of a pair (unless the arena
+    /// deals afresh).
     pub seed: u64,
 }
 
@@ -78,9 +79,15 @@ pub struct Round {
 impl Round {
     /// The games of round `number` among `entrants`: every pair plays two
     /// games on a seed of its own (`seed_of` gives one per pair), the
-    /// second with the seats swapped. The first games of every pair come
-    /// before the second ones, so that a bot's pairs take turns.
-    pub fn new(number: u32, entrants: &[String], mut seed_of: impl FnMut() -> u64) -> Round {
+    /// second with the seats swapped; with `fresh`, each game has a seed
+    /// of its own. The first games of every pair come before the second
+    /// ones, so that a bot's pairs take turns.
+    pub fn new(
+        number: u32,
+        entrants: &[String],
+        fresh: bool,
+        mut seed_of: impl FnMut() -> u64,
+    ) -> Round {
         let mut firsts = Vec::new();
         let mut seconds = Vec::new();
         for (i, a) in entrants.iter().enumerate() {
@@ -92,7 +99,7 @@ impl Round {
                 });
                 seconds.push(Pairing {
                     seats: [b.clone(), a.clone()],
-                    seed,
+                    seed: if fresh { seed_of() } else { seed },
                 });
             }
         }
@@ -278,7 +285,7 @@ pub async fn shown(shared: &Shared, table: TableId, tag: &ArenaTag) -> Result<bo
     let over = shared
         .arena_rounds_over
         .load(std::sync::atomic::Ordering::SeqCst);
-    if !running || tag.round <= over {
+    if !running || shared.config.arena_fresh_deals || tag.round <= over {
         return Ok(true);
     }
     let games = shared.store.arena_games(&tag.arena).await?;
@@ -350,7 +357,8 @@ pub async fn run(shared: Arc<Shared>, stop: Arc<Notify>) {
                 () = &mut stopped => return,
             }
         };
-        let mut round = Round::new(number, &present, || deal(&shared));
+        let fresh = shared.config.arena_fresh_deals;
+        let mut round = Round::new(number, &present, fresh, || deal(&shared));
         tracing::info!(
             arena,
             round = number,
@@ -682,10 +690,21 @@ mod tests {
 
     fn round(entrants: &[&str]) -> Round {
         let mut next = 100;
-        Round::new(1, &names(entrants), || {
+        Round::new(1, &names(entrants), false, || {
             next += 1;
             next
         })
+    }
+
+    #[test]
+    fn fresh_deals_give_every_game_its_own() {
+        let mut next = 100;
+        let r = Round::new(1, &names(&["a", "b", "c"]), true, || {
+            next += 1;
+            next
+        });
+        let seeds: HashSet<u64> = r.games().iter().map(|(p, _)| p.seed).collect();
+        assert_eq!(seeds.len(), 6, "{:?}", r.games());
     }
 
     #[test]

@@ -153,6 +153,12 @@ pub struct ServeArgs {
     /// Rounds the arena plays before it stops (0: rounds without end).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "arena")]
     pub arena_rounds: u32,
+    /// Deal every arena game afresh instead of each pair's two games on
+    /// one deal with the seats swapped: luck no longer cancels, but a bot
+    /// cannot carry what it saw of a deal into the pair's other game (for
+    /// an arena whose bots are not trusted to forget).
+    #[arg(long, requires = "arena")]
+    pub arena_fresh_deals: bool,
     /// Seconds a bot may take over one decision (its turn, a coup-fourré
     /// chance, being ready for the next hand); past it, an arena bot
     /// loses the game, and elsewhere the stand-in plays its seat.
@@ -268,6 +274,7 @@ impl ServeArgs {
             rules: rules.clone(),
             rounds: self.arena_rounds,
         });
+        config.arena_fresh_deals = self.arena_fresh_deals;
         Ok(config)
     }
 }

@@ -168,6 +168,10 @@ pub struct Config {
     pub decision_limit: Duration,
     /// The arena this server runs, if any.
     pub arena: Option<ArenaConfig>,
+    /// Whether the arena deals every game afresh instead of each pair's
+    /// two games on one deal: luck no longer cancels, but no bot can carry
+    /// what it saw of a deal into the pair's other game.
+    pub arena_fresh_deals: bool,
 }
 
 /// An arena: bots paired continuously at one ruleset.
@@ -202,6 +206,7 @@ impl Config {
             },
             decision_limit: Duration::from_secs(10),
             arena: None,
+            arena_fresh_deals: false,
             max_tables: 20_000,
             programs: Vec::new(),
             fixed_seed: None,
