@@ -10,16 +10,15 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
-#[allow(dead_code)]
 mod server_support;
-use server_support::Server;
+use server_support::{Running, Server};
 
 /// How long a whole round may take on a loaded machine.
 const ROUND: Duration = Duration::from_secs(120);
@@ -190,18 +189,8 @@ fn raw_bot(
     (invited, task)
 }
 
-/// A process killed when dropped (a failing test leaves none behind).
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// `mille bot --connect` at a built-in level, in the arena.
-fn level_bot(addr: SocketAddr, name: &str, level: &str, data: &std::path::Path) -> Process {
+fn level_bot(addr: SocketAddr, name: &str, level: &str, data: &std::path::Path) -> Running {
     let child = Command::new(env!("CARGO_BIN_EXE_mille"))
         .args([
             "bot",
@@ -220,28 +209,15 @@ fn level_bot(addr: SocketAddr, name: &str, level: &str, data: &std::path::Path) 
         .stderr(Stdio::inherit())
         .spawn()
         .expect("mille bot starts");
-    Process(child)
+    Running(child)
 }
 
 /// The example bot, `docs/examples/mille_bot.py`, in the arena. Python
 /// and its `websockets` must be there: the test fails saying how to get
 /// them, never passes without them.
-fn example_bot(addr: SocketAddr, name: &str, dir: &std::path::Path) -> Process {
-    let check = Command::new("python3")
-        .args(["-c", "import websockets"])
-        .output();
-    match check {
-        Ok(out) if out.status.success() => {}
-        Ok(out) => panic!(
-            "the example bot needs Python's websockets: `python3 -m pip install websockets` ({})",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => panic!("the example bot needs python3 with websockets ({e})"),
-    }
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/examples/mille_bot.py"
-    );
+fn example_bot(addr: SocketAddr, name: &str, dir: &std::path::Path) -> Running {
+    server_support::python_with_websockets();
+    let script = server_support::example_bot_script();
     let child = Command::new("python3")
         .arg(script)
         .arg(format!("ws://{addr}/ws"))
@@ -253,7 +229,7 @@ fn example_bot(addr: SocketAddr, name: &str, dir: &std::path::Path) -> Process {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("python3 starts");
-    Process(child)
+    Running(child)
 }
 
 /// Waits until the bots `names` are connected, as a person asking the

@@ -10,33 +10,21 @@
 //! players' `ready`: a bot that never says it is replaced by its stand-in
 //! (and has abandoned), which the tests catch.
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use table_protocol::{ClientMessage, ErrorCode, GameKind, ServerMessage, VERSION};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use table_protocol::{ClientMessage, ErrorCode, GameKind, ServerMessage};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mille");
 
 /// How long a whole game may take on a loaded machine.
 const GAME: Duration = Duration::from_secs(240);
 
-/// A child process killed when dropped (a failing test leaves nothing
-/// running).
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod server_support;
+use server_support::{Client, Running, bot_command, free_addr, python_with_websockets};
 
 /// `mille serve` at `addr` with its data in `data`: no pause after a
 /// computer's move, a short coup-fourré window, and a minute's wait for
@@ -61,65 +49,7 @@ fn serve(addr: SocketAddr, data: &std::path::Path) -> Running {
     Running(child)
 }
 
-fn free_port() -> SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-}
-
-/// A person's raw client.
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
 impl Client {
-    async fn open(addr: SocketAddr, name: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("connect");
-        let mut c = Client { ws };
-        c.send(&ClientMessage::Hello {
-            version: VERSION,
-            name: Some(name.into()),
-            token: None,
-            client: None,
-            bot: None,
-        })
-        .await;
-        c.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(()))
-            .await;
-        c
-    }
-
-    async fn send(&mut self, msg: &ClientMessage) {
-        self.ws
-            .send(Message::Text(msg.to_json().into()))
-            .await
-            .expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMessage {
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(90), self.ws.next())
-                .await
-                .expect("a message within 90 s")
-                .expect("open")
-                .expect("a frame");
-            if let Message::Text(t) = frame {
-                return serde_json::from_str(t.as_str()).expect("a server message");
-            }
-        }
-    }
-
-    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
-        loop {
-            let m = self.recv().await;
-            if let Some(t) = pick(&m) {
-                return t;
-            }
-        }
-    }
-
     /// Waits until the bot `name` is connected (the server lists it).
     async fn wait_for_bot(&mut self, name: &str) {
         let end = Instant::now() + Duration::from_secs(60);
@@ -279,37 +209,17 @@ fn player<'a>(game: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no player {name} in {game}"))
 }
 
-fn example_bot() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/mille_bot.py")
-}
-
-/// The example needs Python 3 and websockets: a machine without them
-/// fails here, never passes silently.
-fn python_with_websockets() {
-    let check = Command::new("python3")
-        .args(["-c", "import websockets"])
-        .output();
-    match check {
-        Ok(out) if out.status.success() => {}
-        Ok(out) => panic!(
-            "the example bot needs the websockets module: pip install websockets ({})",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => panic!("the example bot needs python3 ({e}), and then: pip install websockets"),
-    }
-}
-
 #[test]
 fn the_example_python_bot_plays_a_whole_game_against_classic() {
     python_with_websockets();
     let data = tempfile::tempdir().expect("tempdir");
-    let addr = free_port();
+    let addr = free_addr();
     let _server = serve(addr, data.path());
     // Its token file is written in its working directory.
     let home = tempfile::tempdir().expect("tempdir");
     let _bot = Running(
         Command::new("python3")
-            .arg(example_bot())
+            .arg(server_support::example_bot_script())
             .arg(format!("ws://{addr}/ws"))
             .args(["--name", "pybot", "--owner", "tester"])
             .current_dir(home.path())
@@ -385,16 +295,11 @@ fn text(lines: &Arc<Mutex<String>>) -> String {
 #[test]
 fn a_builtin_level_comes_back_after_a_restart_and_plays_a_rated_game_when_invited() {
     let data = tempfile::tempdir().expect("tempdir");
-    let addr = free_port();
+    let addr = free_addr();
     let server = serve(addr, data.path());
     let keep = tempfile::tempdir().expect("tempdir");
-    let mut child = Command::new(BIN)
-        .args(["bot", "--connect", &addr.to_string(), "--level", "random"])
-        .args(["--name", "R", "--owner", "tester", "--token-file"])
-        .arg(keep.path().join("bot-tokens.json"))
-        .env("GAMES_DATA_DIR", keep.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+    let mut child = bot_command(&addr.to_string(), "R", "random", keep.path())
+        .args(["--owner", "tester"])
         .stderr(Stdio::piped())
         .spawn()
         .expect("mille bot starts");
@@ -530,12 +435,12 @@ fn bot_run(args: &[&str], data: &std::path::Path) -> (Option<i32>, String) {
 fn a_bot_that_cannot_play_says_why_and_exits_1() {
     let data = tempfile::tempdir().expect("tempdir");
     // Nothing listens there.
-    let nobody = free_port().to_string();
+    let nobody = free_addr().to_string();
     let (status, err) = bot_run(&["--connect", &nobody, "--name", "R"], data.path());
     assert_eq!(status, Some(1), "{err}");
     assert!(err.contains("no table server answers at"), "{err}");
     // A person's name is not a bot's.
-    let addr = free_port();
+    let addr = free_addr();
     let _server = serve(addr, data.path());
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
@@ -559,16 +464,10 @@ fn a_bot_that_cannot_play_says_why_and_exits_1() {
 #[test]
 fn a_bot_cut_off_in_the_middle_of_a_game_goes_back_to_its_seat_and_finishes_it() {
     let data = tempfile::tempdir().expect("tempdir");
-    let addr = free_port();
+    let addr = free_addr();
     let server = serve(addr, data.path());
     let keep = tempfile::tempdir().expect("tempdir");
-    let mut child = Command::new(BIN)
-        .args(["bot", "--connect", &addr.to_string(), "--level", "classic"])
-        .args(["--name", "C", "--token-file"])
-        .arg(keep.path().join("bot-tokens.json"))
-        .env("GAMES_DATA_DIR", keep.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+    let mut child = bot_command(&addr.to_string(), "C", "classic", keep.path())
         .stderr(Stdio::piped())
         .spawn()
         .expect("mille bot starts");
@@ -693,17 +592,11 @@ fn sits_before_the_person(addr: SocketAddr, name: &str) {
 #[test]
 fn a_bot_that_sits_before_the_person_plays_once_the_person_comes() {
     let data = tempfile::tempdir().expect("tempdir");
-    let addr = free_port();
+    let addr = free_addr();
     let _server = serve(addr, data.path());
     let keep = tempfile::tempdir().expect("tempdir");
     let _bot = Running(
-        Command::new(BIN)
-            .args(["bot", "--connect", &addr.to_string(), "--level", "random"])
-            .args(["--name", "R", "--token-file"])
-            .arg(keep.path().join("bot-tokens.json"))
-            .env("GAMES_DATA_DIR", keep.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
+        bot_command(&addr.to_string(), "R", "random", keep.path())
             .spawn()
             .expect("mille bot starts"),
     );
@@ -714,12 +607,12 @@ fn a_bot_that_sits_before_the_person_plays_once_the_person_comes() {
 fn the_example_bot_too_plays_once_the_person_comes() {
     python_with_websockets();
     let data = tempfile::tempdir().expect("tempdir");
-    let addr = free_port();
+    let addr = free_addr();
     let _server = serve(addr, data.path());
     let home = tempfile::tempdir().expect("tempdir");
     let _bot = Running(
         Command::new("python3")
-            .arg(example_bot())
+            .arg(server_support::example_bot_script())
             .arg(format!("ws://{addr}/ws"))
             .args(["--name", "pybot"])
             .current_dir(home.path())
@@ -738,7 +631,7 @@ fn over_tls_the_bot_trusts_the_authority_it_is_given_and_no_other() {
     let key = root.path().join("key.pem");
     std::fs::write(&cert, made.cert.pem()).expect("write");
     std::fs::write(&key, made.signing_key.serialize_pem()).expect("write");
-    let addr = free_port();
+    let addr = free_addr();
     let _server = Running(
         Command::new(BIN)
             .args(["serve", "--listen", &addr.to_string(), "--no-socket"])
@@ -805,18 +698,12 @@ fn over_tls_the_bot_trusts_the_authority_it_is_given_and_no_other() {
 #[test]
 fn two_bots_play_a_four_player_classic_game_in_teams_with_computers() {
     let data = tempfile::tempdir().expect("tempdir");
-    let addr = free_port();
+    let addr = free_addr();
     let _server = serve(addr, data.path());
     let keep = tempfile::tempdir().expect("tempdir");
     let bot = |name: &str, level: &str| {
         Running(
-            Command::new(BIN)
-                .args(["bot", "--connect", &addr.to_string(), "--level", level])
-                .args(["--name", name, "--token-file"])
-                .arg(keep.path().join("bot-tokens.json"))
-                .env("GAMES_DATA_DIR", keep.path())
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
+            bot_command(&addr.to_string(), name, level, keep.path())
                 .spawn()
                 .expect("mille bot starts"),
         )

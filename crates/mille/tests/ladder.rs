@@ -11,15 +11,11 @@ use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::Command;
 use std::time::Duration;
-use table_protocol::{ClientMessage, ServerMessage, VERSION};
-use tokio::net::TcpStream;
+use table_protocol::{ClientMessage, ServerMessage};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-// Only the starting of a server is used here.
-#[allow(dead_code)]
 mod server_support;
-use server_support::Server;
+use server_support::{Client, Server};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mille");
 
@@ -44,59 +40,6 @@ fn ladder_in(data: &std::path::Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn open(addr: SocketAddr, name: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("connect");
-        let mut c = Client { ws };
-        c.send(&ClientMessage::Hello {
-            version: VERSION,
-            name: Some(name.into()),
-            token: None,
-            client: None,
-            bot: None,
-        })
-        .await;
-        c.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(()))
-            .await;
-        c
-    }
-
-    async fn send(&mut self, msg: &ClientMessage) {
-        self.ws
-            .send(Message::Text(msg.to_json().into()))
-            .await
-            .expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMessage {
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(30), self.ws.next())
-                .await
-                .expect("an answer within 30 s")
-                .expect("open")
-                .expect("a frame");
-            if let Message::Text(t) = frame {
-                return serde_json::from_str(t.as_str()).expect("a server message");
-            }
-        }
-    }
-
-    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
-        loop {
-            let m = self.recv().await;
-            if let Some(t) = pick(&m) {
-                return t;
-            }
-        }
-    }
 }
 
 /// Plays a whole bsd game as `name` against a classic computer at a

@@ -5,65 +5,18 @@
 //! a move sent again is not applied twice, and the game is played to its
 //! end.
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use table_protocol::{ClientMessage, SeatRef, ServerMessage, VERSION};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 mod server_support;
-use server_support::Server;
+use server_support::{Client, Server};
 
 /// Starts a server on the data directory `data`.
 fn serve_on(data: &Path) -> Server {
     let env = std::ffi::OsStr::new;
     Server::start(&[env("--data"), data.as_os_str()])
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn open(addr: SocketAddr) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("connect");
-        Client { ws }
-    }
-
-    async fn send(&mut self, msg: &ClientMessage) {
-        self.ws
-            .send(Message::Text(msg.to_json().into()))
-            .await
-            .expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMessage {
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
-                .await
-                .expect("an answer within 20 s")
-                .expect("open")
-                .expect("a frame");
-            if let Message::Text(t) = frame {
-                return serde_json::from_str(t.as_str()).expect("a server message");
-            }
-        }
-    }
-
-    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
-        loop {
-            let m = self.recv().await;
-            if let Some(t) = pick(&m) {
-                return t;
-            }
-        }
-    }
 }
 
 fn legal(observation: &Value) -> Vec<Value> {
@@ -136,7 +89,7 @@ impl Play {
 async fn a_killed_server_keeps_every_acknowledged_move() {
     let data = tempfile::tempdir().expect("dir");
     let server = serve_on(data.path());
-    let mut ann = Client::open(server.addr).await;
+    let mut ann = Client::connect(server.addr).await;
     ann.send(&ClientMessage::Hello {
         version: VERSION,
         name: Some("ann".into()),
@@ -230,7 +183,7 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
     }
 
     let server = serve_on(data.path());
-    let mut ann = Client::open(server.addr).await;
+    let mut ann = Client::connect(server.addr).await;
     ann.send(&ClientMessage::Hello {
         version: VERSION,
         name: Some("ann".into()),

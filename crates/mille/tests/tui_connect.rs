@@ -7,56 +7,21 @@
 //! say they are reconnecting, and when it is back (with its data) play goes
 //! on.
 
+mod server_support;
 mod tui_support;
-use std::net::{TcpListener, TcpStream};
+use server_support::{Running, free_addr, serve_quiet};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tui_support::Pty;
 
 /// The whole test's bound.
 const BOUND: Duration = Duration::from_secs(85);
 
-/// The server, stopped when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A free port on the loopback interface (free when asked: the server
-/// takes it right after).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-fn serve(addr: &str, data: &Path) -> Server {
-    let child = Command::new(env!("CARGO_BIN_EXE_mille"))
-        .args(["serve", "--listen", addr, "--no-socket", "--data"])
-        .arg(data)
-        // The next hand waits for both to be ready: a short pause would
-        // deal it by itself while the test is still reading the last.
-        .args(["--bot-delay", "0", "--hand-pause", "600"])
-        .env("GAMES_DATA_DIR", data)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start mille serve");
-    let server = Server(child);
-    let end = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(addr).is_err() {
-        assert!(Instant::now() < end, "the server did not start listening");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    server
+/// `mille serve` at `addr` on `data`. The next hand waits for both to be
+/// ready: a short pause would deal it by itself while the test is still
+/// reading the last.
+fn serve(addr: &str, data: &Path) -> Running {
+    serve_quiet(addr, data, &["--hand-pause", "600"])
 }
 
 /// `mille --connect ADDR --name NAME` with its data (and so its tokens) in
@@ -147,7 +112,7 @@ fn two_people_play_a_killed_client_comes_back_and_a_server_restart_is_weathered(
     let server_dir = tempfile::tempdir().expect("tempdir");
     let ann_dir = tempfile::tempdir().expect("tempdir");
     let bob_dir = tempfile::tempdir().expect("tempdir");
-    let addr = format!("127.0.0.1:{}", free_port());
+    let addr = free_addr().to_string();
     let server = serve(&addr, server_dir.path());
 
     // Ann opens a table of three: the second seat a person's, the third a

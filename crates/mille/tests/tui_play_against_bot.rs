@@ -7,71 +7,22 @@
 //! turn each shows robo plays it. A bot that declines is told at her
 //! table, whose seat is then free for a person.
 
+mod server_support;
 mod tui_support;
 use futures_util::{SinkExt, StreamExt};
-use std::net::{TcpListener, TcpStream};
+use server_support::{Running, bot_command, free_addr, serve_quiet};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 use table_protocol::{BotInfo, ClientMessage, ServerMessage, VERSION};
 use tokio_tungstenite::tungstenite::Message;
 use tui_support::Pty;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mille");
-
-/// A child process killed when dropped (a failing test leaves nothing
-/// running).
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A free port on the loopback interface (free when asked: the server
-/// takes it right after).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-/// `mille serve` at `addr` with its data in `data`; returns once it
-/// listens.
-fn serve(addr: &str, data: &Path) -> Running {
-    let child = Command::new(BIN)
-        .args(["serve", "--listen", addr, "--no-socket", "--data"])
-        .arg(data)
-        .args(["--bot-delay", "0"])
-        .env("GAMES_DATA_DIR", data)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start mille serve");
-    let server = Running(child);
-    let end = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(addr).is_err() {
-        assert!(Instant::now() < end, "the server did not start listening");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    server
-}
-
 /// `mille bot --connect ADDR --level random` as the bot `name`, run by
 /// "tester", its token kept in `data`.
 fn bot(addr: &str, name: &str, data: &Path) -> Running {
-    let child = Command::new(BIN)
-        .args(["bot", "--connect", addr, "--level", "random"])
-        .args(["--name", name, "--owner", "tester", "--token-file"])
-        .arg(data.join("bot-tokens.json"))
-        .env("GAMES_DATA_DIR", data)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+    let child = bot_command(addr, name, "random", data)
+        .args(["--owner", "tester"])
         .stderr(Stdio::null())
         .spawn()
         .expect("start mille bot");
@@ -99,8 +50,8 @@ fn a_person_plays_against_a_bot_chosen_in_the_lobby() {
     let server_dir = tempfile::tempdir().expect("tempdir");
     let bot_dir = tempfile::tempdir().expect("tempdir");
     let ann_dir = tempfile::tempdir().expect("tempdir");
-    let addr = format!("127.0.0.1:{}", free_port());
-    let _server = serve(&addr, server_dir.path());
+    let addr = free_addr().to_string();
+    let _server = serve_quiet(&addr, server_dir.path(), &[]);
     let _robo = bot(&addr, "robo", bot_dir.path());
 
     let mut ann = Pty::spawn(
@@ -264,8 +215,8 @@ fn declining_bot(addr: &str, name: &str, reason: &str) {
 fn a_bot_that_declines_is_told_and_its_seat_is_free() {
     let server_dir = tempfile::tempdir().expect("tempdir");
     let ann_dir = tempfile::tempdir().expect("tempdir");
-    let addr = format!("127.0.0.1:{}", free_port());
-    let _server = serve(&addr, server_dir.path());
+    let addr = free_addr().to_string();
+    let _server = serve_quiet(&addr, server_dir.path(), &[]);
     declining_bot(&addr, "grumpy", "not today");
 
     let mut ann = Pty::spawn(
