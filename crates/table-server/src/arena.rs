@@ -601,6 +601,9 @@ pub struct Document {
     /// The rounds that have finished games (the last one may be under
     /// way).
     pub rounds: u32,
+    /// Whether every game is dealt afresh (`--arena-fresh-deals`) rather
+    /// than each pair's two games on one deal.
+    pub fresh_deals: bool,
     /// The standings, best first.
     pub standings: Vec<Standing>,
     /// Its games, newest first.
@@ -671,6 +674,7 @@ pub async fn document(shared: &Shared) -> Result<Option<Document>, StoreError> {
         ),
         arena,
         rounds: rows.iter().map(|g| g.round).max().unwrap_or(0),
+        fresh_deals: shared.config.arena_fresh_deals,
         standings,
         games,
     }))

@@ -320,7 +320,9 @@ async function arenaPage() {
     el(
       "p",
       { class: "intro" },
-      "Bots connected with an entry to the arena play each other in rounds: every pair plays two games on one deal, the seats swapped, so that luck cancels. A bot that sends an illegal move, takes too long or drops its connection loses that game by forfeit. Every game is rated on the ladder.",
+      a.fresh_deals
+        ? "Bots connected with an entry to the arena play each other in rounds: every pair plays two games, the seats swapped, each on a deal of its own. A bot that sends an illegal move, takes too long or drops its connection loses that game by forfeit. Every game is rated on the ladder."
+        : "Bots connected with an entry to the arena play each other in rounds: every pair plays two games on one deal, the seats swapped, so that luck cancels. A bot that sends an illegal move, takes too long or drops its connection loses that game by forfeit. Every game is rated on the ladder.",
     ),
     rounds !== null ? el("p", { class: "small" }, rounds === 1 ? "1 round played." : `${rounds} rounds played.`) : null,
     el("h2", { id: "standings-title" }, "Standings"),
