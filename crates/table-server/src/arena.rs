@@ -274,21 +274,31 @@ fn over(shared: &Shared, round: u32) {
 /// hand) may be shown: both games of a pair are dealt from one seed, so
 /// the first game's record would show a bot every card of the second.
 /// It may once its pair's two games are over, or once its round is (a
-/// pair whose second game was skipped); the games of an arena this
-/// server does not run (any more) may always be.
+/// pair whose second game was skipped). The instance that runs the arena
+/// knows which rounds are over; another one on the same database takes
+/// every round before the last stored one as over.
 pub async fn shown(shared: &Shared, table: TableId, tag: &ArenaTag) -> Result<bool, StoreError> {
     let running = shared
         .config
         .arena
         .as_ref()
         .is_some_and(|a| arena_id(&a.rules) == tag.arena);
-    let over = shared
-        .arena_rounds_over
-        .load(std::sync::atomic::Ordering::SeqCst);
-    if !running || shared.config.arena_fresh_deals || tag.round <= over {
+    if running && shared.config.arena_fresh_deals {
+        return Ok(true);
+    }
+    if running
+        && tag.round
+            <= shared
+                .arena_rounds_over
+                .load(std::sync::atomic::Ordering::SeqCst)
+    {
         return Ok(true);
     }
     let games = shared.store.arena_games(&tag.arena).await?;
+    let last = games.iter().map(|g| g.round).max().unwrap_or(0);
+    if !running && tag.round < last {
+        return Ok(true);
+    }
     let bots = |g: &ArenaGameRow| {
         let mut names: Vec<String> = g.seats.iter().map(|s| s.name.clone()).collect();
         names.sort();
