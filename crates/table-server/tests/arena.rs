@@ -8,54 +8,29 @@
 
 mod common;
 
-use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use common::{Manner, Scripted};
+use serde_json::json;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use table_server::ArenaConfig;
 use table_server::arena::{Document, document};
-use tokio_tungstenite::tungstenite::Message;
 
 /// How long a round between two quick bots may take on a loaded machine.
 const ROUND: Duration = Duration::from_secs(60);
 
 /// A server running an arena of classic rules for `rounds` rounds.
 async fn arena(dir: &std::path::Path, rounds: u32) -> table_server::Running {
-    let mut config = common::config(dir);
+    // The bots play as fast as the table answers.
+    let mut config = common::fast_config(dir, Duration::from_secs(10));
     config.arena = Some(ArenaConfig {
         rules: "classic".into(),
         rounds,
     });
     config.coup_fourre_window = Duration::from_millis(20);
-    config.decision_limit = Duration::from_secs(10);
-    // The bots play as fast as the table answers.
-    config.limits.messages_per_second = 1000;
-    config.limits.burst = 2000;
     table_server::start(config)
         .await
         .expect("the server starts")
-}
-
-/// What a test bot does.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Manner {
-    /// Plays its first legal action, is ready between hands.
-    Plays,
-    /// Closes its connection when it is first to act.
-    Leaves,
-}
-
-/// What a bot answers an observation at `table` with: `ready` between
-/// hands, its first legal action when it has some, else nothing.
-fn act(table: u64, obs: &Value, id: &mut u64) -> Option<Value> {
-    if obs["status"]["phase"] == "hand_over" {
-        return Some(json!({"type": "ready", "table": table}));
-    }
-    let action = obs["legal"].as_array()?.first()?.clone();
-    *id += 1;
-    Some(json!({"type": "move", "table": table, "id": *id, "action": action}))
 }
 
 /// A bot over a bare WebSocket, in the arena: accepts every invitation and
@@ -67,72 +42,14 @@ fn bot(
     manner: Manner,
     token: Arc<Mutex<Option<String>>>,
 ) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("connect");
-        let (mut tx, mut rx) = ws.split();
-        let known = token.lock().expect("token").clone();
-        let hello = json!({"type": "hello", "version": table_protocol::VERSION, "name": name,
-            "token": known, "client": "arena test",
-            "bot": {"owner": "tester", "description": "a test bot", "arena": true}});
-        tx.send(Message::Text(hello.to_string().into()))
-            .await
-            .expect("hello");
-        let mut id = 0u64;
-        // The sequence number each table was last moved at (an older
-        // observation is not acted on again), and its latest observation.
-        let mut moved: BTreeMap<u64, u64> = BTreeMap::new();
-        let mut latest: BTreeMap<u64, Value> = BTreeMap::new();
-        while let Some(Ok(frame)) = rx.next().await {
-            let Message::Text(text) = frame else { continue };
-            let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else {
-                continue;
-            };
-            let table = msg["table"].as_u64();
-            let reply = match (msg["type"].as_str(), table) {
-                (Some("welcome"), _) => {
-                    *token.lock().expect("token") = msg["token"].as_str().map(String::from);
-                    None
-                }
-                (Some("invited"), _) => {
-                    Some(json!({"type": "accept", "table": msg["table"]["id"]}))
-                }
-                (Some("joined" | "update"), Some(table)) => {
-                    let seq = msg["seq"].as_u64().unwrap_or(0);
-                    let obs = &msg["observation"];
-                    latest.insert(table, obs.clone());
-                    let legal = obs["legal"].as_array().is_some_and(|l| !l.is_empty());
-                    if manner == Manner::Leaves && legal {
-                        let _ = tx.send(Message::Close(None)).await;
-                        return;
-                    }
-                    if moved.get(&table).is_none_or(|m| seq > *m) {
-                        let reply = act(table, obs, &mut id);
-                        if reply.is_some() {
-                            moved.insert(table, seq);
-                        }
-                        reply
-                    } else {
-                        None
-                    }
-                }
-                // A move refused for the moment (the table still waits for
-                // its other seat): tried again on what was seen last.
-                (Some("error"), Some(table)) if msg["code"] != "game_over" => {
-                    eprintln!("{name} was refused: {msg}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    latest.get(&table).and_then(|obs| act(table, obs, &mut id))
-                }
-                _ => None,
-            };
-            if let Some(r) = reply
-                && tx.send(Message::Text(r.to_string().into())).await.is_err()
-            {
-                return;
-            }
-        }
-    })
+    common::scripted(
+        addr,
+        Scripted {
+            bot: Some(json!({"owner": "tester", "description": "a test bot", "arena": true})),
+            token: Some(token),
+            ..Scripted::new(name, manner)
+        },
+    )
 }
 
 /// Waits until the arena has `games` finished games; answers its document.

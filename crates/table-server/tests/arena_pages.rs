@@ -8,26 +8,20 @@
 
 mod common;
 
-use common::get;
-use futures_util::{SinkExt, StreamExt};
+use common::{Manner, Scripted, get};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use table_server::ArenaConfig;
 use tokio::sync::oneshot;
-use tokio_tungstenite::tungstenite::Message;
 
 /// How long a game or a round between quick players may take on a loaded
 /// machine.
 const LONG: Duration = Duration::from_secs(90);
 
+/// The players play as fast as the table answers.
 fn config(dir: &std::path::Path) -> table_server::Config {
-    let mut c = common::config(dir);
-    // The players play as fast as the table answers.
-    c.limits.messages_per_second = 1000;
-    c.limits.burst = 2000;
-    c.decision_limit = Duration::from_secs(10);
-    c
+    common::fast_config(dir, Duration::from_secs(10))
 }
 
 /// `GET path` as JSON: the status and the document.
@@ -38,19 +32,6 @@ async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {
     let value = serde_json::from_str(body.get(start..end).unwrap_or(""))
         .unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body}"));
     (status, value)
-}
-
-/// How a test player acts.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Manner {
-    /// Plays its first legal action, says ready between hands.
-    Plays,
-    /// Sends a move that is not among its legal ones at its first
-    /// decision, then plays as `Plays` does.
-    Illegal,
-    /// Plays its first table as `Plays` does, and makes no move at any
-    /// other.
-    FirstOnly,
 }
 
 /// A player over a bare WebSocket: a bot when `bot` is given (its hello's
@@ -65,83 +46,14 @@ fn player(
     manner: Manner,
     create: Option<(Value, oneshot::Sender<u64>)>,
 ) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("connect");
-        let (mut tx, mut rx) = ws.split();
-        let mut hello = json!({"type": "hello", "version": table_protocol::VERSION,
-            "name": name, "client": "arena pages test"});
-        if let Some(info) = bot {
-            hello["bot"] = info;
-        }
-        tx.send(Message::Text(hello.to_string().into()))
-            .await
-            .expect("hello");
-        let (mut create, mut created) = match create {
-            Some((c, t)) => (Some(c), Some(t)),
-            None => (None, None),
-        };
-        let mut id = 0u64;
-        let mut moved = std::collections::BTreeMap::<u64, u64>::new();
-        let mut cheated = false;
-        while let Some(Ok(frame)) = rx.next().await {
-            let Message::Text(text) = frame else { continue };
-            let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else {
-                continue;
-            };
-            let reply = match msg["type"].as_str() {
-                Some("welcome") => create.take(),
-                Some("created") => {
-                    if let (Some(t), Some(table)) = (created.take(), msg["table"]["id"].as_u64()) {
-                        let _ = t.send(table);
-                    }
-                    None
-                }
-                Some("invited") => Some(json!({"type": "accept", "table": msg["table"]["id"]})),
-                Some("error") => {
-                    eprintln!("{name} was refused: {msg}");
-                    None
-                }
-                Some("joined" | "update") => {
-                    let table = msg["table"].as_u64().expect("a table");
-                    let seq = msg["seq"].as_u64().unwrap_or(0);
-                    let obs = &msg["observation"];
-                    let legal = obs["legal"].as_array().cloned().unwrap_or_default();
-                    if obs["status"]["phase"] == "hand_over" {
-                        Some(json!({"type": "ready", "table": table}))
-                    } else if manner == Manner::FirstOnly
-                        && moved.keys().next().is_some_and(|first| *first != table)
-                    {
-                        None
-                    } else if !legal.is_empty() && moved.get(&table).is_none_or(|m| seq > *m) {
-                        moved.insert(table, seq);
-                        id += 1;
-                        let action = if manner == Manner::Illegal && !cheated {
-                            cheated = true;
-                            // A move that reads but is not among the legal ones.
-                            ["discard 25", "discard 200", "draw"]
-                                .into_iter()
-                                .map(Value::from)
-                                .find(|a| !legal.contains(a))
-                                .unwrap_or_else(|| legal[0].clone())
-                        } else {
-                            legal[0].clone()
-                        };
-                        Some(json!({"type": "move", "table": table, "id": id, "action": action}))
-                    } else {
-                        None
-                    }
-                }
-                _ => None,
-            };
-            if let Some(r) = reply
-                && tx.send(Message::Text(r.to_string().into())).await.is_err()
-            {
-                return;
-            }
-        }
-    })
+    common::scripted(
+        addr,
+        Scripted {
+            bot,
+            create,
+            ..Scripted::new(name, manner)
+        },
+    )
 }
 
 /// Waits until `path` answers 200; answers its document.

@@ -13,10 +13,7 @@ use table_protocol::{BotInfo, ClientMessage, GameKind, ServerMessage, TableStatu
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_invited_bot_is_played_by_the_stand_in_and_loses_the_game() {
     let dir = tempfile::tempdir().expect("dir");
-    let mut c = common::config(dir.path());
-    c.limits.messages_per_second = 1000;
-    c.limits.burst = 2000;
-    c.decision_limit = Duration::from_millis(300);
+    let c = common::fast_config(dir.path(), Duration::from_millis(300));
     let server = table_server::start(c).await.expect("start");
     let mut robo = Client::open(server.addr).await;
     robo.send(&ClientMessage::Hello {

@@ -17,12 +17,9 @@ use table_protocol::{
 };
 
 fn config(dir: &std::path::Path) -> table_server::Config {
-    let mut c = common::config(dir);
-    c.limits.messages_per_second = 1000;
-    c.limits.burst = 2000;
-    // Not the default, so that the welcome is seen to announce this one.
-    c.decision_limit = Duration::from_secs(7);
-    c
+    // Not the default decision limit, so that the welcome is seen to
+    // announce this one.
+    common::fast_config(dir, Duration::from_secs(7))
 }
 
 fn robo() -> BotInfo {

@@ -1,6 +1,7 @@
 //! What the server's tests share: a client that reads its connection on a
 //! task of its own (so a table can run ahead of it) and keeps every text
-//! message it was sent, a server set up for tests, and a plain HTTP GET.
+//! message it was sent, a server set up for tests, a scripted player over
+//! a bare WebSocket, and a plain HTTP GET.
 
 // Each test file uses a part of this module.
 #![allow(dead_code)]
@@ -8,6 +9,7 @@
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,7 +17,7 @@ use table_protocol::{ClientMessage, ServerMessage, VERSION};
 use table_server::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -194,6 +196,191 @@ pub fn config(dir: &std::path::Path) -> Config {
     // its own.
     c.registrations_per_hour = 10_000;
     c
+}
+
+/// [`config`] for players that play as fast as the table answers (no
+/// rate limit in their way), with `decision_limit`.
+pub fn fast_config(dir: &std::path::Path, decision_limit: Duration) -> Config {
+    let mut c = config(dir);
+    c.limits.messages_per_second = 1000;
+    c.limits.burst = 2000;
+    c.decision_limit = decision_limit;
+    c
+}
+
+/// How a [`scripted`] player acts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Manner {
+    /// Plays its first legal action, says ready between hands.
+    Plays,
+    /// Closes its connection when it is first to act.
+    Leaves,
+    /// Sends a move that is not among its legal ones at its first
+    /// decision, then plays as `Plays` does.
+    Illegal,
+    /// Plays its first table as `Plays` does, and makes no move at any
+    /// other.
+    FirstOnly,
+}
+
+/// A [`scripted`] player: who it is and what it does besides playing.
+pub struct Scripted {
+    /// Its name.
+    pub name: &'static str,
+    /// Its hello's bot info: a bot, which accepts every invitation.
+    pub bot: Option<Value>,
+    /// How it acts.
+    pub manner: Manner,
+    /// Its token, given back at hello and kept from `welcome` (a player
+    /// that comes again), if it keeps one.
+    pub token: Option<Arc<Mutex<Option<String>>>>,
+    /// A `create` sent after its welcome, and where the new table's
+    /// number is told on `created`.
+    pub create: Option<(Value, oneshot::Sender<u64>)>,
+}
+
+impl Scripted {
+    /// A player `name` acting as `manner`, nothing else.
+    pub fn new(name: &'static str, manner: Manner) -> Scripted {
+        Scripted {
+            name,
+            bot: None,
+            manner,
+            token: None,
+            create: None,
+        }
+    }
+}
+
+/// What a scripted player sends at `table` on `obs`: `ready` between
+/// hands, else its move (the first legal one, or one that is not legal
+/// while `cheat` holds, which it then clears), else nothing.
+fn scripted_act(table: u64, obs: &Value, id: &mut u64, cheat: &mut bool) -> Option<Value> {
+    if obs["status"]["phase"] == "hand_over" {
+        return Some(json!({"type": "ready", "table": table}));
+    }
+    let legal = legal(obs);
+    let first = legal.first()?.clone();
+    let action = if std::mem::take(cheat) {
+        // A move that reads but is not among the legal ones.
+        ["discard 25", "discard 200", "draw"]
+            .into_iter()
+            .map(Value::from)
+            .find(|a| !legal.contains(a))
+            .unwrap_or(first)
+    } else {
+        first
+    };
+    *id += 1;
+    Some(json!({"type": "move", "table": table, "id": *id, "action": action}))
+}
+
+/// A player over a bare WebSocket, playing every seat it is given as its
+/// manner says, until the connection closes or the task is dropped. An
+/// observation older than its last move at a table is not acted on again;
+/// a move refused for the moment (a table still waiting for its other
+/// seat) is tried again on what was seen last.
+pub fn scripted(addr: SocketAddr, player: Scripted) -> tokio::task::JoinHandle<()> {
+    let Scripted {
+        name,
+        bot,
+        manner,
+        token,
+        create,
+    } = player;
+    tokio::spawn(async move {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("connect");
+        let (mut tx, mut rx) = ws.split();
+        let mut hello = json!({"type": "hello", "version": VERSION, "name": name,
+            "client": "scripted test player"});
+        if let Some(info) = bot {
+            hello["bot"] = info;
+        }
+        if let Some(known) = token
+            .as_ref()
+            .and_then(|t| t.lock().expect("token").clone())
+        {
+            hello["token"] = Value::from(known);
+        }
+        tx.send(Message::Text(hello.to_string().into()))
+            .await
+            .expect("hello");
+        let (mut create, mut created) = match create {
+            Some((c, t)) => (Some(c), Some(t)),
+            None => (None, None),
+        };
+        let mut id = 0u64;
+        let mut cheat = manner == Manner::Illegal;
+        // The sequence number each table was last acted at, and its
+        // latest observation.
+        let mut moved: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut latest: BTreeMap<u64, Value> = BTreeMap::new();
+        let plays_at = |moved: &BTreeMap<u64, u64>, table: u64| {
+            manner != Manner::FirstOnly || moved.keys().next().is_none_or(|first| *first == table)
+        };
+        while let Some(Ok(frame)) = rx.next().await {
+            let Message::Text(text) = frame else { continue };
+            let Ok(msg) = serde_json::from_str::<Value>(text.as_str()) else {
+                continue;
+            };
+            let table = msg["table"].as_u64();
+            let reply = match (msg["type"].as_str(), table) {
+                (Some("welcome"), _) => {
+                    if let Some(t) = &token {
+                        *t.lock().expect("token") = msg["token"].as_str().map(String::from);
+                    }
+                    create.take()
+                }
+                (Some("created"), _) => {
+                    if let (Some(t), Some(table)) = (created.take(), msg["table"]["id"].as_u64()) {
+                        let _ = t.send(table);
+                    }
+                    None
+                }
+                (Some("invited"), _) => {
+                    Some(json!({"type": "accept", "table": msg["table"]["id"]}))
+                }
+                (Some("joined" | "update"), Some(table)) => {
+                    let seq = msg["seq"].as_u64().unwrap_or(0);
+                    let obs = &msg["observation"];
+                    latest.insert(table, obs.clone());
+                    if manner == Manner::Leaves && !legal(obs).is_empty() {
+                        let _ = tx.send(Message::Close(None)).await;
+                        return;
+                    }
+                    if plays_at(&moved, table) && moved.get(&table).is_none_or(|m| seq > *m) {
+                        let reply = scripted_act(table, obs, &mut id, &mut cheat);
+                        if reply.is_some() {
+                            moved.insert(table, seq);
+                        }
+                        reply
+                    } else {
+                        None
+                    }
+                }
+                (Some("error"), table) => {
+                    eprintln!("{name} was refused: {msg}");
+                    match table {
+                        Some(table) if msg["code"] != "game_over" && plays_at(&moved, table) => {
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                            latest
+                                .get(&table)
+                                .and_then(|obs| scripted_act(table, obs, &mut id, &mut cheat))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some(r) = reply
+                && tx.send(Message::Text(r.to_string().into())).await.is_err()
+            {
+                return;
+            }
+        }
+    })
 }
 
 /// A `create` message.
