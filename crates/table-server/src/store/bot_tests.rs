@@ -4,9 +4,8 @@
 //! arena's finished games and the ladder's bot flag. On SQLite, and on
 //! PostgreSQL when the tests have a cluster (see `tests.rs`).
 
-use super::tests::{databases, finished, instance, new_table, row};
+use super::tests::{databases, finished, new_table, open, row, started};
 use super::*;
-use std::time::Duration;
 
 fn info(owner: &str, description: &str) -> BotInfo {
     BotInfo {
@@ -14,13 +13,6 @@ fn info(owner: &str, description: &str) -> BotInfo {
         description: description.into(),
         arena: false,
     }
-}
-
-async fn open(db: &tests::Db) -> Store {
-    Store::open(&db.url, instance("a", Duration::from_secs(30)))
-        .await
-        .expect("open")
-        .0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -171,14 +163,7 @@ async fn arena_game(
         ..new_table()
     };
     let id = store.create(table).await.expect("create");
-    store
-        .set_status(id, TableStatus::Playing)
-        .await
-        .expect("status");
-    store
-        .append(id, 1, Some(0), "draw".into(), Some(1), false)
-        .await
-        .expect("move");
+    started(store, id).await;
     let mut results = vec![row(a, 700, true, 0, 0), row(b, 300, false, 1, 1)];
     if forfeit.is_some() {
         results[1].abandoned = true;
@@ -290,14 +275,7 @@ async fn bots_are_rated_on_the_ladder_and_marked() {
             .set_owner(id, 0, Some("ann".into()))
             .await
             .expect("owner");
-        store
-            .set_status(id, TableStatus::Playing)
-            .await
-            .expect("status");
-        store
-            .append(id, 1, Some(0), "draw".into(), Some(1), false)
-            .await
-            .expect("move");
+        started(&store, id).await;
         let results = vec![row("ann", 700, true, 0, 0), row("robo", 300, false, 1, 1)];
         let category = Category::MilleClassic(2);
         store

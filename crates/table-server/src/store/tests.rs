@@ -56,6 +56,27 @@ pub(super) fn instance(id: &str, lease: Duration) -> Instance {
     }
 }
 
+/// The store of `db`, as instance "a" (its restored tables left out).
+pub(super) async fn open(db: &Db) -> Store {
+    Store::open(&db.url, instance("a", Duration::from_secs(30)))
+        .await
+        .expect("open")
+        .0
+}
+
+/// Starts the game at table `id`: playing, with seat 0's first move (a
+/// draw) in its log.
+pub(super) async fn started(store: &Store, id: TableId) {
+    store
+        .set_status(id, TableStatus::Playing)
+        .await
+        .expect("status");
+    store
+        .append(id, 1, Some(0), "draw".into(), Some(1), false)
+        .await
+        .expect("move");
+}
+
 pub(super) fn new_table() -> NewTable {
     NewTable {
         game: GameKind::Mille,
@@ -383,9 +404,7 @@ async fn one_name_is_given_once_even_to_two_instances_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_newer_than_the_program_is_refused() {
     for db in databases().await {
-        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
-            .await
-            .expect("open");
+        let store = open(&db).await;
         drop(store);
         match &db.url {
             DatabaseUrl::Sqlite(path) => {
@@ -636,9 +655,7 @@ async fn moves_racing_a_takeover_are_either_in_the_log_or_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sweep_lets_unused_names_and_unstarted_tables_go_and_keeps_history() {
     for db in databases().await {
-        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
-            .await
-            .expect("open");
+        let store = open(&db).await;
         for name in ["idle", "played", "seated", "waiter"] {
             assert!(
                 store
@@ -740,9 +757,7 @@ async fn a_sweep_lets_unused_names_and_unstarted_tables_go_and_keeps_history() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_signed_out_name_with_a_game_is_kept_for_nobody() {
     for db in databases().await {
-        let (store, _) = Store::open(&db.url, instance("a", Duration::from_secs(30)))
-            .await
-            .expect("open");
+        let store = open(&db).await;
         assert!(store.claim("ann", "t-ann").await.expect("claim"));
         assert!(store.claim("bob", "t-bob").await.expect("claim"));
         let table = store.create(new_table()).await.expect("create");
