@@ -24,29 +24,24 @@ const BIN: &str = env!("CARGO_BIN_EXE_mille");
 const GAME: Duration = Duration::from_secs(240);
 
 mod server_support;
-use server_support::{Client, Running, bot_command, free_addr, python_with_websockets};
+use server_support::{Client, Running, Server, bot_command, free_addr, python_with_websockets};
 
 /// `mille serve` at `addr` with its data in `data`: no pause after a
 /// computer's move, a short coup-fourré window, and a minute's wait for
 /// `ready` between hands. Returns once it listens.
-fn serve(addr: SocketAddr, data: &std::path::Path) -> Running {
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", &addr.to_string(), "--no-socket"])
-        .args(["--bot-delay", "0", "--coup-fourre-window", "50"])
-        .args(["--hand-pause", "60", "--rate", "1000", "--data"])
-        .arg(data)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("mille serve starts");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    stdout.read_line(&mut line).expect("a line from the server");
-    assert!(line.contains("listening on"), "the server says {line:?}");
-    // Its later lines are read and dropped: a full pipe would block it.
-    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
-    Running(child)
+fn serve(addr: SocketAddr, data: &std::path::Path) -> Server {
+    let arg = std::ffi::OsStr::new;
+    Server::start_at(
+        addr,
+        &[
+            arg("--coup-fourre-window"),
+            arg("50"),
+            arg("--hand-pause"),
+            arg("60"),
+            arg("--data"),
+            data.as_os_str(),
+        ],
+    )
 }
 
 impl Client {

@@ -166,15 +166,13 @@ pub struct Server {
     child: Child,
     /// Where it listens.
     pub addr: SocketAddr,
-    /// Its standard output, kept open: a server writing to a closed pipe
-    /// would fail.
-    _stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Server {
     /// Starts `mille serve` with `args` besides its address, without a
     /// Unix socket, pauses or a person's rate limit (tests play as fast
-    /// as the server answers), and waits until it says it listens.
+    /// as the server answers) unless `args` sets them, and waits until it
+    /// says it listens.
     pub fn start(args: &[&std::ffi::OsStr]) -> Server {
         Server::start_at(free_addr(), args)
     }
@@ -183,13 +181,19 @@ impl Server {
     pub fn start_at(addr: SocketAddr, args: &[&std::ffi::OsStr]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mille"))
             .args(["serve", "--listen", &addr.to_string()])
-            .args(["--no-socket", "--bot-delay", "0", "--hand-pause", "0"])
-            // Tests send fast; a test of the rate gives its own.
-            .args(if args.iter().any(|a| *a == "--rate") {
-                &[][..]
-            } else {
-                &["--rate", "1000"][..]
-            })
+            .args(["--no-socket"])
+            // Tests send fast and need no pauses; a test that wants one of
+            // these gives its own.
+            .args(
+                [
+                    ("--bot-delay", "0"),
+                    ("--hand-pause", "0"),
+                    ("--rate", "1000"),
+                ]
+                .into_iter()
+                .filter(|(flag, _)| !args.iter().any(|a| a == flag))
+                .flat_map(|(flag, value)| [flag, value]),
+            )
             .args(args)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
@@ -200,11 +204,9 @@ impl Server {
         let mut line = String::new();
         stdout.read_line(&mut line).expect("a line from the server");
         assert!(line.contains("listening on"), "the server says {line:?}");
-        Server {
-            child,
-            addr,
-            _stdout: stdout,
-        }
+        // Its later lines are read and dropped: a full pipe would block it.
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        Server { child, addr }
     }
 
     /// SIGKILL: no chance to flush or say goodbye.
