@@ -217,14 +217,9 @@ fn level_bot(addr: SocketAddr, name: &str, level: &str, data: &std::path::Path) 
 /// them, never passes without them.
 fn example_bot(addr: SocketAddr, name: &str, dir: &std::path::Path) -> Running {
     server_support::python_with_websockets();
-    let script = server_support::example_bot_script();
-    let child = Command::new("python3")
-        .arg(script)
-        .arg(format!("ws://{addr}/ws"))
-        .args(["--name", name, "--owner", "tester", "--arena"])
-        // It keeps its token in NAME.token where it runs.
-        .current_dir(dir)
-        .stdin(Stdio::null())
+    // It keeps its token in NAME.token where it runs.
+    let child = server_support::example_bot_command(addr, name, dir)
+        .args(["--owner", "tester", "--arena"])
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

@@ -24,7 +24,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_mille");
 const GAME: Duration = Duration::from_secs(240);
 
 mod server_support;
-use server_support::{Client, Running, Server, bot_command, free_addr, python_with_websockets};
+use server_support::{
+    Client, Running, Server, bot_command, example_bot_command, free_addr, python_with_websockets,
+};
 
 /// `mille serve` at `addr` with its data in `data`: no pause after a
 /// computer's move, a short coup-fourré window, and a minute's wait for
@@ -213,12 +215,8 @@ fn the_example_python_bot_plays_a_whole_game_against_classic() {
     // Its token file is written in its working directory.
     let home = tempfile::tempdir().expect("tempdir");
     let _bot = Running(
-        Command::new("python3")
-            .arg(server_support::example_bot_script())
-            .arg(format!("ws://{addr}/ws"))
-            .args(["--name", "pybot", "--owner", "tester"])
-            .current_dir(home.path())
-            .stdin(Stdio::null())
+        example_bot_command(addr, "pybot", home.path())
+            .args(["--owner", "tester"])
             .spawn()
             .expect("python3 starts"),
     );
@@ -606,12 +604,7 @@ fn the_example_bot_too_plays_once_the_person_comes() {
     let _server = serve(addr, data.path());
     let home = tempfile::tempdir().expect("tempdir");
     let _bot = Running(
-        Command::new("python3")
-            .arg(server_support::example_bot_script())
-            .arg(format!("ws://{addr}/ws"))
-            .args(["--name", "pybot"])
-            .current_dir(home.path())
-            .stdin(Stdio::null())
+        example_bot_command(addr, "pybot", home.path())
             .spawn()
             .expect("python3 starts"),
     );

@@ -81,6 +81,19 @@ pub fn example_bot_script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/mille_bot.py")
 }
 
+/// The example bot connecting to `addr` as `name`, run in `dir` (where it
+/// keeps its token), with no input: callers add what else they need and
+/// spawn it. Call [`python_with_websockets`] first.
+pub fn example_bot_command(addr: SocketAddr, name: &str, dir: &Path) -> Command {
+    let mut bot = Command::new("python3");
+    bot.arg(example_bot_script())
+        .arg(format!("ws://{addr}/ws"))
+        .args(["--name", name])
+        .current_dir(dir)
+        .stdin(Stdio::null());
+    bot
+}
+
 /// The example bot needs Python 3 and its `websockets`: a machine without
 /// them fails here saying how to get them, never passes silently.
 pub fn python_with_websockets() {
