@@ -32,18 +32,22 @@ use server_support::{
 /// computer's move, a short coup-fourré window, and a minute's wait for
 /// `ready` between hands. Returns once it listens.
 fn serve(addr: SocketAddr, data: &std::path::Path) -> Server {
+    serve_with(addr, data, &[])
+}
+
+/// [`serve`], with `extra` options.
+fn serve_with(addr: SocketAddr, data: &std::path::Path, extra: &[&str]) -> Server {
     let arg = std::ffi::OsStr::new;
-    Server::start_at(
-        addr,
-        &[
-            arg("--coup-fourre-window"),
-            arg("50"),
-            arg("--hand-pause"),
-            arg("60"),
-            arg("--data"),
-            data.as_os_str(),
-        ],
-    )
+    let mut args = vec![
+        arg("--coup-fourre-window"),
+        arg("50"),
+        arg("--hand-pause"),
+        arg("60"),
+        arg("--data"),
+        data.as_os_str(),
+    ];
+    args.extend(extra.iter().map(|a| arg(a)));
+    Server::start_at(addr, &args)
 }
 
 impl Client {
@@ -211,7 +215,8 @@ fn the_example_python_bot_plays_a_whole_game_against_classic() {
     python_with_websockets();
     let data = tempfile::tempdir().expect("tempdir");
     let addr = free_addr();
-    let _server = serve(addr, data.path());
+    // At the server's own message rate (20 a second), as a bot meets it.
+    let _server = serve_with(addr, data.path(), &["--rate", "20"]);
     // Its token file is written in its working directory.
     let home = tempfile::tempdir().expect("tempdir");
     let _bot = Running(
