@@ -512,8 +512,13 @@ fn playing_elsewhere(shared: &Shared, arena: &str, ours: &HashSet<TableId>) -> H
 /// One bot's line in the standings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Standing {
+    /// Its place, from 1: bots level on wins and points share one (1, 2,
+    /// 2, 4).
+    pub place: usize,
     /// The bot.
     pub name: String,
+    /// Who runs it (filled by [`document`], which reads it).
+    pub owner: Option<String>,
     /// Arena games it played to their end (forfeits included).
     pub games: u32,
     /// Games it won.
@@ -537,7 +542,9 @@ pub fn standings(games: &[ArenaGameRow], ratings: &HashMap<String, RatingBrief>)
     for game in games {
         for (seat, s) in game.seats.iter().enumerate() {
             let line = by_name.entry(s.name.as_str()).or_insert_with(|| Standing {
+                place: 0,
                 name: s.name.clone(),
+                owner: None,
                 games: 0,
                 wins: 0,
                 losses: 0,
@@ -564,7 +571,18 @@ pub fn standings(games: &[ArenaGameRow], ratings: &HashMap<String, RatingBrief>)
             .then(b.points.cmp(&a.points))
             .then_with(|| a.name.cmp(&b.name))
     });
+    place(&mut lines);
     lines
+}
+
+/// Numbers `lines`, in their order, from 1: bots level on wins and points
+/// share a place (1, 2, 2, 4).
+fn place(lines: &mut [Standing]) {
+    for k in 0..lines.len() {
+        let level =
+            k > 0 && lines[k - 1].wins == lines[k].wins && lines[k - 1].points == lines[k].points;
+        lines[k].place = if level { lines[k - 1].place } else { k + 1 };
+    }
 }
 
 /// A seat of an arena game, as `/api/arena` lists it.
@@ -593,6 +611,8 @@ pub struct GameForfeit {
 pub struct Game {
     /// The table.
     pub table: TableId,
+    /// Its replay's page (`/games/TABLE`).
+    pub url: String,
     /// Its round.
     pub round: u32,
     /// Its seats in order.
@@ -628,7 +648,7 @@ pub async fn document(shared: &Shared) -> Result<Option<Document>, StoreError> {
     };
     let arena = arena_id(&config.rules);
     let setup = setup(&config.rules);
-    let mut rows = shared.store.arena_games(&arena).await?;
+    let rows = shared.store.arena_games(&arena).await?;
     let names: Vec<String> = {
         let mut seen: Vec<String> = rows
             .iter()
@@ -651,16 +671,16 @@ pub async fn document(shared: &Shared) -> Result<Option<Document>, StoreError> {
             ratings.insert(row.name, brief);
         }
     }
-    let standings = standings(&rows, &ratings);
-    rows.sort_by(|a, b| {
-        b.finished_at
-            .cmp(&a.finished_at)
-            .then(b.table.cmp(&a.table))
-    });
+    let mut standings = standings(&rows, &ratings);
+    for line in &mut standings {
+        line.owner = shared.store.bot_info(&line.name).await?.map(|b| b.owner);
+    }
+    // The store gives them newest first.
     let games = rows
         .iter()
         .map(|g| Game {
             table: g.table,
+            url: format!("/games/{}", g.table),
             round: g.round,
             seats: g
                 .seats
@@ -873,8 +893,10 @@ mod tests {
         };
         let ratings = HashMap::from([("a".to_string(), brief)]);
         let lines = standings(&games, &ratings);
-        let line = |name, games, wins, losses, forfeits, points, rating| Standing {
+        let line = |place, name, games, wins, losses, forfeits, points, rating| Standing {
+            place,
             name: String::from(name),
+            owner: None,
             games,
             wins,
             losses,
@@ -885,12 +907,38 @@ mod tests {
         assert_eq!(
             lines,
             vec![
-                line("a", 4, 3, 1, 0, 7500, Some(brief)),
-                line("b", 3, 2, 1, 0, 7000, None),
-                line("c", 3, 0, 3, 2, 450, None),
+                line(1, "a", 4, 3, 1, 0, 7500, Some(brief)),
+                line(2, "b", 3, 2, 1, 0, 7000, None),
+                line(3, "c", 3, 0, 3, 2, 450, None),
             ]
         );
         assert!(standings(&[], &ratings).is_empty());
+    }
+
+    #[test]
+    fn bots_level_on_wins_and_points_share_a_place() {
+        let line = |name: &str, wins, points| Standing {
+            place: 0,
+            name: name.into(),
+            owner: None,
+            games: 4,
+            wins,
+            losses: 4 - wins,
+            forfeits: 0,
+            points,
+            rating: None,
+        };
+        let mut lines = [
+            line("a", 3, 9000),
+            line("b", 2, 7000),
+            line("c", 2, 7000),
+            line("d", 2, 6000),
+            line("e", 0, 100),
+        ];
+        place(&mut lines);
+        let places: Vec<usize> = lines.iter().map(|l| l.place).collect();
+        assert_eq!(places, vec![1, 2, 2, 4, 5]);
+        place(&mut []);
     }
 
     #[test]

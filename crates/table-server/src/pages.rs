@@ -349,9 +349,7 @@ fn no_arena() -> Refusal {
     )
 }
 
-/// The arena's standings and games ([`crate::arena::document`]), each
-/// standing with its place (bots level on wins and points share one) and
-/// who runs the bot.
+/// The arena's standings and games ([`crate::arena::document`]).
 async fn arena(
     State(pages): State<Arc<Pages>>,
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
@@ -360,58 +358,7 @@ async fn arena(
     let Some(doc) = crate::arena::document(&pages.shared).await? else {
         return Err(no_arena());
     };
-    let mut owners = HashMap::new();
-    for s in &doc.standings {
-        if let Some(info) = pages.shared.store.bot_info(&s.name).await? {
-            owners.insert(s.name.clone(), info.owner);
-        }
-    }
-    let places = places(&doc.standings);
-    let mut value = serde_json::to_value(&doc)
-        .map_err(|e| Refusal::Failed(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    if let Some(lines) = value.get_mut("standings").and_then(Value::as_array_mut) {
-        for (line, place) in lines.iter_mut().zip(places) {
-            let owner = line
-                .get("name")
-                .and_then(Value::as_str)
-                .and_then(|n| owners.get(n))
-                .cloned();
-            if let Some(obj) = line.as_object_mut() {
-                obj.insert("place".into(), json!(place));
-                obj.insert("owner".into(), json!(owner));
-            }
-        }
-    }
-    if let Some(games) = value.get_mut("games").and_then(Value::as_array_mut) {
-        for game in games.iter_mut() {
-            let url = game
-                .get("table")
-                .and_then(Value::as_u64)
-                .map(|t| format!("/games/{t}"));
-            if let Some(obj) = game.as_object_mut() {
-                obj.insert("url".into(), json!(url));
-            }
-        }
-    }
-    Ok(answer(&value))
-}
-
-/// Each standing's place, from 1, in the standings' order: bots level on
-/// wins and points share a place (1, 2, 2, 4).
-fn places(standings: &[crate::arena::Standing]) -> Vec<usize> {
-    let mut places = Vec::with_capacity(standings.len());
-    for (k, s) in standings.iter().enumerate() {
-        let level = k > 0
-            && standings
-                .get(k - 1)
-                .is_some_and(|p| p.wins == s.wins && p.points == s.points);
-        let place = match places.last() {
-            Some(&last) if level => last,
-            _ => k + 1,
-        };
-        places.push(place);
-    }
-    places
+    Ok(answer(&doc))
 }
 
 // ---- the ladder -----------------------------------------------------------
@@ -1052,28 +999,6 @@ mod tests {
         for bad in ["", " ann", "a/b", "<script>", &"x".repeat(40), "computer: "] {
             assert!(player_name(bad).is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn bots_level_on_wins_and_points_share_a_place() {
-        let line = |name: &str, wins, points| crate::arena::Standing {
-            name: name.into(),
-            games: 4,
-            wins,
-            losses: 4 - wins,
-            forfeits: 0,
-            points,
-            rating: None,
-        };
-        let standings = [
-            line("a", 3, 9000),
-            line("b", 2, 7000),
-            line("c", 2, 7000),
-            line("d", 2, 6000),
-            line("e", 0, 100),
-        ];
-        assert_eq!(places(&standings), vec![1, 2, 2, 4, 5]);
-        assert!(places(&[]).is_empty());
     }
 
     #[test]
